@@ -1,0 +1,142 @@
+"""The shape of one Conv3DBackpropFilter problem, and the rules it must obey.
+
+A dW problem is fully described by the input x (N, Cin, Di, Hi, Wi), the weight
+(Cout, Cin/groups, kD, kH, kW), strides, pads (front, back, up, down, left, right), dilations and
+groups. The gradient dy then has the shape (N, Cout, Do, Ho, Wo) given by the usual convolution
+arithmetic. This module is the single place where that arithmetic and the vendor limits live
+(research sheet §1.5 and §7.1): the op verifier, the front-door builder, the tiler and the
+runtime reference all use it. It is plain Python, with no IR in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Vendor limits (research §1.5 Load3D limits, §7.1 operator constraints).
+MAX_STRIDE_HW = 63
+MAX_STRIDE_D = 255
+MAX_PAD = 255
+MAX_DILATION = 255
+MAX_KERNEL_HW = 511
+MAX_GROUPS = 65535
+
+DTYPES = ("f16", "bf16")
+"""Element types of x and dy accepted by the Ascend C API (research §1.2)."""
+
+
+def c0_for(dtype: str) -> int:
+    """Channels per 32-byte C0 block: 16 for the 2-byte types."""
+    return 16 if dtype in ("f16", "bf16") else 8
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def align_up(a: int, b: int) -> int:
+    return ceil_div(a, b) * b
+
+
+def out_size(size: int, pad_lo: int, pad_hi: int, kernel: int, stride: int, dilation: int) -> int:
+    """Output extent of one convolution axis: ⌊(in + pads − dil·(k−1) − 1)/s⌋ + 1."""
+    return (size + pad_lo + pad_hi - dilation * (kernel - 1) - 1) // stride + 1
+
+
+@dataclass(frozen=True)
+class ConvBpFilterShape:
+    """One dW problem. All sizes in elements; ``pads`` is (front, back, up, down, left, right)."""
+
+    batch: int
+    cin: int
+    di: int
+    hi: int
+    wi: int
+    cout: int
+    kd: int
+    kh: int
+    kw: int
+    strides: tuple[int, int, int] = (1, 1, 1)
+    pads: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+    dilations: tuple[int, int, int] = (1, 1, 1)
+    groups: int = 1
+    dtype: str = "f16"
+
+    @property
+    def input_shape(self) -> tuple[int, int, int, int, int]:
+        return (self.batch, self.cin, self.di, self.hi, self.wi)
+
+    @property
+    def weight_shape(self) -> tuple[int, int, int, int, int]:
+        return (self.cout, self.cin // self.groups, self.kd, self.kh, self.kw)
+
+    @property
+    def dout(self) -> int:
+        return out_size(
+            self.di, self.pads[0], self.pads[1], self.kd, self.strides[0], self.dilations[0]
+        )
+
+    @property
+    def ho(self) -> int:
+        return out_size(
+            self.hi, self.pads[2], self.pads[3], self.kh, self.strides[1], self.dilations[1]
+        )
+
+    @property
+    def wo(self) -> int:
+        return out_size(
+            self.wi, self.pads[4], self.pads[5], self.kw, self.strides[2], self.dilations[2]
+        )
+
+    @property
+    def grad_output_shape(self) -> tuple[int, int, int, int, int]:
+        return (self.batch, self.cout, self.dout, self.ho, self.wo)
+
+    @property
+    def c0(self) -> int:
+        return c0_for(self.dtype)
+
+    def errors(self) -> list[str]:
+        """Every rule this problem breaks, as precise one-line messages (empty if legal)."""
+        errs: list[str] = []
+        dims = {
+            "N": self.batch,
+            "Cin": self.cin,
+            "Di": self.di,
+            "Hi": self.hi,
+            "Wi": self.wi,
+            "Cout": self.cout,
+            "kD": self.kd,
+            "kH": self.kh,
+            "kW": self.kw,
+        }
+        for name, value in dims.items():
+            if value <= 0:
+                errs.append(f"{name} must be positive, got {value}")
+        if self.dtype not in DTYPES:
+            errs.append(f"element type must be f16 or bf16, got {self.dtype}")
+        if self.groups < 1 or self.groups > MAX_GROUPS:
+            errs.append(f"groups must be in [1, {MAX_GROUPS}], got {self.groups}")
+        elif self.cin % self.groups or self.cout % self.groups:
+            errs.append(
+                f"Cin ({self.cin}) and Cout ({self.cout}) must be divisible by groups "
+                f"({self.groups})"
+            )
+        for axis, s, limit in zip("DHW", self.strides, (MAX_STRIDE_D, MAX_STRIDE_HW, MAX_STRIDE_HW)):
+            if not 1 <= s <= limit:
+                errs.append(f"stride {axis} must be in [1, {limit}], got {s}")
+        for name, p in zip(("front", "back", "up", "down", "left", "right"), self.pads):
+            if not 0 <= p <= MAX_PAD:
+                errs.append(f"pad {name} must be in [0, {MAX_PAD}], got {p}")
+        for axis, d in zip("DHW", self.dilations):
+            if not 1 <= d <= MAX_DILATION:
+                errs.append(f"dilation {axis} must be in [1, {MAX_DILATION}], got {d}")
+        for axis, k in (("H", self.kh), ("W", self.kw)):
+            if k > MAX_KERNEL_HW:
+                errs.append(f"kernel {axis} must be at most {MAX_KERNEL_HW}, got {k}")
+        if not errs:
+            for axis, o in zip("DHW", (self.dout, self.ho, self.wo)):
+                if o <= 0:
+                    errs.append(
+                        f"output {axis} is {o}: the dilated kernel does not fit the padded input"
+                    )
+        return errs
