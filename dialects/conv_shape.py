@@ -10,6 +10,7 @@ runtime reference all use it. It is plain Python, with no IR in it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 # Vendor limits (research §1.5 Load3D limits, §7.1 operator constraints).
@@ -40,6 +41,17 @@ def align_up(a: int, b: int) -> int:
 def out_size(size: int, pad_lo: int, pad_hi: int, kernel: int, stride: int, dilation: int) -> int:
     """Output extent of one convolution axis: ⌊(in + pads − dil·(k−1) − 1)/s⌋ + 1."""
     return (size + pad_lo + pad_hi - dilation * (kernel - 1) - 1) // stride + 1
+
+
+@dataclass(frozen=True)
+class GroupEnlargement:
+    """``mag_factor`` original groups share one enlarged group of ``cin1_g``×``cout1_g`` C0 blocks;
+    there are ``real_g`` enlarged groups. Each enlarged group's dW block is block-diagonal."""
+
+    mag_factor: int
+    real_g: int
+    cin1_g: int
+    cout1_g: int
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,20 @@ class ConvBpFilterShape:
     @property
     def c0(self) -> int:
         return c0_for(self.dtype)
+
+    @property
+    def group_enlargement(self) -> GroupEnlargement:
+        """How groups are packed into C0-aligned "enlarged" groups (research §4.1)."""
+        cin_g, cout_g, c0 = self.cin // self.groups, self.cout // self.groups, self.c0
+        mf0 = math.lcm(cin_g, c0) // cin_g
+        mf1 = math.lcm(cout_g, 16) // cout_g
+        mag = min(math.lcm(mf0, mf1), self.groups)
+        return GroupEnlargement(
+            mag_factor=mag,
+            real_g=ceil_div(self.groups, mag),
+            cin1_g=ceil_div(mag * cin_g, c0),
+            cout1_g=ceil_div(mag * cout_g, c0),
+        )
 
     def errors(self) -> list[str]:
         """Every rule this problem breaks, as precise one-line messages (empty if legal)."""
