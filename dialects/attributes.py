@@ -1,0 +1,153 @@
+"""Attributes of the ``ascend`` dialect.
+
+* ``#ascend.conv_type<GM, NDC1HWC0, f16>`` — Ascend C's ``ConvType<TPosition, ConvFormat, T>``:
+  where an operand of the dW API lives, in which format, with which element type. Which
+  combinations are legal depends on the operand's role; ``!ascend.conv3d_bp_filter`` checks that.
+* ``#ascend.dw_tiling<batch = 2, cin = 64, …>`` — every field of ``TConv3DBpFilterTiling`` plus the
+  multi-core split, as keyword = integer pairs (see ``dw_tiling.DwTiling``). It is what
+  ``ascend.init`` hands to the kernel object, the analogue of ``Init(&tiling)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import fields
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerType, bf16, f16, f32, i32
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.enums import ConvFormat, ConvFormatAttr, TPosition, TPositionAttr
+
+ELEMENT_TYPES: tuple[Attribute, ...] = (f16, bf16, f32, i32)
+
+
+def element_type_name(t: Attribute) -> str:
+    """Short spelling of an element type for messages (``f16``, ``bf16``, ``f32``, ``i32``)."""
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    return str(t)
+
+
+@irdl_attr_definition
+class ConvTypeAttr(ParametrizedAttribute):
+    """``ConvType<TPosition, ConvFormat, T>`` of one operand of the Ascend C dW API."""
+
+    name = "ascend.conv_type"
+
+    position: TPositionAttr
+    format: ConvFormatAttr
+    element_type: Attribute
+
+    def __init__(
+        self, position: TPosition | TPositionAttr | str, fmt: ConvFormat | ConvFormatAttr | str, element_type: Attribute
+    ):
+        if not isinstance(position, TPositionAttr):
+            position = TPositionAttr(TPosition(position))
+        if not isinstance(fmt, ConvFormatAttr):
+            fmt = ConvFormatAttr(ConvFormat(fmt))
+        super().__init__(position, fmt, element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            position = TPositionAttr(parser.parse_str_enum(TPosition))
+            parser.parse_punctuation(",")
+            fmt = ConvFormatAttr(parser.parse_str_enum(ConvFormat))
+            parser.parse_punctuation(",")
+            element_type = parser.parse_type()
+        return (position, fmt, element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.position.data}, {self.format.data}, ")
+            printer.print_attribute(self.element_type)
+
+    def verify(self) -> None:
+        if self.element_type not in ELEMENT_TYPES:
+            raise VerifyException(
+                f"conv_type element type must be one of f16, bf16, f32, i32, got "
+                f"{element_type_name(self.element_type)}"
+            )
+
+    def describe(self) -> str:
+        return f"<{self.position.data}, {self.format.data}, {element_type_name(self.element_type)}>"
+
+
+_TILING_FIELDS = fields(DwTiling)
+_TILING_NAMES = tuple(f.name for f in _TILING_FIELDS)
+_TILING_DEFAULTS = {f.name: f.default for f in _TILING_FIELDS if isinstance(f.default, int)}
+
+
+@irdl_attr_definition
+class DwTilingAttr(ParametrizedAttribute):
+    """The tiling of one dW kernel (``TConv3DBpFilterTiling`` + core split), field by field.
+
+    Syntax: ``#ascend.dw_tiling<batch = 2, cin = 64, …, single_core_k = 784>`` with the fields
+    of ``DwTiling`` in any order; the multi-core and basic-block fields may be left out and take
+    their defaults. It is printed with every field, in the vendor's order.
+    """
+
+    name = "ascend.dw_tiling"
+
+    values: ArrayAttr[IntAttr]
+
+    def __init__(self, tiling: DwTiling):
+        super().__init__(ArrayAttr(IntAttr(getattr(tiling, n)) for n in _TILING_NAMES))
+
+    @property
+    def tiling(self) -> DwTiling:
+        return DwTiling(**dict(zip(_TILING_NAMES, (v.data for v in self.values.data))))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        given: dict[str, int] = {}
+
+        def parse_field() -> None:
+            pos = parser.pos
+            key = parser.parse_identifier()
+            if key not in _TILING_NAMES:
+                parser.raise_error(f"dw_tiling has no field '{key}'", pos, parser.pos)
+            if key in given:
+                parser.raise_error(f"dw_tiling field '{key}' given twice", pos, parser.pos)
+            parser.parse_punctuation("=")
+            given[key] = parser.parse_integer(allow_boolean=False)
+
+        pos = parser.pos
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_field)
+        missing = [n for n in _TILING_NAMES if n not in given and n not in _TILING_DEFAULTS]
+        if missing:
+            parser.raise_error(f"dw_tiling is missing field(s) {', '.join(missing)}", pos, parser.pos)
+        values = {**_TILING_DEFAULTS, **given}
+        return (ArrayAttr(IntAttr(values[n]) for n in _TILING_NAMES),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(
+                ", ".join(f"{n} = {v.data}" for n, v in zip(_TILING_NAMES, self.values.data))
+            )
+
+    def verify(self) -> None:
+        if len(self.values.data) != len(_TILING_NAMES):
+            raise VerifyException(
+                f"dw_tiling needs {len(_TILING_NAMES)} values, got {len(self.values.data)}"
+            )
+        errors = tiling_errors(self.tiling)
+        if errors:
+            raise VerifyException(f"dw_tiling: {errors[0]}")
+
+
+def tiling_errors(tiling: DwTiling) -> list[str]:
+    """Internal-consistency errors of a tiling, checked against the Atlas A2 buffer sizes.
+
+    Every Atlas A2 SKU has the same L1/L0 sizes; a tiling for another target is checked against
+    that target's sizes by the tiling pass and the buffer planner.
+    """
+    from ascend_xdsl.hw import load
+
+    hw = load()
+    return tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
