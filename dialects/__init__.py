@@ -1,0 +1,1 @@
+"""The ``ascend`` dialect (IR definitions only: attributes, types, ops and their verifiers)."""

@@ -1,0 +1,5 @@
+"""Placeholder until the format-level ops land."""
+
+from xdsl.irdl import IRDLOperation
+
+OPS: tuple[type[IRDLOperation], ...] = ()

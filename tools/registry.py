@@ -1,0 +1,29 @@
+"""Names of every dialect and pass of ours, each resolved lazily on first use.
+
+``ascend-opt``, the ``xdsl.universe`` entry point (plain ``xdsl-opt``) and the front door all
+take their pass list from here, so a pass is registered in exactly one place.
+"""
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        return getattr(import_module(module), cls)
+
+    return load
+
+
+def ascend_dialect() -> Dialect:
+    from ascend_xdsl.dialects.ascend import Ascend
+
+    return Ascend
+
+
+DIALECTS: dict[str, Callable[[], Dialect]] = {"ascend": ascend_dialect}
+
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
