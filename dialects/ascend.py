@@ -1,21 +1,22 @@
 """The ``ascend`` dialect: every attribute, type and op of the four IR levels in one Dialect.
 
 Level by level (docs/architecture.md):
-op level (``op_level.py``) → format level (``format_level.py``) → API level (``api_level.py``)
+op level (``op_level.py``) → format level (``format_level.py``) → API level (``api_level.py``,
+with the host-side ``launch.py``)
 → hardware level (``hw_level.py``). Shared vocabulary: ``enums.py``, ``attributes.py``,
 ``types.py``.
 """
 
 from xdsl.ir import Dialect
 
-from ascend_xdsl.dialects import api_level, format_level, hw_level, op_level
+from ascend_xdsl.dialects import api_level, format_level, hw_level, launch, op_level
 from ascend_xdsl.dialects.attributes import ConvTypeAttr, DwTilingAttr
 from ascend_xdsl.dialects.enums import ConvFormatAttr, PipeAttr, TPositionAttr
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType, LocalTensorType
 
 Ascend = Dialect(
     "ascend",
-    [*op_level.OPS, *format_level.OPS, *api_level.OPS, *hw_level.OPS],
+    [*op_level.OPS, *format_level.OPS, *launch.OPS, *api_level.OPS, *hw_level.OPS],
     [
         TPositionAttr,
         ConvFormatAttr,

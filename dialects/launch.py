@@ -1,0 +1,86 @@
+"""Host side of a kernel launch: global-memory allocation and the launch on ``block_dim`` cores.
+
+```
+%dwf = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>
+ascend.launch @conv3d_bp_filter_kernel blocks 24 (%x5, %dy5, %dwf) : !ascend.gm_tensor<...>, ...
+```
+
+``alloc_gm`` returns zero-filled memory (``aclrtMalloc`` + ``aclrtMemset``): the dW kernel
+accumulates into dW with atomic adds, so dW must start at zero. The vendor operator zero-fills
+it inside the kernel followed by a cross-core barrier (research §3.10); doing it on the host is
+equivalent and keeps the kernel free of cross-core synchronisation.
+
+``launch`` runs the ``func.func`` kernel once per block index 0 … blocks−1 (the kernel reads
+its index with ``ascend.get_block_idx``), as ``<<<blockDim, nullptr, stream>>>`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import I64, IntegerAttr, ModuleOp, SymbolRefAttr, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, SymbolTable
+from xdsl.utils.exceptions import VerifyException
+
+from ascend_xdsl.dialects.types import GmTensorType
+
+
+@irdl_op_definition
+class AllocGmOp(IRDLOperation):
+    """Allocate a zero-filled tensor in global memory."""
+
+    name = "ascend.alloc_gm"
+    result = result_def(GmTensorType)
+    traits = traits_def(MemoryAllocEffect())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class LaunchOp(IRDLOperation):
+    """Run a kernel function on ``blocks`` AI Cores."""
+
+    name = "ascend.launch"
+    callee = prop_def(SymbolRefAttr)
+    blocks = prop_def(IntegerAttr[I64])
+    args = var_operand_def(GmTensorType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$callee `blocks` $blocks `(` $args `)` attr-dict `:` type($args)"
+
+    def __init__(self, callee: str, blocks: int, args: Sequence[SSAValue]):
+        super().__init__(
+            operands=[args],
+            properties={"callee": SymbolRefAttr(callee), "blocks": IntegerAttr(blocks, i64)},
+        )
+
+    def verify_(self) -> None:
+        if self.blocks.value.data < 1:
+            raise VerifyException(f"launch needs at least 1 block, got {self.blocks.value.data}")
+        module = self.get_toplevel_object()
+        if not isinstance(module, ModuleOp):
+            return
+        kernel = SymbolTable.lookup_symbol(module, self.callee)
+        if not isinstance(kernel, func.FuncOp):
+            raise VerifyException(f"launch of '{self.callee.string_value()}', which is not a func.func")
+        expected = tuple(kernel.function_type.inputs.data)
+        given = tuple(a.type for a in self.args)
+        if expected != given:
+            raise VerifyException(
+                f"launch of '{self.callee.string_value()}' passes {len(given)} arguments of types "
+                f"that do not match the kernel's signature"
+            )
+
+
+OPS = (AllocGmOp, LaunchOp)
