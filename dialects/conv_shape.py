@@ -54,6 +54,20 @@ class GroupEnlargement:
     cout1_g: int
 
 
+def group_enlargement(cin_g: int, cout_g: int, groups: int, c0: int) -> GroupEnlargement:
+    """How ``groups`` groups of ``cin_g``→``cout_g`` channels are packed into C0-aligned
+    "enlarged" groups (research §4.1). Shared by the shape record, the formats and the tiler."""
+    mf0 = math.lcm(cin_g, c0) // cin_g
+    mf1 = math.lcm(cout_g, 16) // cout_g
+    mag = min(math.lcm(mf0, mf1), groups)
+    return GroupEnlargement(
+        mag_factor=mag,
+        real_g=ceil_div(groups, mag),
+        cin1_g=ceil_div(mag * cin_g, c0),
+        cout1_g=ceil_div(mag * cout_g, c0),
+    )
+
+
 @dataclass(frozen=True)
 class ConvBpFilterShape:
     """One dW problem. All sizes in elements; ``pads`` is (front, back, up, down, left, right)."""
@@ -110,15 +124,8 @@ class ConvBpFilterShape:
     @property
     def group_enlargement(self) -> GroupEnlargement:
         """How groups are packed into C0-aligned "enlarged" groups (research §4.1)."""
-        cin_g, cout_g, c0 = self.cin // self.groups, self.cout // self.groups, self.c0
-        mf0 = math.lcm(cin_g, c0) // cin_g
-        mf1 = math.lcm(cout_g, 16) // cout_g
-        mag = min(math.lcm(mf0, mf1), self.groups)
-        return GroupEnlargement(
-            mag_factor=mag,
-            real_g=ceil_div(self.groups, mag),
-            cin1_g=ceil_div(mag * cin_g, c0),
-            cout1_g=ceil_div(mag * cout_g, c0),
+        return group_enlargement(
+            self.cin // self.groups, self.cout // self.groups, self.groups, self.c0
         )
 
     def errors(self) -> list[str]:
@@ -147,20 +154,23 @@ class ConvBpFilterShape:
                 f"Cin ({self.cin}) and Cout ({self.cout}) must be divisible by groups "
                 f"({self.groups})"
             )
-        for axis, s, limit in zip("DHW", self.strides, (MAX_STRIDE_D, MAX_STRIDE_HW, MAX_STRIDE_HW)):
+        limits = (MAX_STRIDE_D, MAX_STRIDE_HW, MAX_STRIDE_HW)
+        for axis, s, limit in zip("DHW", self.strides, limits, strict=True):
             if not 1 <= s <= limit:
                 errs.append(f"stride {axis} must be in [1, {limit}], got {s}")
-        for name, p in zip(("front", "back", "up", "down", "left", "right"), self.pads):
+        for name, p in zip(
+            ("front", "back", "up", "down", "left", "right"), self.pads, strict=True
+        ):
             if not 0 <= p <= MAX_PAD:
                 errs.append(f"pad {name} must be in [0, {MAX_PAD}], got {p}")
-        for axis, d in zip("DHW", self.dilations):
+        for axis, d in zip("DHW", self.dilations, strict=True):
             if not 1 <= d <= MAX_DILATION:
                 errs.append(f"dilation {axis} must be in [1, {MAX_DILATION}], got {d}")
         for axis, k in (("H", self.kh), ("W", self.kw)):
             if k > MAX_KERNEL_HW:
                 errs.append(f"kernel {axis} must be at most {MAX_KERNEL_HW}, got {k}")
         if not errs:
-            for axis, o in zip("DHW", (self.dout, self.ho, self.wo)):
+            for axis, o in zip("DHW", (self.dout, self.ho, self.wo), strict=True):
                 if o <= 0:
                     errs.append(
                         f"output {axis} is {o}: the dilated kernel does not fit the padded input"

@@ -1,0 +1,287 @@
+"""Tensor layouts of the dW kernel: the single place where layout knowledge lives.
+
+The trans_data verifier and interpreter, the fixpipe interpreter, the lowering's GM offset
+arithmetic and the tests all use this module, so a layout is defined exactly once. It is plain
+numpy with no IR in it. Every conversion is a pad + reshape + transpose (no per-element Python
+loops), and every offset function works equally on Python ints and on numpy integer arrays, so
+the simulator can compute a whole tile's addresses in one call.
+
+Notation: ``⌊a/b⌋`` is floor division, ``C1 = ⌈C/C0⌉``, C0 = 16 for fp16/bf16 (8 for fp32).
+
+GM formats (research sheet §5.1, §5.2)
+--------------------------------------
+NDC1HWC0 (x and dy)
+    Logical NCDHW ``x[n, c, d, h, w]`` is stored as ``[N, D, C1, H, W, C0]``; the channels
+    ``c ≥ C`` of the last C1 block are zero padding. Element offset::
+
+        ((((n·D + d)·C1 + ⌊c/C0⌋)·H + h)·W + w)·C0 + c mod C0
+
+FRACTAL_Z_3D (dW)
+    The weight ``W[co, ci, kd, kh, kw]`` of shape (Cout, Cin/g, kD, kH, kW) is stored as the 4-D
+    GE shape ``(real_g·kD·cin1_g·kH·kW, cout1_g, 16, C0)`` = ``[G][kD][C1][kH][kW][Cout1][N0=16
+    (cout)][C0 (cin)]``. Groups are first packed into enlarged groups of ``mf`` original groups
+    (research §4.1, :func:`ascend_xdsl.dialects.conv_shape.group_enlargement`): original group
+    ``g`` lands in enlarged group ``G = ⌊g/mf⌋`` at ``ci' = (g mod mf)·Cin/g + ci`` and
+    ``co' = (g mod mf)·Cout/g + co_in_group``; every other entry is zero, so each enlarged group
+    is block-diagonal. Element offset, with the enlarged-group axis outermost::
+
+        (((((((G·kD + kd)·cin1_g + ⌊ci'/C0⌋)·kH + kh)·kW + kw)·cout1_g + ⌊co'/16⌋)·16
+            + co' mod 16)·C0 + ci' mod C0
+
+    One "row" ``(G, kd, c1, kh, kw)`` is a contiguous ``[cout1_g·16][C0]`` block: exactly what
+    Fixpipe writes from one 16-wide N block of an Nz L0C tile (research §3.7).
+
+On-chip fractals (research §5.3; a fractal is 16 × K0 elements, K0 = 32 B / element size)
+-------------------------------------------------------------------------------------------
+Zz (L0A, the dy matrix A of shape (M, K))
+    ``(M1, K1, M0=16, K0)``: fractals in row-major order, each fractal row-major.
+    ``A[m, k]`` sits at ``[⌊m/16⌋][⌊k/K0⌋][m mod 16][k mod K0]``.
+Zn (L0B, the img2col matrix B of shape (K, N))
+    ``(K1, N1, N0=16, K0)``: fractals in row-major order, each fractal column-major.
+    ``B[k, n]`` sits at ``[⌊k/K0⌋][⌊n/16⌋][n mod 16][k mod K0]``.
+Nz (L0C, the fp32 result C of shape (M, N))
+    ``(N1, M1, 16, 16)``: fractals in column-major order, each fractal row-major.
+    ``C[m, n]`` sits at ``[⌊n/16⌋][⌊m/16⌋][m mod 16][n mod 16]``.
+
+With these, one Mmad is ``C_nz[n1, m1] += Σ_k1 A_zz[m1, k1] @ B_zn[k1, n1]ᵀ``. Packers zero-pad
+each axis up to a whole number of fractals; unpackers slice the padding off again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from ascend_xdsl.dialects.conv_shape import GroupEnlargement, ceil_div, group_enlargement
+
+IntOrArray = int | np.ndarray
+"""Offset functions accept Python ints or numpy integer arrays (broadcast together)."""
+
+FRACTAL_N0 = 16
+"""Cout rows per FRACTAL_Z_3D fractal, and M0/N0 of the on-chip fractals."""
+
+
+def _pad_axes(x: np.ndarray, sizes: dict[int, int]) -> np.ndarray:
+    """Zero-pad the given axes of ``x`` at the end up to ``sizes[axis]``, keeping the dtype.
+
+    ``np.zeros`` + slice assignment rather than ``np.pad`` so any dtype (ml_dtypes.bfloat16
+    included) works the same way."""
+    shape = list(x.shape)
+    for axis, size in sizes.items():
+        if size < shape[axis]:
+            raise ValueError(f"cannot pad axis {axis} of size {shape[axis]} down to {size}")
+        shape[axis] = size
+    if tuple(shape) == x.shape:
+        return x
+    out = np.zeros(shape, dtype=x.dtype)
+    out[tuple(slice(0, s) for s in x.shape)] = x
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# NDC1HWC0
+# --------------------------------------------------------------------------------------------
+
+
+def ndc1hwc0_shape(n: int, c: int, d: int, h: int, w: int, c0: int) -> tuple[int, ...]:
+    """Storage shape (N, D, C1, H, W, C0) of a logical (N, C, D, H, W) tensor."""
+    return (n, d, ceil_div(c, c0), h, w, c0)
+
+
+def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
+    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0."""
+    if x.ndim != 5:
+        raise ValueError(f"expected an NCDHW array, got shape {x.shape}")
+    n, c, d, h, w = x.shape
+    c1 = ceil_div(c, c0)
+    xp = _pad_axes(x, {1: c1 * c0})
+    # (N, C1, C0, D, H, W) -> (N, D, C1, H, W, C0)
+    return np.ascontiguousarray(xp.reshape(n, c1, c0, d, h, w).transpose(0, 3, 1, 4, 5, 2))
+
+
+def ndc1hwc0_to_ncdhw(x5: np.ndarray, c: int) -> np.ndarray:
+    """NDC1HWC0 → NCDHW with ``c`` real channels (the padding channels are dropped)."""
+    if x5.ndim != 6:
+        raise ValueError(f"expected an NDC1HWC0 array, got shape {x5.shape}")
+    n, d, c1, h, w, c0 = x5.shape
+    if not (c1 - 1) * c0 < c <= c1 * c0:
+        raise ValueError(f"{c} channels do not fit C1={c1} blocks of C0={c0}")
+    # (N, D, C1, H, W, C0) -> (N, C1, C0, D, H, W)
+    x = x5.transpose(0, 2, 5, 1, 3, 4).reshape(n, c1 * c0, d, h, w)
+    return np.ascontiguousarray(x[:, :c])
+
+
+def ndc1hwc0_offset(
+    n: IntOrArray,
+    c: IntOrArray,
+    d: IntOrArray,
+    h: IntOrArray,
+    w: IntOrArray,
+    dims: tuple[int, int, int, int, int],
+    c0: int,
+) -> IntOrArray:
+    """Element offset of logical ``x[n, c, d, h, w]`` in NDC1HWC0 storage (research §5.1).
+
+    ``dims`` is the logical (N, C, D, H, W) shape; N itself does not enter the formula."""
+    _, cc, dd, hh, ww = dims
+    c1 = ceil_div(cc, c0)
+    return ((((n * dd + d) * c1 + c // c0) * hh + h) * ww + w) * c0 + c % c0
+
+
+# --------------------------------------------------------------------------------------------
+# FRACTAL_Z_3D
+# --------------------------------------------------------------------------------------------
+
+
+def _fz3d_enlargement(cout: int, cin_g: int, groups: int, c0: int) -> GroupEnlargement:
+    if c0 != FRACTAL_N0:
+        # fp32 (C0 = 8) uses a channel-split layout whose GE shapes the research could not
+        # confirm (§5.2); refuse rather than guess.
+        raise ValueError(f"FRACTAL_Z_3D is modelled for C0 = 16 only, got C0 = {c0}")
+    if groups < 1 or cout % groups:
+        raise ValueError(f"Cout ({cout}) must be divisible by groups ({groups})")
+    return group_enlargement(cin_g, cout // groups, groups, c0)
+
+
+def fractal_z_3d_shape(
+    cout: int, cin_g: int, kd: int, kh: int, kw: int, groups: int, c0: int
+) -> tuple[int, int, int, int]:
+    """GE storage shape ``(real_g·kD·cin1_g·kH·kW, cout1_g, 16, C0)`` of a weight
+    (Cout, Cin/g = ``cin_g``, kD, kH, kW) with ``groups`` groups."""
+    ge = _fz3d_enlargement(cout, cin_g, groups, c0)
+    return (ge.real_g * kd * ge.cin1_g * kh * kw, ge.cout1_g, FRACTAL_N0, c0)
+
+
+def enlarged_group_index(
+    co: IntOrArray, ci: IntOrArray, cout_g: int, cin_g: int, mag_factor: int
+) -> tuple[IntOrArray, IntOrArray, IntOrArray]:
+    """Map weight indices (output channel ``co`` in [0, Cout), in-group input channel ``ci`` in
+    [0, Cin/g)) to (enlarged group, cout inside it, cin inside it) (research §5.2)."""
+    g = co // cout_g
+    slot = g % mag_factor
+    return g // mag_factor, slot * cout_g + co % cout_g, slot * cin_g + ci
+
+
+def fractal_z_3d_offset(
+    co: IntOrArray,
+    ci: IntOrArray,
+    kd: IntOrArray,
+    kh: IntOrArray,
+    kw: IntOrArray,
+    weight_shape: tuple[int, int, int, int, int],
+    groups: int,
+    c0: int,
+) -> IntOrArray:
+    """Element offset of ``W[co, ci, kd, kh, kw]`` in FRACTAL_Z_3D storage (research §5.2).
+
+    ``weight_shape`` is the logical (Cout, Cin/g, kD, kH, kW); the enlarged-group axis is
+    outermost."""
+    cout, cin_g, dk, hk, wk = weight_shape
+    ge = _fz3d_enlargement(cout, cin_g, groups, c0)
+    g_e, co_e, ci_e = enlarged_group_index(co, ci, cout // groups, cin_g, ge.mag_factor)
+    row = (((g_e * dk + kd) * ge.cin1_g + ci_e // c0) * hk + kh) * wk + kw
+    return ((row * ge.cout1_g + co_e // FRACTAL_N0) * FRACTAL_N0 + co_e % FRACTAL_N0) * c0 + (
+        ci_e % c0
+    )
+
+
+def oihw_to_fractal_z_3d(w: np.ndarray, groups: int, c0: int) -> np.ndarray:
+    """Weight (Cout, Cin/g, kD, kH, kW) → FRACTAL_Z_3D (real_g·kD·cin1_g·kH·kW, cout1_g, 16, C0).
+
+    Each enlarged group is block-diagonal: original group ``g`` fills the diagonal block
+    ``g mod mf`` of enlarged group ``⌊g/mf⌋``; everything else is zero."""
+    if w.ndim != 5:
+        raise ValueError(f"expected a (Cout, Cin/g, kD, kH, kW) array, got shape {w.shape}")
+    cout, cin_g, kd, kh, kw = w.shape
+    ge = _fz3d_enlargement(cout, cin_g, groups, c0)
+    mf, rg = ge.mag_factor, ge.real_g
+    cout_g = cout // groups
+    # Pad the group axis to real_g·mf (the last enlarged group may be partly empty).
+    wg = _pad_axes(w.reshape(groups, cout_g, cin_g, kd, kh, kw), {0: rg * mf})
+    wg = wg.reshape(rg, mf, cout_g, cin_g, kd, kh, kw)
+    blocks = np.zeros((rg, mf, cout_g, mf, cin_g, kd, kh, kw), dtype=w.dtype)
+    slot = np.arange(mf)
+    # Two separated advanced indices put the slot axis first: (mf, rg, cout_g, cin_g, ...).
+    blocks[:, slot, :, slot] = wg.transpose(1, 0, 2, 3, 4, 5, 6)
+    dense = blocks.reshape(rg, mf * cout_g, mf * cin_g, kd, kh, kw)
+    dense = _pad_axes(dense, {1: ge.cout1_g * FRACTAL_N0, 2: ge.cin1_g * c0})
+    # (G, Cout1, N0, Cin1, C0, kD, kH, kW) -> (G, kD, Cin1, kH, kW, Cout1, N0, C0)
+    fz = dense.reshape(rg, ge.cout1_g, FRACTAL_N0, ge.cin1_g, c0, kd, kh, kw)
+    fz = fz.transpose(0, 5, 3, 6, 7, 1, 2, 4)
+    return np.ascontiguousarray(fz).reshape(fractal_z_3d_shape(cout, cin_g, kd, kh, kw, groups, c0))
+
+
+def fractal_z_3d_to_oihw(
+    wf: np.ndarray, cout: int, cin_g: int, kd: int, kh: int, kw: int, groups: int
+) -> np.ndarray:
+    """FRACTAL_Z_3D → weight (Cout, Cin/g, kD, kH, kW): picks each group's diagonal block.
+
+    C0 is read from the last axis of ``wf``; the off-diagonal entries are ignored."""
+    c0 = wf.shape[-1]
+    expected = fractal_z_3d_shape(cout, cin_g, kd, kh, kw, groups, c0)
+    if wf.shape != expected:
+        raise ValueError(f"FRACTAL_Z_3D shape {wf.shape} does not match the weight: {expected}")
+    ge = _fz3d_enlargement(cout, cin_g, groups, c0)
+    mf, rg = ge.mag_factor, ge.real_g
+    cout_g = cout // groups
+    fz = wf.reshape(rg, kd, ge.cin1_g, kh, kw, ge.cout1_g, FRACTAL_N0, c0)
+    # (G, kD, Cin1, kH, kW, Cout1, N0, C0) -> (G, Cout1, N0, Cin1, C0, kD, kH, kW)
+    dense = fz.transpose(0, 5, 6, 2, 7, 1, 3, 4).reshape(
+        rg, ge.cout1_g * FRACTAL_N0, ge.cin1_g * c0, kd, kh, kw
+    )
+    blocks = dense[:, : mf * cout_g, : mf * cin_g].reshape(rg, mf, cout_g, mf, cin_g, kd, kh, kw)
+    slot = np.arange(mf)
+    diag = blocks[:, slot, :, slot]  # (mf, G, cout_g, cin_g, kD, kH, kW)
+    w = diag.transpose(1, 0, 2, 3, 4, 5, 6).reshape(rg * mf * cout_g, cin_g, kd, kh, kw)
+    return np.ascontiguousarray(w[:cout])
+
+
+# --------------------------------------------------------------------------------------------
+# On-chip fractals (tile level)
+# --------------------------------------------------------------------------------------------
+
+
+def _check_matrix(mat: np.ndarray) -> None:
+    if mat.ndim != 2:
+        raise ValueError(f"expected a 2-D matrix, got shape {mat.shape}")
+
+
+def to_zz(mat: np.ndarray, m_align: int = 16, k_align: int = 16) -> np.ndarray:
+    """L0A Zz: (M, K) → (M1, K1, M0, K0) with M0 = ``m_align``, K0 = ``k_align`` (zero-padded)."""
+    _check_matrix(mat)
+    m1, k1 = ceil_div(mat.shape[0], m_align), ceil_div(mat.shape[1], k_align)
+    mp = _pad_axes(mat, {0: m1 * m_align, 1: k1 * k_align})
+    return np.ascontiguousarray(mp.reshape(m1, m_align, k1, k_align).transpose(0, 2, 1, 3))
+
+
+def from_zz(z: np.ndarray, m: int, k: int) -> np.ndarray:
+    """Inverse of :func:`to_zz`: (M1, K1, M0, K0) → the (m, k) matrix."""
+    m1, k1, m0, k0 = z.shape
+    return np.ascontiguousarray(z.transpose(0, 2, 1, 3).reshape(m1 * m0, k1 * k0)[:m, :k])
+
+
+def to_zn(mat: np.ndarray, k_align: int = 16, n_align: int = 16) -> np.ndarray:
+    """L0B Zn: (K, N) → (K1, N1, N0, K0) with K0 = ``k_align``, N0 = ``n_align``; each fractal
+    is column-major (the k index runs fastest), i.e. ``[k1][n1][n0][k0]``."""
+    _check_matrix(mat)
+    k1, n1 = ceil_div(mat.shape[0], k_align), ceil_div(mat.shape[1], n_align)
+    mp = _pad_axes(mat, {0: k1 * k_align, 1: n1 * n_align})
+    return np.ascontiguousarray(mp.reshape(k1, k_align, n1, n_align).transpose(0, 2, 3, 1))
+
+
+def from_zn(z: np.ndarray, k: int, n: int) -> np.ndarray:
+    """Inverse of :func:`to_zn`: (K1, N1, N0, K0) → the (k, n) matrix."""
+    k1, n1, n0, k0 = z.shape
+    return np.ascontiguousarray(z.transpose(0, 3, 1, 2).reshape(k1 * k0, n1 * n0)[:k, :n])
+
+
+def to_nz(mat: np.ndarray, m_align: int = 16, n_align: int = 16) -> np.ndarray:
+    """L0C Nz: (M, N) → (N1, M1, M0, N0); fractals ordered N-major, each fractal row-major."""
+    _check_matrix(mat)
+    m1, n1 = ceil_div(mat.shape[0], m_align), ceil_div(mat.shape[1], n_align)
+    mp = _pad_axes(mat, {0: m1 * m_align, 1: n1 * n_align})
+    return np.ascontiguousarray(mp.reshape(m1, m_align, n1, n_align).transpose(2, 0, 1, 3))
+
+
+def from_nz(z: np.ndarray, m: int, n: int) -> np.ndarray:
+    """Inverse of :func:`to_nz`: (N1, M1, M0, N0) → the (m, n) matrix."""
+    n1, m1, m0, n0 = z.shape
+    return np.ascontiguousarray(z.transpose(1, 2, 0, 3).reshape(m1 * m0, n1 * n0)[:m, :n])

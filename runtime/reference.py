@@ -1,0 +1,135 @@
+"""Plain numpy reference of Conv3DBackpropFilter (dW), the formula of research sheet §3.1.
+
+For each group::
+
+    dW[co, ci, kd, kh, kw] = Σ_n Σ_do Σ_ho Σ_wo dY[n, co, do, ho, wo]
+                             · X[n, ci, do·sD − pF + kd·dD, ho·sH − pU + kh·dH, wo·sW − pL + kw·dW]
+
+with out-of-range X counted as 0. This is the ``--check`` reference of the runtime and the
+oracle of the tests, so it deliberately shares nothing with the lowering, the tiler or the
+formats: logical NCDHW arrays in, a logical (Cout, Cin/g, kD, kH, kW) float32 array out.
+Inputs (float16 or ml_dtypes.bfloat16) are widened to float32 first and every product is
+accumulated in float32, matching the fp32 L0C of the cube unit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+Triple = tuple[int, int, int]
+Pads6 = tuple[int, int, int, int, int, int]
+
+
+def _check_shapes(
+    x: np.ndarray,
+    dy: np.ndarray,
+    weight_shape: tuple[int, int, int, int, int],
+    stride: Triple,
+    padding6: Pads6,
+    dilation: Triple,
+    groups: int,
+) -> None:
+    if x.ndim != 5 or dy.ndim != 5:
+        raise ValueError(f"x and dy must be NCDHW, got shapes {x.shape} and {dy.shape}")
+    n, cin = x.shape[:2]
+    cout, cin_g = weight_shape[:2]
+    if dy.shape[0] != n or dy.shape[1] != cout:
+        raise ValueError(f"dy shape {dy.shape} does not match x {x.shape} / weight {weight_shape}")
+    if groups < 1 or cin % groups or cout % groups or cin // groups != cin_g:
+        raise ValueError(f"groups={groups} does not fit Cin={cin}, Cout={cout}, Cin/g={cin_g}")
+    # Written out here rather than imported so the reference stays self-contained.
+    for axis in range(3):
+        size, k = x.shape[2 + axis], weight_shape[2 + axis]
+        lo, hi = padding6[2 * axis], padding6[2 * axis + 1]
+        expect = (size + lo + hi - dilation[axis] * (k - 1) - 1) // stride[axis] + 1
+        if dy.shape[2 + axis] != expect:
+            raise ValueError(
+                f"dy spatial axis {axis} is {dy.shape[2 + axis]}, the convolution gives {expect}"
+            )
+
+
+def conv3d_weight_reference(
+    x: np.ndarray,
+    dy: np.ndarray,
+    weight_shape: tuple[int, int, int, int, int],
+    stride: Triple = (1, 1, 1),
+    padding6: Pads6 = (0, 0, 0, 0, 0, 0),
+    dilation: Triple = (1, 1, 1),
+    groups: int = 1,
+) -> np.ndarray:
+    """dW (Cout, Cin/g, kD, kH, kW) in float32 from x (N, Cin, D, H, W) and dy (N, Cout, Do, Ho,
+    Wo). ``padding6`` is (front, back, up, down, left, right).
+
+    Vectorised: one einsum per kernel tap over (n, do, ho, wo), all groups at once."""
+    _check_shapes(x, dy, weight_shape, stride, padding6, dilation, groups)
+    cout, cin_g, kd, kh, kw = weight_shape
+    n = x.shape[0]
+    do, ho, wo = dy.shape[2:]
+    pf, pb, pu, pd, pl, pr = padding6
+    xp = np.pad(x.astype(np.float32), ((0, 0), (0, 0), (pf, pb), (pu, pd), (pl, pr)))
+    dyg = dy.astype(np.float32).reshape(n, groups, cout // groups, do, ho, wo)
+    sd, sh, sw = stride
+    dd, dh, dw = dilation
+    out = np.zeros((groups, cout // groups, cin_g, kd, kh, kw), dtype=np.float32)
+    for a in range(kd):
+        for b in range(kh):
+            for c in range(kw):
+                # The input positions this tap reads for every output position.
+                win = xp[
+                    :,
+                    :,
+                    a * dd : a * dd + sd * (do - 1) + 1 : sd,
+                    b * dh : b * dh + sh * (ho - 1) + 1 : sh,
+                    c * dw : c * dw + sw * (wo - 1) + 1 : sw,
+                ].reshape(n, groups, cin_g, do, ho, wo)
+                out[..., a, b, c] = np.einsum("ngodhw,ngidhw->goi", dyg, win)
+    return out.reshape(weight_shape)
+
+
+def conv3d_weight_reference_direct(
+    x: np.ndarray,
+    dy: np.ndarray,
+    weight_shape: tuple[int, int, int, int, int],
+    stride: Triple = (1, 1, 1),
+    padding6: Pads6 = (0, 0, 0, 0, 0, 0),
+    dilation: Triple = (1, 1, 1),
+    groups: int = 1,
+) -> np.ndarray:
+    """The same dW as :func:`conv3d_weight_reference`, as a literal loop nest over every output
+    element and every term of its sum. Very slow: for tiny shapes in tests only.
+
+    It reads the unpadded x and skips out-of-range positions, so it checks the padding logic of
+    the fast version instead of repeating it."""
+    _check_shapes(x, dy, weight_shape, stride, padding6, dilation, groups)
+    cout, cin_g, kd, kh, kw = weight_shape
+    n_batch, _, di, hi, wi = x.shape
+    do_, ho_, wo_ = dy.shape[2:]
+    cout_g = cout // groups
+    pf, _, pu, _, pl, _ = padding6
+    xf = x.astype(np.float32)
+    dyf = dy.astype(np.float32)
+    out = np.zeros(weight_shape, dtype=np.float32)
+    for co in range(cout):
+        g = co // cout_g
+        for ci in range(cin_g):
+            c_in = g * cin_g + ci
+            for a in range(kd):
+                for b in range(kh):
+                    for c in range(kw):
+                        acc = np.float32(0.0)
+                        for n in range(n_batch):
+                            for od in range(do_):
+                                zd = od * stride[0] - pf + a * dilation[0]
+                                if not 0 <= zd < di:
+                                    continue
+                                for oh in range(ho_):
+                                    zh = oh * stride[1] - pu + b * dilation[1]
+                                    if not 0 <= zh < hi:
+                                        continue
+                                    for ow in range(wo_):
+                                        zw = ow * stride[2] - pl + c * dilation[2]
+                                        if not 0 <= zw < wi:
+                                            continue
+                                        acc += dyf[n, co, od, oh, ow] * xf[n, c_in, zd, zh, zw]
+                        out[co, ci, a, b, c] = acc
+    return out
