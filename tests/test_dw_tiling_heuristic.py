@@ -261,6 +261,15 @@ def test_multicore_default_layer_uses_all_24_cores() -> None:
     assert heuristic_tiling(DEFAULT_LAYER, A2, core_num=24) == t  # deterministic
 
 
+def test_multicore_tie_break_prefers_batch_dout() -> None:
+    """On 20 cores, 6x3 (bd x dk) and 3x3x2 (bd x dk x Ho) both give 18 cores and the same
+    per-core work; the larger batch·dout split wins, and no cut of 19-20 cores exists."""
+    t = heuristic_tiling(DEFAULT_LAYER, A2, core_num=20)
+    assert _dims(t) == (6, 1, 3, 1, 1, 1)
+    assert (t.single_core_batch, t.single_core_dk, t.single_core_ho) == (3, 1, 28)
+    assert t.errors(*SIZES) == []
+
+
 def test_multicore_split_k_respects_core_bind_direction() -> None:
     """001 is SPLIT_M_K with M one block: only batch·dout and Ho rows may be split."""
     t = heuristic_tiling(_case_shape("001"), A2, core_num=20)
