@@ -147,20 +147,24 @@ class ConvBpFilterShape:
                 f"Cin ({self.cin}) and Cout ({self.cout}) must be divisible by groups "
                 f"({self.groups})"
             )
-        for axis, s, limit in zip("DHW", self.strides, (MAX_STRIDE_D, MAX_STRIDE_HW, MAX_STRIDE_HW)):
+        for axis, s, limit in zip(
+            "DHW", self.strides, (MAX_STRIDE_D, MAX_STRIDE_HW, MAX_STRIDE_HW), strict=False
+        ):
             if not 1 <= s <= limit:
                 errs.append(f"stride {axis} must be in [1, {limit}], got {s}")
-        for name, p in zip(("front", "back", "up", "down", "left", "right"), self.pads):
+        for name, p in zip(
+            ("front", "back", "up", "down", "left", "right"), self.pads, strict=False
+        ):
             if not 0 <= p <= MAX_PAD:
                 errs.append(f"pad {name} must be in [0, {MAX_PAD}], got {p}")
-        for axis, d in zip("DHW", self.dilations):
+        for axis, d in zip("DHW", self.dilations, strict=False):
             if not 1 <= d <= MAX_DILATION:
                 errs.append(f"dilation {axis} must be in [1, {MAX_DILATION}], got {d}")
         for axis, k in (("H", self.kh), ("W", self.kw)):
             if k > MAX_KERNEL_HW:
                 errs.append(f"kernel {axis} must be at most {MAX_KERNEL_HW}, got {k}")
         if not errs:
-            for axis, o in zip("DHW", (self.dout, self.ho, self.wo)):
+            for axis, o in zip("DHW", (self.dout, self.ho, self.wo), strict=False):
                 if o <= 0:
                     errs.append(
                         f"output {axis} is {o}: the dilated kernel does not fit the padded input"
