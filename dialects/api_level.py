@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -80,16 +80,12 @@ class CreateOp(IRDLOperation):
 
     def verify_(self) -> None:
         block = self.parent_block()
-        calls: list[tuple[int, Operation]] = []
+        calls: list[tuple[list[int], Operation]] = []
         for use in self.result.uses:
-            user: Operation | None = use.operation
-            # The call's position is that of its ancestor in the block that declares the object.
-            anchor = user
-            while anchor is not None and anchor.parent_block() is not block:
-                anchor = anchor.parent_op()
-            if anchor is None or block is None:
+            key = _program_order_key(use.operation, block)
+            if key is None:
                 raise VerifyException(f"{use.operation.name} uses the object outside its block")
-            calls.append((block.get_operation_index(anchor), use.operation))
+            calls.append((key, use.operation))
         calls.sort(key=lambda c: c[0])
         names = [op.name for _, op in calls]
         if names.count(InitOp.name) != 1 or names[0] != InitOp.name:
@@ -105,6 +101,22 @@ class CreateOp(IRDLOperation):
             for required in (SetGradOutputOp, SetInputOp, SetSingleShapeOp):
                 if required.name not in names[:first_iterate]:
                     raise VerifyException(f"ascend.iterate needs a preceding {required.name}")
+
+
+def _program_order_key(op: Operation, block: Block | None) -> list[int] | None:
+    """Position of ``op`` in program order below ``block``: operation indices, outermost first
+    (None if ``op`` is not nested in ``block``)."""
+    key: list[int] = []
+    current: Operation | None = op
+    while current is not None:
+        parent = current.parent_block()
+        if parent is None:
+            return None
+        key.append(parent.get_operation_index(current))
+        if parent is block:
+            return key[::-1]
+        current = parent.parent_op()
+    return None
 
 
 class _ObjectCall(IRDLOperation):
