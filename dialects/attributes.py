@@ -44,7 +44,10 @@ class ConvTypeAttr(ParametrizedAttribute):
     element_type: Attribute
 
     def __init__(
-        self, position: TPosition | TPositionAttr | str, fmt: ConvFormat | ConvFormatAttr | str, element_type: Attribute
+        self,
+        position: TPosition | TPositionAttr | str,
+        fmt: ConvFormat | ConvFormatAttr | str,
+        element_type: Attribute,
     ):
         if not isinstance(position, TPositionAttr):
             position = TPositionAttr(TPosition(position))
@@ -101,7 +104,9 @@ class DwTilingAttr(ParametrizedAttribute):
 
     @property
     def tiling(self) -> DwTiling:
-        return DwTiling(**dict(zip(_TILING_NAMES, (v.data for v in self.values.data))))
+        return DwTiling(
+            **dict(zip(_TILING_NAMES, (v.data for v in self.values.data), strict=False))
+        )
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -121,14 +126,18 @@ class DwTilingAttr(ParametrizedAttribute):
         parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_field)
         missing = [n for n in _TILING_NAMES if n not in given and n not in _TILING_DEFAULTS]
         if missing:
-            parser.raise_error(f"dw_tiling is missing field(s) {', '.join(missing)}", pos, parser.pos)
+            parser.raise_error(
+                f"dw_tiling is missing field(s) {', '.join(missing)}", pos, parser.pos
+            )
         values = {**_TILING_DEFAULTS, **given}
         return (ArrayAttr(IntAttr(values[n]) for n in _TILING_NAMES),)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_string(
-                ", ".join(f"{n} = {v.data}" for n, v in zip(_TILING_NAMES, self.values.data))
+                ", ".join(
+                    f"{n} = {v.data}" for n, v in zip(_TILING_NAMES, self.values.data, strict=False)
+                )
             )
 
     def verify(self) -> None:

@@ -43,7 +43,9 @@ def _parse_shape_and_type(parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attri
     return ArrayAttr(IntAttr(d) for d in dims), element_type
 
 
-def _print_shape_and_type(printer: Printer, shape: ArrayAttr[IntAttr], element_type: Attribute) -> None:
+def _print_shape_and_type(
+    printer: Printer, shape: ArrayAttr[IntAttr], element_type: Attribute
+) -> None:
     for d in shape.data:
         printer.print_string(f"{d.data}x")
     printer.print_attribute(element_type)
@@ -108,7 +110,9 @@ class GmTensorType(ParametrizedAttribute, TypeAttribute):
         if self.groups.data < 1:
             raise VerifyException(f"gm_tensor groups must be at least 1, got {self.groups.data}")
         if self.groups.data != 1 and fmt != ConvFormat.FRACTAL_Z_3D:
-            raise VerifyException(f"gm_tensor groups is only meaningful for FRACTAL_Z_3D, not {fmt}")
+            raise VerifyException(
+                f"gm_tensor groups is only meaningful for FRACTAL_Z_3D, not {fmt}"
+            )
         if fmt == ConvFormat.FRACTAL_Z_3D and shape[0] % self.groups.data:
             raise VerifyException(
                 f"gm_tensor FRACTAL_Z_3D Cout ({shape[0]}) must be divisible by groups "
@@ -130,7 +134,10 @@ class LocalTensorType(ParametrizedAttribute, TypeAttribute):
     element_type: Attribute
 
     def __init__(
-        self, position: TPosition | TPositionAttr | str, shape: Sequence[int], element_type: Attribute
+        self,
+        position: TPosition | TPositionAttr | str,
+        shape: Sequence[int],
+        element_type: Attribute,
     ):
         if not isinstance(position, TPositionAttr):
             position = TPositionAttr(TPosition(position))
@@ -235,7 +242,9 @@ class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
             )
 
     def verify(self) -> None:
-        def expect(role: str, ct: ConvTypeAttr, fmt: ConvFormat, types: Sequence[Attribute]) -> None:
+        def expect(
+            role: str, ct: ConvTypeAttr, fmt: ConvFormat, types: Sequence[Attribute]
+        ) -> None:
             if ct.position.data != TPosition.GM:
                 raise VerifyException(
                     f"conv3d_bp_filter {role} must be in GM, got {ct.position.data}"
