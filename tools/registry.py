@@ -36,4 +36,6 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-ascend-api-to-hw": _lazy(
         "ascend_xdsl.lowering.lower_api_to_hw", "LowerAscendApiToHwPass"
     ),
+    "ascend-plan-buffers": _lazy("ascend_xdsl.passes.plan_buffers", "PlanBuffersPass"),
+    "ascend-insert-sync": _lazy("ascend_xdsl.passes.insert_sync", "InsertSyncPass"),
 }
