@@ -26,4 +26,16 @@ def ascend_dialect() -> Dialect:
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {"ascend": ascend_dialect}
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "ascend-tile-conv3d-bp-filter": _lazy(
+        "ascend_xdsl.passes.tile_conv3d_bp_filter", "TileConv3DBpFilterPass"
+    ),
+    "convert-conv-to-ascend-api": _lazy(
+        "ascend_xdsl.lowering.convert_conv_to_api", "ConvertConvToAscendApiPass"
+    ),
+    "lower-ascend-api-to-hw": _lazy(
+        "ascend_xdsl.lowering.lower_api_to_hw", "LowerAscendApiToHwPass"
+    ),
+    "ascend-plan-buffers": _lazy("ascend_xdsl.passes.plan_buffers", "PlanBuffersPass"),
+    "ascend-insert-sync": _lazy("ascend_xdsl.passes.insert_sync", "InsertSyncPass"),
+}

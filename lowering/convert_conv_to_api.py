@@ -1,0 +1,234 @@
+"""``convert-conv-to-ascend-api``: format level → API level (the per-core dW kernel).
+
+A tiled ``ascend.conv3d_backprop_filter`` on formatted GM tensors becomes what a CANN operator
+does around the Ascend C API (research sheet §3.10, separate-Dk mode):
+
+* on the host, ``ascend.alloc_gm`` a zeroed FRACTAL_Z_3D dW and ``ascend.launch`` the kernel on
+  ``tiling.core_num`` cores;
+* a kernel ``func.func @<name>_kernel(x, dy, dw)`` that splits its block index into
+  (group, dk, batch·dout, M, N, K) core coordinates (K fastest), and for each (group,
+  batch·dout, dk) of its share computes the clipped GEMM shape M×N×K and the GM offsets, then
+  calls ``set_grad_output`` / ``set_input`` / ``set_single_shape`` / ``set_start_position`` and
+  ``while (iterate) get_tensor_c(atomic)`` on one ``Conv3DBackpropFilter`` object.
+
+The GEMM of one single shape (research §3.2): M = Cout (rows of dy), K = Ho·Wo positions of
+this core's Ho rows, N = (c1, kh, kw, c0) columns of img2col(x). Depth is not fused into N:
+the kd loop is a driver loop, and a depth window that falls into the padding is skipped.
+Groups are computed per *enlarged* group (research §4.1); the off-diagonal blocks land in the
+part of FRACTAL_Z_3D that the conversion back to NCDHW ignores, exactly as in the vendor op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import ImplicitBuilder
+from xdsl.context import Context
+from xdsl.dialects import builtin, func, scf
+from xdsl.dialects.builtin import UnitAttr
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from ascend_xdsl.dialects.api_level import (
+    CreateOp,
+    EndOp,
+    GetTensorCOp,
+    InitOp,
+    IterateOp,
+    SetGradOutputOp,
+    SetInputOp,
+    SetSingleShapeOp,
+    SetStartPositionOp,
+)
+from ascend_xdsl.dialects.attributes import DwTilingAttr
+from ascend_xdsl.dialects.conv_shape import ceil_div
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
+from ascend_xdsl.dialects.launch import AllocGmOp, LaunchOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
+from ascend_xdsl.lowering.index_arith import (
+    Idx,
+    add,
+    and_,
+    cmp,
+    floordiv,
+    for_loop,
+    if_,
+    max_,
+    min_,
+    mul,
+    rem,
+    sub,
+    sum_,
+    value,
+)
+
+C0 = 16
+
+
+@dataclass(frozen=True)
+class CoreCoordinates:
+    """Where one core's share starts on each split axis (in units of that axis' shares)."""
+
+    k: Idx
+    n: Idx
+    m: Idx
+    batch: Idx
+    dk: Idx
+    group: Idx
+
+
+def split_block_index(block: Idx, t: DwTiling) -> CoreCoordinates:
+    """Block index → core coordinates, K fastest (research §3.10 ``Conv3dDw::Process``)."""
+    coords: list[Idx] = []
+    rest = block
+    for dim in (t.k_dim, t.n_dim, t.m_dim, t.batch_dim, t.dk_dim, t.group_dim):
+        coords.append(rem(rest, dim) if dim > 1 else 0)
+        rest = floordiv(rest, dim) if dim > 1 else rest
+    return CoreCoordinates(*coords)
+
+
+def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilterType) -> None:
+    x, dy, dw = kernel.body.block.args
+    c1_in, c1_out = ceil_div(t.cin, C0), ceil_div(t.cout, C0)
+    hwk = t.hk * t.wk
+    with ImplicitBuilder(kernel.body.block):
+        block = GetBlockIdxOp().result
+        core = split_block_index(block, t)
+        obj = CreateOp(obj_type).result
+        InitOp(obj, DwTilingAttr(t))
+        m_start = mul(core.m, t.single_core_cout)
+        n_start = mul(core.n, t.single_core_cin)
+        ho_start = mul(core.k, t.single_core_ho)
+        k_rows = min_(t.single_core_ho, sub(t.ho, ho_start))
+        hi_start = max_(0, sub(mul(ho_start, t.stride_h), t.pad_up))
+        with for_loop(0, t.single_core_group, name="gi") as gi:
+            g = add(mul(core.group, t.single_core_group), gi)
+            # The last enlarged group may hold fewer channel blocks than cin1_g / cout1_g.
+            group_cout = mul(min_(t.cout1_g, sub(c1_out, mul(g, t.cout1_g))), C0)
+            group_cin = mul(min_(t.cin1_g, sub(c1_in, mul(g, t.cin1_g))), C0)
+            m = min_(t.single_core_cout, sub(group_cout, m_start))
+            n = mul(min_(t.single_core_cin, sub(group_cin, n_start)), hwk)
+            k = mul(k_rows, t.wo)
+            work = and_(and_(cmp("slt", g, t.group), cmp("sgt", m, 0)), cmp("sgt", n, 0))
+            with if_(and_(work, cmp("sgt", k, 0))):
+                _single_shapes(t, core, obj, (x, dy, dw), g, (m, n, k), (m_start, n_start),
+                               (ho_start, hi_start), (c1_in, c1_out))
+        EndOp(obj)
+        func.ReturnOp()
+
+
+def _single_shapes(
+    t: DwTiling,
+    core: CoreCoordinates,
+    obj: SSAValue,
+    tensors: tuple[SSAValue, SSAValue, SSAValue],
+    g: Idx,
+    mnk: tuple[Idx, Idx, Idx],
+    mn_start: tuple[Idx, Idx],
+    rows_start: tuple[Idx, Idx],
+    c1: tuple[int, int],
+) -> None:
+    """The (batch·dout, dk) driver loops of one group, each calling the API once."""
+    x, dy, dw = tensors
+    m, n, k = mnk
+    m_start, n_start = mn_start
+    ho_start, hi_start = rows_start
+    c1_in, c1_out = c1
+    batch_dout = t.batch * t.dout
+    with for_loop(0, t.single_core_batch, name="bdi") as bdi:
+        bd = add(mul(core.batch, t.single_core_batch), bdi)
+        with if_(cmp("slt", bd, batch_dout)):
+            nb, do = floordiv(bd, t.dout), rem(bd, t.dout)
+            with for_loop(0, t.single_core_dk, name="dki") as dki:
+                kd = add(mul(core.dk, t.single_core_dk), dki)
+                din = sum_(mul(do, t.stride_d), -t.pad_front, mul(kd, t.dilation_d))
+                inside = and_(cmp("sge", din, 0), cmp("slt", din, t.di))
+                with if_(and_(cmp("slt", kd, t.dk), inside)):
+                    # NDC1HWC0 element offsets of the first needed row (research §3.10).
+                    dy_c1 = add(mul(g, t.cout1_g), floordiv(m_start, C0))
+                    dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), dy_c1)
+                    off_dy = mul(add(mul(dy_plane, t.ho), ho_start), t.wo * C0)
+                    x_c1 = add(mul(g, t.cin1_g), floordiv(n_start, C0))
+                    x_plane = add(mul(add(mul(nb, t.di), din), c1_in), x_c1)
+                    off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
+                    # FRACTAL_Z_3D rows (g, kd, c1, kh, kw) of [cout1_g·16][16] blocks.
+                    row = add(mul(add(mul(g, t.dk), kd), t.cin1_g), floordiv(n_start, C0))
+                    off_c = add(
+                        mul(row, t.hk * t.wk * t.cout1_g * C0 * C0), mul(m_start, C0)
+                    )
+                    SetGradOutputOp(obj, dy, value(off_dy))
+                    SetInputOp(obj, x, value(off_x))
+                    SetSingleShapeOp(obj, value(m), value(n), value(k))
+                    SetStartPositionOp(obj, value(ho_start))
+                    _iterate_loop(obj, dw, value(off_c))
+
+
+def _iterate_loop(obj: SSAValue, dw: SSAValue, off_c: SSAValue) -> None:
+    before, after = Block(), Block()
+    with ImplicitBuilder(before):
+        scf.ConditionOp(IterateOp(obj).more)
+    with ImplicitBuilder(after):
+        GetTensorCOp(obj, dw, off_c, atomic=True)
+        scf.YieldOp()
+    scf.WhileOp([], [], [before], [after])
+
+
+class ConvToApi(RewritePattern):
+    def __init__(self, module: builtin.ModuleOp):
+        self.module = module
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv3DBackpropFilterOp, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op.x.type, GmTensorType):
+            raise PassFailedException(
+                "convert-conv-to-ascend-api needs the format level: run ascend-legalize-formats"
+            )
+        if op.tiling is None:
+            raise PassFailedException(
+                "convert-conv-to-ascend-api needs a tiling: run ascend-tile-conv3d-bp-filter"
+            )
+        t = op.tiling.tiling
+        host = op.parent_op()
+        while host is not None and not isinstance(host, func.FuncOp):
+            host = host.parent_op()
+        base = host.sym_name.data if isinstance(host, func.FuncOp) else "conv3d_bp_filter"
+        name = _fresh_symbol(self.module, f"{base}_kernel")
+        arg_types = [op.x.type, op.dy.type, op.result.type]
+        kernel = func.FuncOp(name, (arg_types, []))
+        kernel.attributes["ascend.kernel"] = UnitAttr()
+        obj_type = Conv3DBpFilterType.for_element_type(op.x.type.element_type)
+        build_kernel_body(kernel, t, obj_type)
+        anchor = host if isinstance(host, func.FuncOp) else op
+        rewriter.insert(kernel, InsertPoint.after(anchor))
+        dw = AllocGmOp(op.result.type)
+        launch = LaunchOp(name, t.core_num, [op.x, op.dy, dw.result])
+        rewriter.replace(op, [dw, launch], [dw.result])
+
+
+def _fresh_symbol(module: builtin.ModuleOp, name: str) -> str:
+    taken = {o.sym_name.data for o in module.ops if isinstance(o, func.FuncOp)}
+    candidate, i = name, 0
+    while candidate in taken:
+        i += 1
+        candidate = f"{name}_{i}"
+    return candidate
+
+
+@dataclass(frozen=True)
+class ConvertConvToAscendApiPass(ModulePass):
+    """Replace each tiled format-level dW op by a kernel launch written against the API."""
+
+    name = "convert-conv-to-ascend-api"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(ConvToApi(op), apply_recursively=False).rewrite_module(op)

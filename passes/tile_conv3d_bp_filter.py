@@ -1,0 +1,128 @@
+"""``ascend-tile-conv3d-bp-filter``: choose the tiling and core split of each dW op.
+
+Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to every
+``ascend.conv3d_backprop_filter``. Strategies:
+
+* ``heuristic`` (default) — the vendor host tiler re-derived in ``dw_tiling_heuristic.py``
+  (research sheet §4.2/§4.3), with the multi-core split over ``cores`` AI Cores
+  (``cores=0``: every AI Cube core of ``hw``);
+* ``fixed`` — keep the tiling the op already carries (written in the IR, or by ``ascend-conv
+  --tiling FILE``), checked against ``hw``.
+
+``override="iterate_order=1 base_k=64"`` then replaces individual fields (``bl1_bound`` is
+recomputed unless it is overridden too). Whatever the source, a tiling that does not fit the
+buffers of ``hw`` fails the pass with a message naming the buffer, what it needs and what there is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from ascend_xdsl.dialects.attributes import DwTilingAttr
+from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.hw import HwConfig, UnknownHardwareError, load
+from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, heuristic_tiling
+
+STRATEGIES = ("heuristic", "fixed")
+
+
+def parse_overrides(text: str) -> dict[str, int]:
+    """``"iterate_order=1 base_k=64"`` → {"iterate_order": 1, "base_k": 64}."""
+    fields = set(DwTiling.field_names())
+    result: dict[str, int] = {}
+    for item in text.split():
+        key, sep, raw = item.partition("=")
+        if not sep or key not in fields:
+            raise PassFailedException(
+                f"override '{item}': expected FIELD=INTEGER with FIELD a dw_tiling field"
+            )
+        try:
+            result[key] = int(raw)
+        except ValueError:
+            raise PassFailedException(f"override '{item}': '{raw}' is not an integer") from None
+    return result
+
+
+def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
+    tiling = replace(tiling, **overrides)
+    if "bl1_bound" not in overrides:
+        tiling = replace(
+            tiling,
+            bl1_bound=bl1_bound_for(
+                base_k=tiling.base_k,
+                step_kb=tiling.step_kb,
+                base_n=tiling.base_n,
+                step_n=tiling.step_n,
+                wo=tiling.wo,
+                wi=tiling.wi,
+                kh=tiling.hk,
+                kw=tiling.wk,
+                stride_h=tiling.stride_h,
+                dilation_h=tiling.dilation_h,
+            ),
+        )
+    return tiling
+
+
+def check_fits(tiling: DwTiling, hw: HwConfig) -> None:
+    errors = tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
+    if errors:
+        raise PassFailedException(f"tiling does not fit {hw.name}: {errors[0]}")
+    if tiling.core_num > hw.aic_count:
+        raise PassFailedException(
+            f"tiling uses {tiling.core_num} cores, {hw.name} has {hw.aic_count}"
+        )
+
+
+@dataclass(frozen=True)
+class TileConv3DBpFilterPass(ModulePass):
+    """Attach a ``#ascend.dw_tiling`` to every format-level dW op."""
+
+    name = "ascend-tile-conv3d-bp-filter"
+
+    strategy: str = "heuristic"
+    hw: str = "atlas-a2-910b2"
+    cores: int = 0
+    override: str = ""
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if self.strategy not in STRATEGIES:
+            raise PassFailedException(
+                f"unknown tiling strategy '{self.strategy}' (expected one of {', '.join(STRATEGIES)})"
+            )
+        try:
+            hw = load(self.hw)
+        except UnknownHardwareError as e:
+            raise PassFailedException(str(e)) from None
+        cores = self.cores or hw.aic_count
+        if not 1 <= cores <= hw.aic_count:
+            raise PassFailedException(f"cores must be in [1, {hw.aic_count}] for {hw.name}, got {cores}")
+        overrides = parse_overrides(self.override)
+        for conv in [o for o in op.walk() if isinstance(o, Conv3DBackpropFilterOp)]:
+            if not isinstance(conv.x.type, GmTensorType):
+                raise PassFailedException(
+                    "ascend-tile-conv3d-bp-filter runs on the format level: run "
+                    "ascend-legalize-formats first"
+                )
+            if self.strategy == "fixed":
+                if conv.tiling is None:
+                    raise PassFailedException(
+                        "strategy=fixed needs a tiling on the op (tiling #ascend.dw_tiling<...>)"
+                    )
+                tiling = conv.tiling.tiling
+            else:
+                try:
+                    tiling = heuristic_tiling(problem_of(conv), hw, cores)
+                except TilingError as e:
+                    raise PassFailedException(f"no tiling found: {e}") from None
+            if overrides:
+                tiling = apply_overrides(tiling, overrides)
+            check_fits(tiling, hw)
+            conv.tiling = DwTilingAttr(tiling)
