@@ -121,8 +121,17 @@ def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilter
             k = mul(k_rows, t.wo)
             work = and_(and_(cmp("slt", g, t.group), cmp("sgt", m, 0)), cmp("sgt", n, 0))
             with if_(and_(work, cmp("sgt", k, 0))):
-                _single_shapes(t, core, obj, (x, dy, dw), g, (m, n, k), (m_start, n_start),
-                               (ho_start, hi_start), (c1_in, c1_out))
+                _single_shapes(
+                    t,
+                    core,
+                    obj,
+                    (x, dy, dw),
+                    g,
+                    (m, n, k),
+                    (m_start, n_start),
+                    (ho_start, hi_start),
+                    (c1_in, c1_out),
+                )
         EndOp(obj)
         func.ReturnOp()
 
@@ -163,9 +172,7 @@ def _single_shapes(
                     off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
                     # FRACTAL_Z_3D rows (g, kd, c1, kh, kw) of [cout1_g·16][16] blocks.
                     row = add(mul(add(mul(g, t.dk), kd), t.cin1_g), floordiv(n_start, C0))
-                    off_c = add(
-                        mul(row, t.hk * t.wk * t.cout1_g * C0 * C0), mul(m_start, C0)
-                    )
+                    off_c = add(mul(row, t.hk * t.wk * t.cout1_g * C0 * C0), mul(m_start, C0))
                     SetGradOutputOp(obj, dy, value(off_dy))
                     SetInputOp(obj, x, value(off_x))
                     SetSingleShapeOp(obj, value(m), value(n), value(k))

@@ -116,7 +116,9 @@ def allocate_buffers(t: DwTiling, element_type: Attribute) -> Buffers:
         return AllocBufferOp(LocalTensorType(pos, [elements], et), slots).result
 
     return Buffers(
-        a1=alloc(TPosition.A1, t.step_m * t.base_m * t.step_ka * t.base_k, element_type, t.al1_pbuffer),
+        a1=alloc(
+            TPosition.A1, t.step_m * t.base_m * t.step_ka * t.base_k, element_type, t.al1_pbuffer
+        ),
         b1=alloc(TPosition.B1, t.bl1_bound, element_type, t.bl1_pbuffer),
         a2=alloc(TPosition.A2, t.base_m * align_up(t.base_k, C0), element_type, l0_slots),  # type: ignore[arg-type]
         b2=alloc(TPosition.B2, t.base_n * align_up(t.base_k, C0), element_type, l0_slots),  # type: ignore[arg-type]
@@ -183,7 +185,16 @@ class TileWalk:
         rows = min_(t.step_m * t.base_m, sub(s.m, mul(mb, t.step_m * t.base_m)))
         kl1 = min_(self.kal1, sub(s.k, mul(ka, self.kal1)))
         src = sum_(s.off_dy, mul(mb, t.step_m * t.base_m * hwo), mul(ka, self.kal1 * C0))
-        self.copy(s.dy, src, self.bufs.a1, slot, ceildiv(rows, C0), kl1, hwo, max_rows=t.step_m * t.base_m // C0)
+        self.copy(
+            s.dy,
+            src,
+            self.bufs.a1,
+            slot,
+            ceildiv(rows, C0),
+            kl1,
+            hwo,
+            max_rows=t.step_m * t.base_m // C0,
+        )
 
     def b1_window(self, kb: Idx) -> tuple[Idx, Idx, Idx]:
         """First Ho row (relative), Hi rows held and top padding of x's K-L1 block ``kb``."""
@@ -219,8 +230,9 @@ class TileWalk:
             mul(c1_first, t.hi * t.wi * C0),
             mul(sub(h_begin, self.hi_start), t.wi * C0),
         )
-        self.copy(s.x, src, self.bufs.b1, slot, c1_rows, mul(h_rows, t.wi), t.hi * t.wi,
-                  max_rows=t.cin1_g)
+        self.copy(
+            s.x, src, self.bufs.b1, slot, c1_rows, mul(h_rows, t.wi), t.hi * t.wi, max_rows=t.cin1_g
+        )
 
     def copy(
         self,
@@ -237,15 +249,28 @@ class TileWalk:
         beyond DataCopyParams' 16-bit stride (research §3.4 fallback)."""
         if src_pitch - 1 <= MAX_COPY_STRIDE and max_rows <= MAX_COPY_COUNT:
             DataCopyOp(
-                src, value(src_off), dst, value(slot), value(0), value(rows), value(row_len),
-                value(sub(src_pitch, row_len)), value(0),
+                src,
+                value(src_off),
+                dst,
+                value(slot),
+                value(0),
+                value(rows),
+                value(row_len),
+                value(sub(src_pitch, row_len)),
+                value(0),
             )
             return
         with for_loop(0, rows, name="row") as r:
             DataCopyOp(
-                src, value(add(src_off, mul(r, src_pitch * C0))), dst, value(slot),
+                src,
+                value(add(src_off, mul(r, src_pitch * C0))),
+                dst,
+                value(slot),
                 value(mul(mul(r, row_len), C0)),
-                value(1), value(row_len), value(0), value(0),
+                value(1),
+                value(row_len),
+                value(0),
+                value(0),
             )
 
     # -- L0C tiles --------------------------------------------------------------------------
@@ -255,11 +280,13 @@ class TileWalk:
         m_steps = min_(t.step_m, sub(self.m_iter, mul(mb, t.step_m)))
         n_steps = min_(t.step_n, sub(self.n_iter, mul(nb, t.step_n)))
         outer, inner = (n_steps, m_steps) if m_inner else (m_steps, n_steps)
-        with for_loop(0, outer, name="ni" if m_inner else "mi") as o:
-            with for_loop(0, inner, name="mi" if m_inner else "ni") as i:
-                mi, ni = (i, o) if m_inner else (o, i)
-                c_slot = rem(i, 2) if t.cl0_pbuffer == 2 else 0
-                self.tile(mb, nb, mi, ni, c_slot)
+        with (
+            for_loop(0, outer, name="ni" if m_inner else "mi") as o,
+            for_loop(0, inner, name="mi" if m_inner else "ni") as i,
+        ):
+            mi, ni = (i, o) if m_inner else (o, i)
+            c_slot = rem(i, 2) if t.cl0_pbuffer == 2 else 0
+            self.tile(mb, nb, mi, ni, c_slot)
 
     def tile(self, mb: Idx, nb: Idx, mi: Idx, ni: Idx, c_slot: Idx) -> None:
         t, s, b = self.t, self.s, self.bufs
@@ -280,12 +307,23 @@ class TileWalk:
             kl1 = min_(self.kal1, sub(s.k, mul(ka, self.kal1)))
             m_al = align_up(use_m, C0)
             Load3dOp(
-                b.a1, value(a_slot), value(mul(mul(mi, t.base_m), kl1)), b.a2, value(l0),
+                b.a1,
+                value(a_slot),
+                value(mul(mul(mi, t.base_m), kl1)),
+                b.a2,
+                value(l0),
                 (value(1), value(kl1), value(m_al)),
-                (value(0), value(m_al), value(mul(rem(kt, t.step_ka), t.base_k)),
-                 value(align_up(use_k, C0))),
+                (
+                    value(0),
+                    value(m_al),
+                    value(mul(rem(kt, t.step_ka), t.base_k)),
+                    value(align_up(use_k, C0)),
+                ),
                 (value(0), value(0), value(0), value(0)),
-                kernel=(1, 1), stride=(1, 1), dilation=(1, 1), transpose=True,
+                kernel=(1, 1),
+                stride=(1, 1),
+                dilation=(1, 1),
+                transpose=True,
             )
             # x: img2col of the K-L1 block kb, columns relative to its first Cin1 row.
             kb = floordiv(kt, t.step_kb)
@@ -295,23 +333,46 @@ class TileWalk:
                     self.load_b1(nb, kb, b_slot)
             r0, h_rows, pad_top = self.b1_window(kb)
             Load3dOp(
-                b.b1, value(b_slot), value(0), b.b2, value(l0),
+                b.b1,
+                value(b_slot),
+                value(0),
+                b.b2,
+                value(l0),
                 (value(h_rows), value(t.wi), value(mul(c1_rows, C0))),
-                (value(sub(mul(n_t, t.base_n), mul(c1_first, self.hwk * C0))),
-                 value(use_n), value(sub(mul(kt, t.base_k), mul(r0, t.wo))),
-                 value(align_up(use_k, C0))),
+                (
+                    value(sub(mul(n_t, t.base_n), mul(c1_first, self.hwk * C0))),
+                    value(use_n),
+                    value(sub(mul(kt, t.base_k), mul(r0, t.wo))),
+                    value(align_up(use_k, C0)),
+                ),
                 (value(pad_top), value(t.pad_down), value(t.pad_left), value(t.pad_right)),
-                kernel=(t.hk, t.wk), stride=(t.stride_h, t.stride_w),
+                kernel=(t.hk, t.wk),
+                stride=(t.stride_h, t.stride_w),
                 dilation=(t.dilation_h, t.dilation_w),
             )
             MmadOp(
-                b.a2, value(l0), b.b2, value(l0), b.co1, value(c_slot), value(use_m),
-                value(use_n), value(use_k), bool_value(cmp("eq", kt, 0)),
+                b.a2,
+                value(l0),
+                b.b2,
+                value(l0),
+                b.co1,
+                value(c_slot),
+                value(use_m),
+                value(use_n),
+                value(use_k),
+                bool_value(cmp("eq", kt, 0)),
             )
         off = sum_(s.off_c, mul(n_t, t.base_n * t.cout1_g * C0), mul(m_t, t.base_m * C0))
         FixpipeOp(
-            b.co1, value(c_slot), s.dw, value(off), value(use_m), value(use_n),
-            value(align_up(use_m, C0)), value(t.cout1_g * C0 * C0 * 4 // 32), atomic=s.atomic,
+            b.co1,
+            value(c_slot),
+            s.dw,
+            value(off),
+            value(use_m),
+            value(use_n),
+            value(align_up(use_m, C0)),
+            value(t.cout1_g * C0 * C0 * 4 // 32),
+            atomic=s.atomic,
         )
 
 
@@ -349,9 +410,17 @@ def lower_object(create: CreateOp) -> None:
         assert isinstance(set_dy, SetGradOutputOp) and isinstance(set_x, SetInputOp)
         assert isinstance(set_shape, SetSingleShapeOp) and isinstance(set_pos, SetStartPositionOp)
         shape = SingleShape(
-            dy=set_dy.tensor, off_dy=set_dy.offset, x=set_x.tensor, off_x=set_x.offset,
-            m=set_shape.m, n=set_shape.n, k=set_shape.k, ho_start=set_pos.ho_start,
-            dw=get_c.tensor, off_c=get_c.offset, atomic=get_c.atomic is not None,
+            dy=set_dy.tensor,
+            off_dy=set_dy.offset,
+            x=set_x.tensor,
+            off_x=set_x.offset,
+            m=set_shape.m,
+            n=set_shape.n,
+            k=set_shape.k,
+            ho_start=set_pos.ho_start,
+            dw=get_c.tensor,
+            off_c=get_c.offset,
+            atomic=get_c.atomic is not None,
         )
         walk_block = Block()
         with ImplicitBuilder(walk_block):

@@ -6,8 +6,9 @@ Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to eve
 * ``heuristic`` (default) — the vendor host tiler re-derived in ``dw_tiling_heuristic.py``
   (research sheet §4.2/§4.3), with the multi-core split over ``cores`` AI Cores
   (``cores=0``: every AI Cube core of ``hw``);
-* ``fixed`` — keep the tiling the op already carries (written in the IR, or by ``ascend-conv
-  --tiling FILE``), checked against ``hw``.
+* ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>``, what
+  ``ascend-conv --tiling fixed:FILE`` passes) or, without a file, the one the op already
+  carries, checked against ``hw``.
 
 ``override="iterate_order=1 base_k=64"`` then replaces individual fields (``bl1_bound`` is
 recomputed unless it is overridden too). Whatever the source, a tiling that does not fit the
@@ -20,8 +21,9 @@ from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import ParseError, PassFailedException
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
@@ -71,6 +73,23 @@ def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
     return tiling
 
 
+def read_tiling_file(ctx: Context, path: str) -> DwTiling:
+    """The ``#ascend.dw_tiling<...>`` written in the file at ``path``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise PassFailedException(f"cannot read tiling file '{path}': {e.strerror}") from None
+    try:
+        attr = Parser(ctx, text, name=path).parse_attribute()
+    except ParseError as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else "parse error"
+        raise PassFailedException(f"{path}: not a #ascend.dw_tiling: {first}") from None
+    if not isinstance(attr, DwTilingAttr):
+        raise PassFailedException(f"{path}: expected #ascend.dw_tiling<...>, got {attr}")
+    return attr.tiling
+
+
 def check_fits(tiling: DwTiling, hw: HwConfig) -> None:
     errors = tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
     if errors:
@@ -91,11 +110,13 @@ class TileConv3DBpFilterPass(ModulePass):
     hw: str = "atlas-a2-910b2"
     cores: int = 0
     override: str = ""
+    tiling_file: str = ""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.strategy not in STRATEGIES:
             raise PassFailedException(
-                f"unknown tiling strategy '{self.strategy}' (expected one of {', '.join(STRATEGIES)})"
+                f"unknown tiling strategy '{self.strategy}' "
+                f"(expected one of {', '.join(STRATEGIES)})"
             )
         try:
             hw = load(self.hw)
@@ -103,7 +124,9 @@ class TileConv3DBpFilterPass(ModulePass):
             raise PassFailedException(str(e)) from None
         cores = self.cores or hw.aic_count
         if not 1 <= cores <= hw.aic_count:
-            raise PassFailedException(f"cores must be in [1, {hw.aic_count}] for {hw.name}, got {cores}")
+            raise PassFailedException(
+                f"cores must be in [1, {hw.aic_count}] for {hw.name}, got {cores}"
+            )
         overrides = parse_overrides(self.override)
         for conv in [o for o in op.walk() if isinstance(o, Conv3DBackpropFilterOp)]:
             if not isinstance(conv.x.type, GmTensorType):
@@ -111,7 +134,9 @@ class TileConv3DBpFilterPass(ModulePass):
                     "ascend-tile-conv3d-bp-filter runs on the format level: run "
                     "ascend-legalize-formats first"
                 )
-            if self.strategy == "fixed":
+            if self.strategy == "fixed" and self.tiling_file:
+                tiling = read_tiling_file(ctx, self.tiling_file)
+            elif self.strategy == "fixed":
                 if conv.tiling is None:
                     raise PassFailedException(
                         "strategy=fixed needs a tiling on the op (tiling #ascend.dw_tiling<...>)"
