@@ -26,4 +26,9 @@ def ascend_dialect() -> Dialect:
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {"ascend": ascend_dialect}
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "ascend-legalize-formats": _lazy(
+        "ascend_xdsl.lowering.legalize_formats", "LegalizeFormatsPass"
+    ),
+    "ascend-pipeline": _lazy("ascend_xdsl.lowering.pipeline", "AscendPipelinePass"),
+}
