@@ -1,8 +1,286 @@
-"""``ascend-conv``: the main job (arrives with the lowering issue)."""
+"""``ascend-conv``: the main job — build, compile (and, once the runtime lands, run) one dW problem.
 
+``ascend-conv bp-filter [shape flags]`` describes a Conv3DBackpropFilter problem in torch's
+conventions, builds its op-level module (``lowering/build.py``) and compiles it with the front
+door (``lowering/pipeline.compile``), i.e. through the one pipeline description every tool
+shares. Without shape flags it uses an embedded default layer and says so on standard error.
+
+* ``--emit LEVEL`` (op, format, api, hw) prints the IR at that level and stops; nothing runs.
+* Without ``--emit`` it compiles to the hardware level and prints a short summary. Execution
+  arrives with the runtime: if ``ascend_xdsl.runtime.api`` exists and provides
+  :data:`RUNTIME_HOOK`, it is called with the compiled modules; otherwise standard error says
+  that execution is not available yet.
+* ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
+  same folder that is renamed over FILE, so FILE is either the old or the complete new content.
+
+Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
+2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
+unknown hardware, unreadable tiling file, a pass that is not available yet, a failed compile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
 import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from io import StringIO
+from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
+
+from ascend_xdsl import hw as hw_data
+from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.lowering.build import ConvProblemError, build_module, conv_problem
+from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
+
+PROG = "ascend-conv"
+
+DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
+    "input": (2, 64, 8, 28, 28),
+    "weight": (64, 64, 3, 3, 3),
+    "padding": (1,),
+}
+"""The embedded default layer: N=2, C=64, D=8, H=W=28, Cout=64, 3x3x3 kernel, padding 1."""
+
+RUNTIME_MODULE = "ascend_xdsl.runtime.api"
+RUNTIME_HOOK = "run_bp_filter"
+"""Contract with the runtime (provisional): ``run_bp_filter(modules, problem, *, hw) -> str``
+takes the modules of every level and the problem, runs the hardware-level program and returns
+the report text that ``ascend-conv`` prints."""
 
 
-def main() -> None:
-    print("ascend-conv: the lowering has not landed yet; nothing can be compiled", file=sys.stderr)
-    sys.exit(2)
+class CliError(Exception):
+    """A request ``ascend-conv`` rejects; ``exit_code`` 2 for unparsable flags, else 1."""
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its errors become one-line :class:`CliError` s instead of usage dumps."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see '{PROG} bp-filter --help')", exit_code=2)
+
+
+def _ints(flag: str, text: str, counts: Sequence[int], minimum: int) -> tuple[int, ...]:
+    kind = "positive" if minimum > 0 else "non-negative"
+    if counts == (1,):
+        expected = f"a {kind} integer"
+    else:
+        numbers = ", ".join(str(c) for c in counts[:-1]) + f" or {counts[-1]}"
+        if len(counts) == 1:
+            numbers = str(counts[0])
+        expected = f"{numbers} comma-separated {kind} integers"
+    parts = text.split(",")
+    try:
+        values = tuple(int(p.strip()) for p in parts)
+    except ValueError:
+        values = ()
+    if len(values) not in counts or any(v < minimum for v in values):
+        raise CliError(
+            f"{flag}: expected {expected}, got '{text}'",
+            exit_code=2,
+        )
+    return values
+
+
+def _one_or_three(values: tuple[int, ...]) -> int | tuple[int, ...]:
+    return values[0] if len(values) == 1 else values
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Compile a Conv3DBackpropFilter (dW) kernel.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    bp = commands.add_parser(
+        "bp-filter",
+        help="the weight gradient of a 3-D convolution",
+        description="Build and compile one Conv3DBackpropFilter problem (torch conventions). "
+        "Without --input/--weight, the embedded default layer is used.",
+    )
+    bp.add_argument("--input", metavar="N,C,D,H,W", help="input (x) shape, NCDHW")
+    bp.add_argument("--weight", metavar="Co,Ci/g,kD,kH,kW", help="weight (dW) shape")
+    bp.add_argument("--stride", metavar="s|sd,sh,sw", default="1")
+    bp.add_argument(
+        "--padding", metavar="p|pd,ph,pw|f,b,u,d,l,r", help="default 0 (1 for the default layer)"
+    )
+    bp.add_argument("--dilation", metavar="d|dd,dh,dw", default="1")
+    bp.add_argument("--groups", metavar="G", default="1")
+    bp.add_argument("--dtype", choices=DTYPES, default="f16")
+    bp.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware description")
+    bp.add_argument(
+        "--tiling",
+        metavar="heuristic|tuned|fixed:FILE",
+        default="heuristic",
+        help="tiling strategy",
+    )
+    bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
+    bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
+    bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
+    return parser
+
+
+def problem_from_args(args: argparse.Namespace) -> ConvBpFilterShape:
+    """The checked problem the flags describe (the default layer without shape flags)."""
+    if (args.input is None) != (args.weight is None):
+        raise CliError("--input and --weight go together (give both, or neither for the default)")
+    padding_text = args.padding
+    if args.input is None:
+        layer = DEFAULT_LAYER
+        x, w = layer["input"], layer["weight"]
+        if padding_text is None:
+            padding_text = ",".join(str(p) for p in layer["padding"])
+        print(
+            f"{PROG}: no shape flags given; using the embedded default layer: "
+            f"--input {','.join(map(str, x))} --weight {','.join(map(str, w))} "
+            f"--padding {padding_text}",
+            file=sys.stderr,
+        )
+    else:
+        x = _ints("--input", args.input, (5,), 1)
+        w = _ints("--weight", args.weight, (5,), 1)
+    stride = _ints("--stride", args.stride, (1, 3), 1)
+    padding = _ints("--padding", padding_text or "0", (1, 3, 6), 0)
+    dilation = _ints("--dilation", args.dilation, (1, 3), 1)
+    (groups,) = _ints("--groups", args.groups, (1,), 1)
+    try:
+        return conv_problem(
+            x,
+            w,
+            stride=_one_or_three(stride),
+            padding=_one_or_three(padding),
+            dilation=_one_or_three(dilation),
+            groups=groups,
+            dtype=args.dtype,
+        )
+    except ConvProblemError as e:
+        raise CliError(f"illegal problem: {e}") from None
+
+
+def ir_text(module: ModuleOp) -> str:
+    """The module in the custom syntax, exactly as ``ascend-opt`` prints it."""
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue().rstrip("\n") + "\n"
+
+
+def _op_count(module: ModuleOp) -> int:
+    return sum(1 for _ in module.walk()) - 1
+
+
+def summary(
+    problem: ConvBpFilterShape,
+    modules: dict[str, ModuleOp],
+    hw: str,
+    tiling: str,
+    cores: int | None,
+) -> str:
+    """A short human-readable account of what was compiled."""
+
+    def dims(shape: Sequence[int]) -> str:
+        return "x".join(map(str, shape))
+
+    aic = hw_data.load(hw).aic_count
+    levels = " -> ".join(f"{level} ({_op_count(m)} ops)" for level, m in modules.items())
+    return "\n".join(
+        [
+            f"Conv3DBackpropFilter (dW), {problem.dtype}",
+            f"  x {dims(problem.input_shape)}  dy {dims(problem.grad_output_shape)}  "
+            f"dW {dims(problem.weight_shape)} f32",
+            f"  strides {list(problem.strides)}  pads {list(problem.pads)}  "
+            f"dilations {list(problem.dilations)}  groups {problem.groups}",
+            f"  target {hw} ({aic} AI cores, using {cores or aic})  tiling {tiling}",
+            f"  compiled: {levels}",
+            "",
+        ]
+    )
+
+
+def runtime_hook() -> Callable[..., str] | None:
+    """The runtime's entry point if the runtime has landed, else None."""
+    module: ModuleType
+    try:
+        module = importlib.import_module(RUNTIME_MODULE)
+    except ModuleNotFoundError as e:
+        if e.name != RUNTIME_MODULE:
+            raise
+        return None
+    return getattr(module, RUNTIME_HOOK, None)
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to a temporary file next to ``path`` and rename it over ``path``."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def bp_filter(args: argparse.Namespace) -> str:
+    """Run the ``bp-filter`` command; return what goes to standard output."""
+    problem = problem_from_args(args)
+    cores = None if args.cores is None else _ints("--cores", args.cores, (1,), 1)[0]
+    try:
+        modules = compile(
+            build_module(problem),
+            hw=args.hw,
+            tiling=args.tiling,
+            core_num=cores,
+            stop_after=args.emit or LEVELS[-1],
+        )
+    except PipelineError as e:
+        raise CliError(str(e)) from None
+    except (PassFailedException, VerifyException, DiagnosticException) as e:
+        first_line = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CliError(f"compilation failed: {first_line}") from None
+    if args.emit:
+        return ir_text(modules[args.emit])
+    text = summary(problem, modules, args.hw, args.tiling, cores)
+    run = runtime_hook()
+    if run is None:
+        print(
+            f"{PROG}: compiled to the hw level; execution is not available yet "
+            f"(the runtime, {RUNTIME_MODULE}.{RUNTIME_HOOK}, has not landed), so nothing was run",
+            file=sys.stderr,
+        )
+        return text
+    return text + run(modules, problem, hw=args.hw)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise CliError(f"a command is required: bp-filter (see '{PROG} --help')", exit_code=2)
+        text = bp_filter(args)
+        if args.output:
+            try:
+                write_atomically(args.output, text)
+            except OSError as e:
+                raise CliError(f"cannot write '{args.output}': {e.strerror or e}") from None
+        else:
+            sys.stdout.write(text)
+    except CliError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

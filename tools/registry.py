@@ -27,6 +27,10 @@ def ascend_dialect() -> Dialect:
 DIALECTS: dict[str, Callable[[], Dialect]] = {"ascend": ascend_dialect}
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "ascend-legalize-formats": _lazy(
+        "ascend_xdsl.lowering.legalize_formats", "LegalizeFormatsPass"
+    ),
+    "ascend-pipeline": _lazy("ascend_xdsl.lowering.pipeline", "AscendPipelinePass"),
     "ascend-tile-conv3d-bp-filter": _lazy(
         "ascend_xdsl.passes.tile_conv3d_bp_filter", "TileConv3DBpFilterPass"
     ),

@@ -1,0 +1,166 @@
+"""Front door, step 1: build the op-level module of one dW problem from plain Python numbers.
+
+``build_conv3d_bp_filter`` is what ``ascend-conv`` and the runtime's public API call first: it
+turns torch-style arguments (input shape, weight shape, int-or-tuple stride/padding/dilation,
+groups, dtype name) into the op-level IR that ``lowering/pipeline.py`` then compiles level by
+level::
+
+    func.func @conv3d_bp_filter(%x: memref<N x C x D x H x W x T>,
+                                %dy: memref<N x Cout x Do x Ho x Wo x T>)
+        -> memref<Cout x Cin/g x kD x kH x kW x f32> {
+      %dw = ascend.conv3d_backprop_filter %x, %dy strides [...] pads [...] ... : ...
+      func.return %dw : memref<...>
+    }
+
+Every rule a problem must obey lives in ``dialects/conv_shape.py``; this module only normalizes
+the argument conventions and reports what ``ConvBpFilterShape.errors()`` finds, as a
+:class:`ConvProblemError` with a one-line message, before any IR exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp, bf16, f16, f32
+from xdsl.ir import Attribute, Block, Region
+
+from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+
+FUNC_NAME = "conv3d_bp_filter"
+"""Symbol name of the function the builder emits (the kernel's entry point)."""
+
+ELEMENT_TYPES: dict[str, Attribute] = {"f16": f16, "bf16": bf16}
+
+IntOrSeq = int | Sequence[int]
+
+
+class ConvProblemError(ValueError):
+    """A dW problem that cannot be built: malformed arguments or a broken shape rule."""
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _shape5(name: str, shape: Sequence[int]) -> tuple[int, int, int, int, int]:
+    values = tuple(shape) if isinstance(shape, Sequence) else None
+    if values is None or len(values) != 5 or not all(_is_int(v) for v in values):
+        raise ConvProblemError(f"{name} must be 5 integers, got {shape!r}")
+    return values  # type: ignore[return-value]
+
+
+def _triple(name: str, value: IntOrSeq) -> tuple[int, int, int]:
+    if _is_int(value):
+        return (value, value, value)  # type: ignore[return-value]
+    values = tuple(value) if isinstance(value, Sequence) else ()
+    if len(values) != 3 or not all(_is_int(v) for v in values):
+        raise ConvProblemError(f"{name} must be an integer or 3 integers, got {value!r}")
+    return values  # type: ignore[return-value]
+
+
+def normalize_padding(padding: IntOrSeq) -> tuple[int, int, int, int, int, int]:
+    """Padding as (front, back, up, down, left, right) from an int, (d, h, w) or 6 values."""
+    if _is_int(padding):
+        return (padding,) * 6  # type: ignore[return-value]
+    values = tuple(padding) if isinstance(padding, Sequence) else ()
+    if all(_is_int(v) for v in values):
+        if len(values) == 3:
+            d, h, w = values
+            return (d, d, h, h, w, w)
+        if len(values) == 6:
+            return values  # type: ignore[return-value]
+    raise ConvProblemError(
+        f"padding must be an integer, 3 integers (d, h, w) or 6 integers "
+        f"(front, back, up, down, left, right), got {padding!r}"
+    )
+
+
+def conv_problem(
+    input_shape: Sequence[int],
+    weight_shape: Sequence[int],
+    stride: IntOrSeq = 1,
+    padding: IntOrSeq = 0,
+    dilation: IntOrSeq = 1,
+    groups: int = 1,
+    dtype: str = "f16",
+) -> ConvBpFilterShape:
+    """The checked problem record for torch-style arguments; raises :class:`ConvProblemError`."""
+    n, cin, di, hi, wi = _shape5("input shape", input_shape)
+    cout, cin_g, kd, kh, kw = _shape5("weight shape", weight_shape)
+    if not _is_int(groups):
+        raise ConvProblemError(f"groups must be an integer, got {groups!r}")
+    if dtype not in DTYPES:
+        raise ConvProblemError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    problem = ConvBpFilterShape(
+        batch=n,
+        cin=cin,
+        di=di,
+        hi=hi,
+        wi=wi,
+        cout=cout,
+        kd=kd,
+        kh=kh,
+        kw=kw,
+        strides=_triple("stride", stride),
+        pads=normalize_padding(padding),
+        dilations=_triple("dilation", dilation),
+        groups=groups,
+        dtype=dtype,
+    )
+    errors = problem.errors()
+    if not errors and cin_g * groups != cin:
+        errors.append(
+            f"weight has Cin/groups = {cin_g}, but input Cin = {cin} with groups = {groups} "
+            f"needs {cin // groups}"
+        )
+    if errors:
+        raise ConvProblemError("; ".join(errors))
+    return problem
+
+
+def build_module(problem: ConvBpFilterShape) -> ModuleOp:
+    """The op-level module of an already checked problem."""
+    et = ELEMENT_TYPES[problem.dtype]
+    x_type = MemRefType(et, problem.input_shape)
+    dy_type = MemRefType(et, problem.grad_output_shape)
+    dw_type = MemRefType(f32, problem.weight_shape)
+    block = Block(arg_types=[x_type, dy_type])
+    x, dy = block.args
+    x.name_hint, dy.name_hint = "x", "dy"
+    conv = Conv3DBackpropFilterOp(
+        x,
+        dy,
+        dw_type,
+        strides=problem.strides,
+        pads=problem.pads,
+        dilations=problem.dilations,
+        groups=problem.groups,
+    )
+    conv.result.name_hint = "dw"
+    block.add_ops([conv, func.ReturnOp(conv.result)])
+    kernel = func.FuncOp(FUNC_NAME, ((x_type, dy_type), (dw_type,)), Region(block))
+    module = ModuleOp([kernel])
+    module.verify()
+    return module
+
+
+def build_conv3d_bp_filter(
+    input_shape: Sequence[int],
+    weight_shape: Sequence[int],
+    stride: IntOrSeq = 1,
+    padding: IntOrSeq = 0,
+    dilation: IntOrSeq = 1,
+    groups: int = 1,
+    dtype: str = "f16",
+) -> ModuleOp:
+    """The op-level module of ``torch.nn.grad.conv3d_weight(input, weight_size, ...)``.
+
+    ``input_shape`` is (N, Cin, D, H, W), ``weight_shape`` (Cout, Cin/groups, kD, kH, kW);
+    stride and dilation are an int or (d, h, w); padding an int, (d, h, w) (symmetric) or
+    (front, back, up, down, left, right); dtype ``"f16"`` or ``"bf16"``. Raises
+    :class:`ConvProblemError` (a ``ValueError``) with a one-line message for a bad problem.
+    """
+    problem = conv_problem(input_shape, weight_shape, stride, padding, dilation, groups, dtype)
+    return build_module(problem)

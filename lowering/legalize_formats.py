@@ -1,0 +1,90 @@
+"""``ascend-legalize-formats``: op level → format level.
+
+The first conversion of the pipeline (``lowering/pipeline.py``). The Cube reads x and dy in
+NDC1HWC0 and writes dW in FRACTAL_Z_3D, while a user hands in plain NCDHW memrefs. This pass
+makes the layout changes explicit: for every op-level ``ascend.conv3d_backprop_filter`` it
+inserts ``ascend.trans_data`` of x and dy into ``!ascend.gm_tensor<NDC1HWC0, ...>``, rewrites
+the conv onto those tensors with a ``!ascend.gm_tensor<FRACTAL_Z_3D, ..., groups = g>`` result,
+and converts that result back into the original NCDHW memref::
+
+    %x5  = ascend.trans_data %x  : memref<...> -> !ascend.gm_tensor<NDC1HWC0, ...>
+    %dy5 = ascend.trans_data %dy : memref<...> -> !ascend.gm_tensor<NDC1HWC0, ...>
+    %dwf = ascend.conv3d_backprop_filter %x5, %dy5 ... -> !ascend.gm_tensor<FRACTAL_Z_3D, ...>
+    %dw  = ascend.trans_data %dwf : !ascend.gm_tensor<FRACTAL_Z_3D, ...> -> memref<...>
+
+Logical shapes never change (the formats' index maps are in ``dialects/formats.py``); the
+strides, pads, dilations, groups and an already attached tiling are carried over unchanged.
+A conv that is already on ``!ascend.gm_tensor`` operands is left alone, so the pass is
+idempotent. The next pass is ``ascend-tile-conv3d-bp-filter``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from ascend_xdsl.dialects.enums import ConvFormat
+from ascend_xdsl.dialects.format_level import TransDataOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.dialects.types import GmTensorType
+
+
+def _hint(value: SSAValue, suffix: str) -> str | None:
+    return None if value.name_hint is None else value.name_hint + suffix
+
+
+def _to_format(value: SSAValue, fmt: ConvFormat, groups: int = 1) -> TransDataOp:
+    t = value.type
+    assert isinstance(t, MemRefType)
+    op = TransDataOp(value, GmTensorType(fmt, t.get_shape(), t.element_type, groups))
+    op.result.name_hint = _hint(value, "5")
+    return op
+
+
+class LegalizeConvFormats(RewritePattern):
+    """Wrap an op-level conv3d_backprop_filter in trans_data to and from the Ascend formats."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv3DBackpropFilterOp, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op.result.type, MemRefType):
+            return  # already at the format level
+        dw_type = op.result.type
+        groups = op.groups.value.data
+        x5 = _to_format(op.x, ConvFormat.NDC1HWC0)
+        dy5 = _to_format(op.dy, ConvFormat.NDC1HWC0)
+        conv = Conv3DBackpropFilterOp(
+            x5.result,
+            dy5.result,
+            GmTensorType(
+                ConvFormat.FRACTAL_Z_3D, dw_type.get_shape(), dw_type.element_type, groups
+            ),
+            strides=op.strides.get_values(),
+            pads=op.pads.get_values(),
+            dilations=op.dilations.get_values(),
+            groups=groups,
+            tiling=op.tiling,
+        )
+        conv.result.name_hint = _hint(op.result, "f")
+        back = TransDataOp(conv.result, dw_type)
+        back.result.name_hint = op.result.name_hint
+        rewriter.replace(op, [x5, dy5, conv, back], [back.result])
+
+
+@dataclass(frozen=True)
+class LegalizeFormatsPass(ModulePass):
+    """Op level → format level: explicit trans_data around every dW conv."""
+
+    name = "ascend-legalize-formats"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(LegalizeConvFormats(), apply_recursively=False).rewrite_module(op)

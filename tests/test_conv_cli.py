@@ -1,0 +1,253 @@
+"""tools/conv.py: ``ascend-conv bp-filter`` — default layer, emits, every bad-input class, -o.
+
+Most tests call ``main(argv)`` in-process; one runs the installed console script to make sure
+the exit code and the absence of a traceback hold end to end.
+"""
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+from xdsl.passes import ModulePass
+
+from ascend_xdsl.tools import conv
+from ascend_xdsl.tools.registry import PASSES
+
+SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
+LATER_PASSES = {
+    "ascend-tile-conv3d-bp-filter": ("strategy", "hw", "cores", "tiling_file"),
+    "convert-conv-to-ascend-api": (),
+    "lower-ascend-api-to-hw": (),
+    "ascend-plan-buffers": ("hw",),
+    "ascend-insert-sync": (),
+}
+
+
+def run(capsys, *argv):
+    code = conv.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(err: str, *fragments: str):
+    lines = err.strip().splitlines()
+    assert lines, "expected an error message"
+    assert lines[-1].startswith("ascend-conv: error: "), err
+    assert all(not line.startswith("ascend-conv: error") for line in lines[:-1]), err
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[-1], lines[-1]
+
+
+def test_default_layer_emit_op(capsys):
+    code, out, err = run(capsys, "bp-filter", "--emit", "op")
+    assert code == 0
+    assert "embedded default layer" in err and "--input 2,64,8,28,28" in err
+    assert "func.func @conv3d_bp_filter(%x: memref<2x64x8x28x28xf16>" in out
+    assert "pads [1, 1, 1, 1, 1, 1]" in out
+    assert "-> memref<64x64x3x3x3xf32>" in out
+
+
+def test_default_layer_emit_format(capsys):
+    code, out, _ = run(capsys, "bp-filter", "--emit", "format")
+    assert code == 0
+    assert out.count("ascend.trans_data") == 3
+    assert "!ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>" in out
+
+
+def test_shape_flags_do_not_announce_the_default(capsys):
+    code, out, err = run(
+        capsys,
+        "bp-filter",
+        "--input", "1,32,4,8,8",
+        "--weight", "16,16,1,3,3",
+        "--groups", "2",
+        "--stride", "1,2,2",
+        "--padding", "0,0,1,1,1,0",
+        "--dilation", "1",
+        "--dtype", "bf16",
+        "--emit", "op",
+    )  # fmt: skip
+    assert code == 0, err
+    assert err == ""
+    assert "memref<1x16x4x4x4xbf16>" in out  # dy: Ho = (8+2-3)/2+1, Wo = (8+1-3)/2+1
+    assert "pads [0, 0, 1, 1, 1, 0]" in out and "groups 2" in out
+
+
+def test_default_run_needs_the_later_passes(capsys):
+    """Without --emit it compiles to hw; today that stops at the first missing pass, by name."""
+    if all(name in PASSES for name in LATER_PASSES):
+        pytest.skip("the later levels' passes are registered; see the fake-registry test")
+    code, out, err = run(capsys, "bp-filter")
+    assert code == 1 and out == ""
+    assert_one_line_error(err, "is not registered", "cannot compile to the api level")
+
+
+def _fake(pass_name: str, fields: tuple[str, ...]) -> type[ModulePass]:
+    namespace = {"__annotations__": dict.fromkeys(fields, "str | int | None"), "name": pass_name}
+    namespace.update(dict.fromkeys(fields))
+    namespace["apply"] = lambda self, ctx, op: None
+    return dataclass(frozen=True)(type(pass_name.replace("-", "_"), (ModulePass,), namespace))
+
+
+@pytest.fixture
+def fake_later_passes(monkeypatch):
+    """Stand-ins that do nothing, registered for this test only, so the hw path can run."""
+    for name, fields in LATER_PASSES.items():
+        monkeypatch.setitem(PASSES, name, lambda n=name, f=fields: _fake(n, f))
+
+
+def test_default_run_summary_without_runtime(capsys, fake_later_passes, monkeypatch):
+    monkeypatch.setattr(conv, "runtime_hook", lambda: None)
+    code, out, err = run(capsys, "bp-filter", "--cores", "4")
+    assert code == 0, err
+    assert out.startswith("Conv3DBackpropFilter (dW), f16")
+    assert "x 2x64x8x28x28  dy 2x64x8x28x28  dW 64x64x3x3x3 f32" in out
+    assert "target atlas-a2-910b2 (24 AI cores, using 4)" in out
+    assert "compiled: op (3 ops) -> format (6 ops) -> api" in out and "-> hw" in out
+    assert "execution is not available yet" in err
+
+
+def test_default_run_calls_the_runtime_hook(capsys, fake_later_passes, monkeypatch):
+    seen = {}
+
+    def hook(modules, problem, *, hw):
+        seen.update(levels=list(modules), cin=problem.cin, hw=hw)
+        return "ran\n"
+
+    monkeypatch.setattr(conv, "runtime_hook", lambda: hook)
+    code, out, err = run(capsys, "bp-filter")
+    assert code == 0, err
+    assert out.endswith("ran\n") and "not available" not in err
+    assert seen == {"levels": ["op", "format", "api", "hw"], "cin": 64, "hw": "atlas-a2-910b2"}
+
+
+def test_runtime_hook_absent_today():
+    try:
+        import ascend_xdsl.runtime.api  # noqa: F401
+    except ModuleNotFoundError:
+        assert conv.runtime_hook() is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "fragments"),
+    [
+        # malformed shape flags (argparse-level: exit 2)
+        (
+            ["--input", "2,64,8", "--weight", "64,64,3,3,3"],
+            2,
+            ["--input: expected 5 comma-separated positive integers, got '2,64,8'"],
+        ),
+        (["--input", "2,64,8,8,x", "--weight", "64,64,3,3,3"], 2, ["--input: expected 5"]),
+        (["--input", "2,64,8,8,8", "--weight", "64,64,0,3,3"], 2, ["--weight: expected 5"]),
+        (["--stride", "1,2"], 2, ["--stride: expected 1 or 3 comma-separated positive"]),
+        (["--padding", "1,2"], 2, ["--padding: expected 1, 3 or 6 comma-separated non-neg"]),
+        (["--padding", "-1"], 2, ["--padding:"]),
+        (["--dilation", "0"], 2, ["--dilation:"]),
+        (["--groups", "two"], 2, ["--groups: expected a positive integer, got 'two'"]),
+        (["--cores", "0"], 2, ["--cores: expected a positive integer"]),
+        (["--dtype", "f32"], 2, ["argument --dtype: invalid choice: 'f32'"]),
+        (["--bogus"], 2, ["unrecognized arguments: --bogus"]),
+        # unknown level
+        (["--emit", "asm"], 2, ["argument --emit: invalid choice: 'asm'"]),
+        # illegal shapes (well-formed, rejected: exit 1)
+        (["--input", "2,64,8,8,8"], 1, ["--input and --weight go together"]),
+        (
+            ["--input", "2,64,8,8,8", "--weight", "64,32,3,3,3"],
+            1,
+            ["illegal problem: weight has Cin/groups = 32"],
+        ),
+        (["--groups", "3"], 1, ["illegal problem:", "divisible by groups (3)"]),
+        (["--stride", "1,64,1"], 1, ["illegal problem: stride H must be in [1, 63]"]),
+        (
+            ["--input", "1,64,2,2,2", "--weight", "64,64,3,3,3", "--padding", "0"],
+            1,
+            ["the dilated kernel does not fit"],
+        ),
+        # unknown hardware, tilings
+        (["--hw", "atlas-z9"], 1, ["unknown hardware 'atlas-z9' (available: atlas-a2-910b2"]),
+        (["--tiling", "magic"], 1, ["unknown tiling 'magic'"]),
+        (["--tiling", "fixed:/no/such/tiling.json"], 1, ["cannot read tiling file"]),
+    ],
+)
+def test_bad_input(capsys, argv, code, fragments):
+    got, out, err = run(capsys, "bp-filter", "--emit", "op", *argv)
+    assert got == code, err
+    assert out == ""
+    assert_one_line_error(err, *fragments)
+
+
+def test_no_command(capsys):
+    code, _, err = run(capsys)
+    assert code == 2
+    assert_one_line_error(err, "a command is required")
+
+
+def test_unreadable_tiling_file(capsys, tmp_path):
+    path = tmp_path / "tiling.json"
+    path.write_text("{}")
+    path.chmod(0)
+    if os.access(path, os.R_OK):
+        pytest.skip("running as a user who can read anything")
+    code, _, err = run(capsys, "bp-filter", "--emit", "op", "--tiling", f"fixed:{path}")
+    assert code == 1
+    assert_one_line_error(err, "cannot read tiling file")
+
+
+def test_tiling_file_that_is_a_folder(capsys, tmp_path):
+    code, _, err = run(capsys, "bp-filter", "--emit", "op", "--tiling", f"fixed:{tmp_path}")
+    assert code == 1
+    assert_one_line_error(err, "cannot read tiling file", "not a readable file")
+
+
+def test_output_file_is_written_whole(capsys, tmp_path):
+    target = tmp_path / "format.mlir"
+    code, out, _ = run(capsys, "bp-filter", "--emit", "format", "-o", str(target))
+    assert code == 0 and out == ""
+    assert target.read_text().count("ascend.trans_data") == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["format.mlir"], "no temp file left"
+
+
+def test_output_file_untouched_on_error(capsys, tmp_path):
+    target = tmp_path / "out.mlir"
+    target.write_text("old\n")
+    code, _, _ = run(capsys, "bp-filter", "--hw", "nope", "--emit", "op", "-o", str(target))
+    assert code == 1
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"]
+
+
+def test_output_rename_failure_leaves_old_file(capsys, tmp_path, monkeypatch):
+    target = tmp_path / "out.mlir"
+    target.write_text("old\n")
+
+    def fail(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(conv.os, "replace", fail)
+    code, _, err = run(capsys, "bp-filter", "--emit", "op", "-o", str(target))
+    assert code == 1
+    assert_one_line_error(err, "cannot write", "No space left on device")
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"], "temp file cleaned up"
+
+
+def test_output_into_missing_folder(capsys, tmp_path):
+    code, _, err = run(capsys, "bp-filter", "--emit", "op", "-o", str(tmp_path / "no" / "x"))
+    assert code == 1
+    assert_one_line_error(err, "cannot write")
+
+
+def test_console_script_exit_code_and_no_traceback():
+    result = subprocess.run(
+        [SCRIPT, "bp-filter", "--input", "2,64,8", "--weight", "64,64,3,3,3"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "ascend-conv: error: --input: expected 5 comma-separated positive integers, got '2,64,8'\n"
+    )

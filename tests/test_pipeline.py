@@ -1,0 +1,192 @@
+"""lowering/pipeline.py: the one pipeline description, compile() and the ascend-pipeline pass.
+
+The passes of the api and hw levels are written elsewhere; the tests that need them run on a
+fake registry whose passes do nothing, which exercises the orchestration and nothing else.
+"""
+
+from dataclasses import dataclass
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import PassFailedException
+
+from ascend_xdsl.dialects.format_level import TransDataOp
+from ascend_xdsl.lowering import pipeline
+from ascend_xdsl.lowering.build import build_conv3d_bp_filter
+from ascend_xdsl.lowering.legalize_formats import LegalizeFormatsPass
+from ascend_xdsl.lowering.pipeline import (
+    LEVELS,
+    PIPELINE,
+    AscendPipelinePass,
+    MissingPassError,
+    PipelineError,
+    PipelineOptions,
+    compile,
+    parse_tiling,
+    pipeline_spec,
+)
+from ascend_xdsl.tools.registry import PASSES
+
+
+def _module() -> ModuleOp:
+    return build_conv3d_bp_filter((1, 20, 4, 9, 9), (8, 10, 2, 3, 3), padding=1, groups=2)
+
+
+def _trans_data_count(module: ModuleOp) -> int:
+    return sum(isinstance(op, TransDataOp) for op in module.walk())
+
+
+def test_levels_and_description():
+    assert LEVELS == ("op", "format", "api", "hw")
+    assert [level for level, _ in PIPELINE] == ["format", "api", "api", "hw", "hw", "hw"]
+    spec = pipeline_spec(PipelineOptions())
+    assert 'ascend-tile-conv3d-bp-filter{strategy="heuristic" hw="atlas-a2-910b2"' in spec
+    assert pipeline_spec(PipelineOptions(), "format") == "ascend-legalize-formats"
+    assert [p.name for p in parse_pipeline(spec)] == [
+        "ascend-legalize-formats",
+        "ascend-tile-conv3d-bp-filter",
+        "convert-conv-to-ascend-api",
+        "lower-ascend-api-to-hw",
+        "ascend-plan-buffers",
+        "ascend-insert-sync",
+    ]
+
+
+def test_compile_to_format_level():
+    module = _module()
+    before = str(module)
+    modules = compile(module, stop_after="format")
+    assert list(modules) == ["op", "format"]
+    assert str(module) == before, "the input module must not be modified"
+    assert str(modules["op"]) == before
+    assert _trans_data_count(modules["format"]) == 3
+    expected = module.clone()
+    LegalizeFormatsPass().apply(Context(), expected)
+    assert str(modules["format"]) == str(expected)
+
+
+def test_compile_to_op_level_runs_nothing():
+    modules = compile(_module(), stop_after="op")
+    assert list(modules) == ["op"]
+
+
+def test_missing_pass_is_named():
+    """The later levels' passes are looked up by name; without them compile says which."""
+    registry = {"ascend-legalize-formats": PASSES["ascend-legalize-formats"]}
+    with pytest.raises(MissingPassError) as info:
+        compile(_module(), registry=registry)
+    assert info.value.pass_name == "ascend-tile-conv3d-bp-filter"
+    assert info.value.level == "api"
+    assert "'ascend-tile-conv3d-bp-filter' is not registered" in str(info.value)
+
+
+def test_unloadable_pass_is_named():
+    def broken() -> type[ModulePass]:
+        raise ModuleNotFoundError("No module named 'ascend_xdsl.passes.nope'")
+
+    registry = {"ascend-legalize-formats": broken}
+    with pytest.raises(MissingPassError, match="'ascend-legalize-formats' cannot be loaded"):
+        compile(_module(), stop_after="format", registry=registry)
+
+
+def _fake(pass_name: str, fields: tuple[str, ...] = ()) -> type[ModulePass]:
+    """A pass that records the options it was built with and changes nothing."""
+    namespace = {"__annotations__": dict.fromkeys(fields, "str | int | None")}
+    namespace.update(dict.fromkeys(fields))
+    namespace["name"] = pass_name
+    namespace["apply"] = lambda self, ctx, op: None
+    return dataclass(frozen=True)(type(pass_name.replace("-", "_"), (ModulePass,), namespace))
+
+
+def _fake_registry() -> dict:
+    registry = dict(PASSES)
+    registry["ascend-tile-conv3d-bp-filter"] = lambda: _fake(
+        "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file")
+    )
+    registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
+    registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw")
+    registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
+    registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync")
+    return registry
+
+
+def test_all_levels_with_fake_later_passes():
+    modules = compile(_module(), registry=_fake_registry())
+    assert list(modules) == list(LEVELS)
+    assert len({id(m) for m in modules.values()}) == 4, "each level is its own copy"
+
+
+def test_options_reach_the_passes(tmp_path):
+    tiling = tmp_path / "my tiling.json"
+    tiling.write_text("{}")
+    options = PipelineOptions(
+        hw="atlas-a2-910b3", strategy="fixed", tiling_file=str(tiling), cores=4
+    )
+    passes = dict(
+        (p.name, p) for _, p in pipeline.pipeline_passes(options, registry=_fake_registry())
+    )
+    tiler = passes["ascend-tile-conv3d-bp-filter"]
+    assert (tiler.strategy, tiler.hw, tiler.cores, tiler.tiling_file) == (
+        "fixed",
+        "atlas-a2-910b3",
+        4,
+        str(tiling),
+    )
+    assert passes["ascend-plan-buffers"].hw == "atlas-a2-910b3"
+
+
+def test_pass_without_the_option_is_reported():
+    registry = _fake_registry()
+    registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers")
+    with pytest.raises(PipelineError, match=r"ascend-plan-buffers.*\"hw\""):
+        compile(_module(), registry=registry)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"hw": "atlas-z9"}, "unknown hardware 'atlas-z9'"),
+        ({"tiling": "magic"}, "unknown tiling 'magic'"),
+        ({"tiling": "fixed"}, "needs a file"),
+        ({"tiling": "fixed:/no/such/file.json"}, "cannot read tiling file"),
+        ({"core_num": 0}, "core_num must be positive"),
+        ({"stop_after": "asm"}, "unknown level 'asm'"),
+    ],
+)
+def test_bad_options(kwargs, message):
+    with pytest.raises(PipelineError, match=message):
+        compile(_module(), **kwargs)
+
+
+def test_parse_tiling():
+    assert parse_tiling("heuristic") == ("heuristic", "")
+    assert parse_tiling("tuned") == ("tuned", "")
+    assert parse_tiling("fixed:a:b.json") == ("fixed", "a:b.json")
+
+
+def test_pipeline_pass_stops_after_format():
+    module = _module()
+    AscendPipelinePass(stop_after="format").apply(Context(), module)
+    module.verify()
+    assert _trans_data_count(module) == 3
+
+
+def test_pipeline_pass_reports_missing_pass(monkeypatch):
+    monkeypatch.setattr(
+        pipeline,
+        "default_registry",
+        lambda: {"ascend-legalize-formats": PASSES["ascend-legalize-formats"]},
+    )
+    with pytest.raises(PassFailedException, match="'ascend-tile-conv3d-bp-filter'"):
+        AscendPipelinePass().apply(Context(), _module())
+
+
+def test_pipeline_pass_spec_round_trips():
+    p = AscendPipelinePass.from_pass_spec(
+        next(parse_pipeline("ascend-pipeline{strategy=tuned hw=atlas-a2-910b3 cores=8}"))
+    )
+    assert (p.strategy, p.hw, p.cores, p.stop_after) == ("tuned", "atlas-a2-910b3", 8, "hw")
+    assert "ascend-pipeline" in PASSES and PASSES["ascend-pipeline"]() is AscendPipelinePass
