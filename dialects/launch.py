@@ -57,7 +57,7 @@ class LaunchOp(IRDLOperation):
     blocks = prop_def(IntegerAttr[I64])
     args = var_operand_def(GmTensorType)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    assembly_format = "$callee `blocks` $blocks `(` $args `)` attr-dict `:` type($args)"
+    assembly_format = "$callee `blocks` $blocks ` ` `(` $args `)` attr-dict `:` type($args)"
 
     def __init__(self, callee: str, blocks: int, args: Sequence[SSAValue]):
         super().__init__(
