@@ -18,7 +18,7 @@ ascend.set_grad_output %obj, %dy[%off_a] : !ascend.conv3d_bp_filter<...>, !ascen
 ascend.set_input %obj, %x[%off_b] : ...
 ascend.set_single_shape %obj, %m, %n, %k : ...
 ascend.set_start_position %obj, %ho_start : ...
-scf.while : () -> () {
+scf.while () : () -> () {
   %more = ascend.iterate %obj : ...
   scf.condition(%more)
 } do {
@@ -55,7 +55,9 @@ from ascend_xdsl.dialects.attributes import ConvTypeAttr, DwTilingAttr
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 
 
-def _check_tensor_matches(op: IRDLOperation, role: str, conv_type: ConvTypeAttr, t: GmTensorType) -> None:
+def _check_tensor_matches(
+    op: IRDLOperation, role: str, conv_type: ConvTypeAttr, t: GmTensorType
+) -> None:
     if t.conv_format != conv_type.format.data or t.element_type != conv_type.element_type:
         raise VerifyException(
             f"{op.name} expects the object's {role} {conv_type.describe()}, got a tensor in "
@@ -91,9 +93,13 @@ class CreateOp(IRDLOperation):
         calls.sort(key=lambda c: c[0])
         names = [op.name for _, op in calls]
         if names.count(InitOp.name) != 1 or names[0] != InitOp.name:
-            raise VerifyException("the object must be initialised by exactly one ascend.init, before any other call")
+            raise VerifyException(
+                "the object must be initialised by exactly one ascend.init, before any other call"
+            )
         if names.count(EndOp.name) != 1 or names[-1] != EndOp.name:
-            raise VerifyException("the object must be finished by exactly one ascend.end, after every other call")
+            raise VerifyException(
+                "the object must be finished by exactly one ascend.end, after every other call"
+            )
         if IterateOp.name in names:
             first_iterate = names.index(IterateOp.name)
             for required in (SetGradOutputOp, SetInputOp, SetSingleShapeOp):
@@ -102,7 +108,11 @@ class CreateOp(IRDLOperation):
 
 
 class _ObjectCall(IRDLOperation):
-    """A call on the object: reads and updates its state."""
+    """A call on the object: reads and updates its state.
+
+    IRDL orders a subclass's own operands before the inherited ``obj``, so every call with more
+    operands restates ``obj`` first: the object is always operand 0, as the builders pass it.
+    """
 
     obj = operand_def(Conv3DBpFilterType)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
@@ -126,6 +136,7 @@ class InitOp(_ObjectCall):
 
 
 class _SetTensorOp(_ObjectCall):
+    obj = operand_def(Conv3DBpFilterType)  # restated so that the object is operand 0
     tensor = operand_def(GmTensorType)
     offset = operand_def(IndexType)
     assembly_format = "$obj `,` $tensor `[` $offset `]` attr-dict `:` type($obj) `,` type($tensor)"
@@ -136,7 +147,9 @@ class _SetTensorOp(_ObjectCall):
 
     def verify_(self) -> None:
         assert isinstance(self.tensor.type, GmTensorType)
-        _check_tensor_matches(self, self.ROLE, getattr(self.object_type, self.ROLE), self.tensor.type)
+        _check_tensor_matches(
+            self, self.ROLE, getattr(self.object_type, self.ROLE), self.tensor.type
+        )
 
 
 @irdl_op_definition
@@ -160,6 +173,7 @@ class SetSingleShapeOp(_ObjectCall):
     """``SetSingleShape(M, N, K)``: the GEMM shape of this single shape (elements)."""
 
     name = "ascend.set_single_shape"
+    obj = operand_def(Conv3DBpFilterType)  # restated so that the object is operand 0
     m = operand_def(IndexType)
     n = operand_def(IndexType)
     k = operand_def(IndexType)
@@ -174,6 +188,7 @@ class SetStartPositionOp(_ObjectCall):
     """``SetStartPosition(hoStartIdx)``: the global Ho row this core's K range starts at."""
 
     name = "ascend.set_start_position"
+    obj = operand_def(Conv3DBpFilterType)  # restated so that the object is operand 0
     ho_start = operand_def(IndexType)
     assembly_format = "$obj `,` $ho_start attr-dict `:` type($obj)"
 
@@ -198,6 +213,7 @@ class GetTensorCOp(_ObjectCall):
     """``GetTensorC(dw[offset], enAtomic)``: fixpipe the current tile into dW (FRACTAL_Z_3D)."""
 
     name = "ascend.get_tensor_c"
+    obj = operand_def(Conv3DBpFilterType)  # restated so that the object is operand 0
     tensor = operand_def(GmTensorType)
     offset = operand_def(IndexType)
     atomic = opt_prop_def(UnitAttr)
