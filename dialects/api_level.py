@@ -129,7 +129,7 @@ class InitOp(_ObjectCall):
 
     name = "ascend.init"
     tiling = prop_def(DwTilingAttr)
-    assembly_format = "$obj `tiling` $tiling attr-dict `:` type($obj)"
+    assembly_format = "$obj `tiling` qualified($tiling) attr-dict `:` type($obj)"
 
     def __init__(self, obj: SSAValue, tiling: DwTilingAttr):
         super().__init__(operands=[obj], properties={"tiling": tiling})

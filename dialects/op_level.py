@@ -136,7 +136,7 @@ class Conv3DBackpropFilterOp(IRDLOperation):
 
     assembly_format = (
         "$x `,` $dy `strides` $strides `pads` $pads `dilations` $dilations `groups` $groups"
-        " (`tiling` $tiling^)? attr-dict `:` type($x) `,` type($dy) `->` type($result)"
+        " (`tiling` qualified($tiling)^)? attr-dict `:` type($x) `,` type($dy) `->` type($result)"
     )
 
     def __init__(
