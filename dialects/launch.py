@@ -71,16 +71,24 @@ class LaunchOp(IRDLOperation):
         module = self.get_toplevel_object()
         if not isinstance(module, ModuleOp):
             return
+        name = self.callee.string_value()
         kernel = SymbolTable.lookup_symbol(module, self.callee)
+        if kernel is None:
+            raise VerifyException(f"launch of '{name}', which is not defined in the module")
         if not isinstance(kernel, func.FuncOp):
-            raise VerifyException(f"launch of '{self.callee.string_value()}', which is not a func.func")
+            raise VerifyException(f"launch of '{name}', which is a {kernel.name}, not a func.func")
         expected = tuple(kernel.function_type.inputs.data)
         given = tuple(a.type for a in self.args)
-        if expected != given:
+        if len(expected) != len(given):
             raise VerifyException(
-                f"launch of '{self.callee.string_value()}' passes {len(given)} arguments of types "
-                f"that do not match the kernel's signature"
+                f"launch of '{name}' passes {len(given)} arguments, "
+                f"the kernel takes {len(expected)}"
             )
+        for i, (e, g) in enumerate(zip(expected, given, strict=True)):
+            if e != g:
+                raise VerifyException(
+                    f"launch of '{name}': argument {i} has type {g}, the kernel expects {e}"
+                )
 
 
 OPS = (AllocGmOp, LaunchOp)

@@ -3,7 +3,8 @@
 ``ascend.conv3d_backprop_filter`` computes
 
     dW[co, ci, kd, kh, kw] = Σ_{n, do, ho, wo} dY[n, co, do, ho, wo]
-                             · X[n, g·Cin/g + ci, do·sD − pF + kd·dD, ho·sH − pU + kh·dH, wo·sW − pL + kw·dW]
+                             · X[n, g·Cin/g + ci, do·sD − pF + kd·dD,
+                                 ho·sH − pU + kh·dH, wo·sW − pL + kw·dW]
 
 per group g (research sheet §3.1), out-of-range X counting as zero. It is the input of the
 pipeline, and it stays the same op one level down: ``ascend-legalize-formats`` only changes its
@@ -81,20 +82,38 @@ def problem_of(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
     )
 
 
-_TILING_CHECKS = (
-    ("batch", "batch"),
-    ("cin", "cin"),
-    ("cout", "cout"),
-    ("di", "di"),
-    ("hi", "hi"),
-    ("wi", "wi"),
-    ("dout", "dout"),
-    ("ho", "ho"),
-    ("wo", "wo"),
-    ("dk", "kd"),
-    ("hk", "kh"),
-    ("wk", "kw"),
-)
+def _tiling_expectations(problem: ConvBpFilterShape) -> tuple[tuple[str, int], ...]:
+    """The ``#ascend.dw_tiling`` fields that restate the problem, with the problem's values."""
+    sd, sh, sw = problem.strides
+    pf, pb, pu, pd, pl, pr = problem.pads
+    dd, dh, dw = problem.dilations
+    return (
+        ("batch", problem.batch),
+        ("cin", problem.cin),
+        ("cout", problem.cout),
+        ("di", problem.di),
+        ("hi", problem.hi),
+        ("wi", problem.wi),
+        ("dout", problem.dout),
+        ("ho", problem.ho),
+        ("wo", problem.wo),
+        ("dk", problem.kd),
+        ("hk", problem.kh),
+        ("wk", problem.kw),
+        ("group", problem.groups),
+        ("stride_d", sd),
+        ("stride_h", sh),
+        ("stride_w", sw),
+        ("pad_front", pf),
+        ("pad_back", pb),
+        ("pad_up", pu),
+        ("pad_down", pd),
+        ("pad_left", pl),
+        ("pad_right", pr),
+        ("dilation_d", dd),
+        ("dilation_h", dh),
+        ("dilation_w", dw),
+    )
 
 
 @irdl_op_definition
@@ -150,7 +169,9 @@ class Conv3DBackpropFilterOp(IRDLOperation):
             ("dilations", self.dilations, 3),
         ):
             if len(prop.get_values()) != size:
-                raise VerifyException(f"{name} must have {size} values, got {len(prop.get_values())}")
+                raise VerifyException(
+                    f"{name} must have {size} values, got {len(prop.get_values())}"
+                )
         self._verify_operand_kinds()
         x_shape, x_et = shape_and_element_type(self.x.type)
         dy_shape, dy_et = shape_and_element_type(self.dy.type)
@@ -159,7 +180,9 @@ class Conv3DBackpropFilterOp(IRDLOperation):
             if len(shape) != 5:
                 raise VerifyException(f"{role} must have rank 5, got rank {len(shape)}")
         if x_et not in (f16, bf16):
-            raise VerifyException(f"x element type must be f16 or bf16, got {element_type_name(x_et)}")
+            raise VerifyException(
+                f"x element type must be f16 or bf16, got {element_type_name(x_et)}"
+            )
         if dy_et != x_et:
             raise VerifyException(
                 f"dy element type ({element_type_name(dy_et)}) must equal x's "
@@ -191,11 +214,11 @@ class Conv3DBackpropFilterOp(IRDLOperation):
             )
         if self.tiling is not None:
             tiling = self.tiling.tiling
-            for field, attr in _TILING_CHECKS:
-                if getattr(tiling, field) != getattr(problem, attr):
+            for field, expected in _tiling_expectations(problem):
+                if getattr(tiling, field) != expected:
                     raise VerifyException(
                         f"tiling {field} = {getattr(tiling, field)} does not match the problem's "
-                        f"{getattr(problem, attr)}"
+                        f"{expected}"
                     )
 
     def _verify_operand_kinds(self) -> None:
@@ -219,7 +242,9 @@ class Conv3DBackpropFilterOp(IRDLOperation):
         for role, t, fmt in expected:
             assert isinstance(t, GmTensorType)
             if t.conv_format != fmt:
-                raise VerifyException(f"{role} must be in {fmt} at the format level, got {t.conv_format}")
+                raise VerifyException(
+                    f"{role} must be in {fmt} at the format level, got {t.conv_format}"
+                )
 
 
 OPS = (Conv3DBackpropFilterOp,)

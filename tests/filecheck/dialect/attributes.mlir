@@ -24,3 +24,10 @@
 
 "test.op"() : () -> !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
 // CHECK: "test.op"() : () -> !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
+
+// -----
+
+// More variants: the plain 5-D formats, multi-dimensional local tensors in the Cube and vector
+// positions, and the bf16 object type.
+"test.op"() : () -> (!ascend.gm_tensor<NCDHW, 2x64x8x28x28xbf16>, !ascend.gm_tensor<NDHWC, 2x8x28x28x64xf16>, !ascend.local_tensor<B2, 128x128xbf16>, !ascend.local_tensor<VECIN, 8x256xi32>, !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, bf16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, bf16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>)
+// CHECK: "test.op"() : () -> (!ascend.gm_tensor<NCDHW, 2x64x8x28x28xbf16>, !ascend.gm_tensor<NDHWC, 2x8x28x28x64xf16>, !ascend.local_tensor<B2, 128x128xbf16>, !ascend.local_tensor<VECIN, 8x256xi32>, !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, bf16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, bf16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>)
