@@ -100,7 +100,8 @@ def _tiling_expectations(problem: ConvBpFilterShape) -> tuple[tuple[str, int], .
         ("dk", problem.kd),
         ("hk", problem.kh),
         ("wk", problem.kw),
-        ("group", problem.groups),
+        # The tiling counts enlarged groups (research §4.1), not the op's groups.
+        ("group", problem.group_enlargement.real_g),
         ("stride_d", sd),
         ("stride_h", sh),
         ("stride_w", sw),
