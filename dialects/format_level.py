@@ -10,7 +10,8 @@ The exact index maps live in ``formats.py``; the runtime executes them from ther
 lowering computes its GM offsets from the same functions. The op allocates its result.
 
 ```
-%x5 = ascend.trans_data %x : memref<2x64x8x28x28xf16> -> !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>
+%x5 = ascend.trans_data %x : memref<2x64x8x28x28xf16>
+        -> !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>
 ```
 """
 

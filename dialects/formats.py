@@ -50,6 +50,7 @@ each axis up to a whole number of fractals; unpackers slice the padding off agai
 from __future__ import annotations
 
 import numpy as np
+
 from ascend_xdsl.dialects.conv_shape import GroupEnlargement, ceil_div, group_enlargement
 
 IntOrArray = int | np.ndarray

@@ -23,8 +23,8 @@ of the buffer, on both sides of the hand-over, so sets and waits stay balanced.
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import pairwise
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context

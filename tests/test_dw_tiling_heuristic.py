@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ascend_xdsl import hw
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import (
@@ -29,8 +32,6 @@ from ascend_xdsl.passes.dw_tiling_heuristic import (
     gemm_view,
     heuristic_tiling,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 A2 = hw.load("atlas-a2-910b2")
 SIZES = (A2.l1_size, A2.l0a_size, A2.l0b_size, A2.l0c_size)

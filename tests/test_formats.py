@@ -5,10 +5,11 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from ascend_xdsl.dialects import formats as F
-from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from ascend_xdsl.dialects import formats as F
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 
 RNG = np.random.default_rng(0)
 

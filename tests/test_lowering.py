@@ -85,9 +85,7 @@ def test_both_iterate_orders():
             )
         ).apply(Context(), fmt)
         fmt.verify()
-        names = [
-            op.body.block.args[0].name_hint for op in fmt.walk() if isinstance(op, scf.ForOp)
-        ]
+        names = [op.body.block.args[0].name_hint for op in fmt.walk() if isinstance(op, scf.ForOp)]
         orders[order] = [n for n in names if n in ("mb", "nb")]
     assert orders[0][:2] == ["mb", "nb"]
     assert orders[1][:2] == ["nb", "mb"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ascend_xdsl.runtime.reference import (
     conv3d_weight_reference,
     conv3d_weight_reference_direct,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 RNG = np.random.default_rng(1)
 

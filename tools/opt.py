@@ -5,8 +5,15 @@ with every xDSL tool; the guards below keep ``ascend-opt`` working from a source
 entry point is absent, without registering anything twice.
 """
 
+import sys
 from collections.abc import Sequence
 
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    ParseError,
+    PassFailedException,
+    VerifyException,
+)
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ascend_xdsl.tools.registry import DIALECTS, PASSES
@@ -26,7 +33,22 @@ class AscendOptMain(xDSLOptMain):
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    AscendOptMain(description="ascend-xdsl optimizer driver", args=args).run()
+    """Run the driver; a bad input or a failing pass is one line on stderr and exit code 1.
+
+    With ``--verify-diagnostics`` / ``--parsing-diagnostics`` xDSL prints the diagnostics itself
+    (that is what the negative FileCheck tests read); otherwise a user gets the message, not a
+    Python traceback.
+    """
+    try:
+        AscendOptMain(description="ascend-xdsl optimizer driver", args=args).run()
+    except (ParseError, DiagnosticException) as e:
+        message = str(e).strip()
+        # A parse error prints the offending line under its first line; keep the whole of it,
+        # but a pass/verify error carries the printed module: keep just its message.
+        if isinstance(e, PassFailedException | VerifyException):
+            message = message.splitlines()[0] if message else type(e).__name__
+        print(f"ascend-opt: error: {message}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
