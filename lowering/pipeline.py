@@ -7,9 +7,10 @@ placeholders stand for the pipeline options of :class:`PipelineOptions`:
 
 =================  =========================================================================
 ``$hw``            hardware description name (``hw/<name>.toml``), e.g. ``atlas-a2-910b2``
-``$strategy``      tiling strategy: ``heuristic``, ``tuned`` or ``fixed``
+``$strategy``      tiling strategy: ``heuristic`` or ``fixed``
 ``$tiling_file``   tiling file of the ``fixed`` strategy (``""`` otherwise), quoted
 ``$cores``         number of AI cores to use, ``0`` for every core of ``$hw``
+``$override``      tiling fields to override, ``"iterate_order=1 base_k=64"``, quoted
 =================  =========================================================================
 
 The entries of one level run in order; the module after the last entry of a level *is* that
@@ -53,12 +54,12 @@ PIPELINE: tuple[tuple[str, str], ...] = (
     (
         "api",
         "ascend-tile-conv3d-bp-filter{strategy=$strategy hw=$hw cores=$cores"
-        " tiling-file=$tiling_file}",
+        " tiling-file=$tiling_file override=$override}",
     ),
     ("api", "convert-conv-to-ascend-api"),
     ("hw", "lower-ascend-api-to-hw"),
     ("hw", "ascend-plan-buffers{hw=$hw}"),
-    ("hw", "ascend-insert-sync"),
+    ("hw", "ascend-insert-sync{hw=$hw}"),
 )
 """The compiler, level by level: ``(level, pass spec with $placeholders)``, in order."""
 
@@ -78,7 +79,7 @@ def _levels(pipeline: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 LEVELS: tuple[str, ...] = _levels(PIPELINE)
 """Every IR level in pipeline order: ``("op", "format", "api", "hw")``."""
 
-STRATEGIES = ("heuristic", "tuned", "fixed")
+STRATEGIES = ("heuristic", "fixed")
 
 
 class PipelineError(ValueError):
@@ -105,6 +106,7 @@ class PipelineOptions:
     strategy: str = "heuristic"
     tiling_file: str = ""
     cores: int = 0
+    override: str = ""
 
     def check(self) -> None:
         """Raise :class:`PipelineError` for an unknown hardware, strategy or bad tiling file."""
@@ -131,18 +133,19 @@ class PipelineOptions:
             "strategy": json.dumps(self.strategy, ensure_ascii=False),
             "tiling_file": json.dumps(self.tiling_file, ensure_ascii=False),
             "cores": str(self.cores),
+            "override": json.dumps(self.override, ensure_ascii=False),
         }
 
 
 def parse_tiling(tiling: str) -> tuple[str, str]:
-    """``heuristic`` | ``tuned`` | ``fixed:FILE`` → (strategy, tiling file or "")."""
+    """``heuristic`` | ``fixed:FILE`` → (strategy, tiling file or "")."""
     strategy, sep, path = tiling.partition(":")
     if strategy == "fixed":
         if not sep or not path:
             raise PipelineError("tiling 'fixed' needs a file: fixed:FILE")
         return strategy, path
     if sep or strategy not in STRATEGIES:
-        raise PipelineError(f"unknown tiling '{tiling}' (expected heuristic, tuned or fixed:FILE)")
+        raise PipelineError(f"unknown tiling '{tiling}' (expected heuristic or fixed:FILE)")
     return strategy, ""
 
 
@@ -227,11 +230,12 @@ def compile(
     tiling: str = "heuristic",
     core_num: int | None = None,
     stop_after: str | None = None,
+    override: str = "",
     registry: PassRegistry | None = None,
 ) -> dict[str, ModuleOp]:
     """Compile an op-level module; return the module after each level up to ``stop_after``.
 
-    ``tiling`` is ``heuristic``, ``tuned`` or ``fixed:FILE``; ``core_num`` None uses every core
+    ``tiling`` is ``heuristic`` or ``fixed:FILE``; ``override`` replaces tiling fields; ``core_num`` None uses every core
     of ``hw``. The input module is not modified; each returned module is its own copy, verified.
     Raises :class:`PipelineError` (a ``ValueError``) for bad options and
     :class:`MissingPassError` when a pass needed to reach ``stop_after`` is not registered.
@@ -239,7 +243,7 @@ def compile(
     """
     strategy, tiling_file = parse_tiling(tiling)
     options = PipelineOptions(
-        hw=hw, strategy=strategy, tiling_file=tiling_file, cores=core_num or 0
+        hw=hw, strategy=strategy, tiling_file=tiling_file, cores=core_num or 0, override=override
     )
     if core_num is not None and core_num <= 0:
         raise PipelineError(f"core_num must be positive, got {core_num}")
@@ -269,11 +273,16 @@ class AscendPipelinePass(ModulePass):
     hw: str = hw_data.DEFAULT_HW
     cores: int = 0
     tiling_file: str = ""
+    override: str = ""
     stop_after: str = LEVELS[-1]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = PipelineOptions(
-            hw=self.hw, strategy=self.strategy, tiling_file=self.tiling_file, cores=self.cores
+            hw=self.hw,
+            strategy=self.strategy,
+            tiling_file=self.tiling_file,
+            cores=self.cores,
+            override=self.override,
         )
         try:
             passes = pipeline_passes(options, self.stop_after)

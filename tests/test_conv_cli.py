@@ -7,22 +7,12 @@ the exit code and the absence of a traceback hold end to end.
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 
 import pytest
-from xdsl.passes import ModulePass
 
 from ascend_xdsl.tools import conv
-from ascend_xdsl.tools.registry import PASSES
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
-LATER_PASSES = {
-    "ascend-tile-conv3d-bp-filter": ("strategy", "hw", "cores", "tiling_file"),
-    "convert-conv-to-ascend-api": (),
-    "lower-ascend-api-to-hw": (),
-    "ascend-plan-buffers": ("hw",),
-    "ascend-insert-sync": (),
-}
 
 
 def run(capsys, *argv):
@@ -76,30 +66,7 @@ def test_shape_flags_do_not_announce_the_default(capsys):
     assert "pads [0, 0, 1, 1, 1, 0]" in out and "groups 2" in out
 
 
-def test_default_run_needs_the_later_passes(capsys):
-    """Without --emit it compiles to hw; today that stops at the first missing pass, by name."""
-    if all(name in PASSES for name in LATER_PASSES):
-        pytest.skip("the later levels' passes are registered; see the fake-registry test")
-    code, out, err = run(capsys, "bp-filter")
-    assert code == 1 and out == ""
-    assert_one_line_error(err, "is not registered", "cannot compile to the api level")
-
-
-def _fake(pass_name: str, fields: tuple[str, ...]) -> type[ModulePass]:
-    namespace = {"__annotations__": dict.fromkeys(fields, "str | int | None"), "name": pass_name}
-    namespace.update(dict.fromkeys(fields))
-    namespace["apply"] = lambda self, ctx, op: None
-    return dataclass(frozen=True)(type(pass_name.replace("-", "_"), (ModulePass,), namespace))
-
-
-@pytest.fixture
-def fake_later_passes(monkeypatch):
-    """Stand-ins that do nothing, registered for this test only, so the hw path can run."""
-    for name, fields in LATER_PASSES.items():
-        monkeypatch.setitem(PASSES, name, lambda n=name, f=fields: _fake(n, f))
-
-
-def test_default_run_summary_without_runtime(capsys, fake_later_passes, monkeypatch):
+def test_default_run_summary_without_runtime(capsys, monkeypatch):
     monkeypatch.setattr(conv, "runtime_hook", lambda: None)
     code, out, err = run(capsys, "bp-filter", "--cores", "4")
     assert code == 0, err
@@ -110,7 +77,7 @@ def test_default_run_summary_without_runtime(capsys, fake_later_passes, monkeypa
     assert "execution is not available yet" in err
 
 
-def test_default_run_calls_the_runtime_hook(capsys, fake_later_passes, monkeypatch):
+def test_default_run_calls_the_runtime_hook(capsys, monkeypatch):
     seen = {}
 
     def hook(modules, problem, *, hw):

@@ -104,12 +104,12 @@ def _fake(pass_name: str, fields: tuple[str, ...] = ()) -> type[ModulePass]:
 def _fake_registry() -> dict:
     registry = dict(PASSES)
     registry["ascend-tile-conv3d-bp-filter"] = lambda: _fake(
-        "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file")
+        "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file", "override")
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw")
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
-    registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync")
+    registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync", ("hw",))
     return registry
 
 
@@ -163,7 +163,6 @@ def test_bad_options(kwargs, message):
 
 def test_parse_tiling():
     assert parse_tiling("heuristic") == ("heuristic", "")
-    assert parse_tiling("tuned") == ("tuned", "")
     assert parse_tiling("fixed:a:b.json") == ("fixed", "a:b.json")
 
 
@@ -186,7 +185,7 @@ def test_pipeline_pass_reports_missing_pass(monkeypatch):
 
 def test_pipeline_pass_spec_round_trips():
     p = AscendPipelinePass.from_pass_spec(
-        next(parse_pipeline("ascend-pipeline{strategy=tuned hw=atlas-a2-910b3 cores=8}"))
+        next(parse_pipeline("ascend-pipeline{strategy=fixed hw=atlas-a2-910b3 cores=8}"))
     )
-    assert (p.strategy, p.hw, p.cores, p.stop_after) == ("tuned", "atlas-a2-910b3", 8, "hw")
+    assert (p.strategy, p.hw, p.cores, p.stop_after) == ("fixed", "atlas-a2-910b3", 8, "hw")
     assert "ascend-pipeline" in PASSES and PASSES["ascend-pipeline"]() is AscendPipelinePass

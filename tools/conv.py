@@ -118,9 +118,15 @@ def make_parser() -> argparse.ArgumentParser:
     bp.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware description")
     bp.add_argument(
         "--tiling",
-        metavar="heuristic|tuned|fixed:FILE",
+        metavar="heuristic|fixed:FILE",
         default="heuristic",
-        help="tiling strategy",
+        help="tiling strategy (fixed:FILE reads one #ascend.dw_tiling<...> from FILE)",
+    )
+    bp.add_argument(
+        "--override",
+        metavar='"FIELD=N ..."',
+        default="",
+        help='replace tiling fields, e.g. "iterate_order=1 base_k=64"',
     )
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
@@ -240,6 +246,7 @@ def bp_filter(args: argparse.Namespace) -> str:
             tiling=args.tiling,
             core_num=cores,
             stop_after=args.emit or LEVELS[-1],
+            override=args.override,
         )
     except PipelineError as e:
         raise CliError(str(e)) from None
