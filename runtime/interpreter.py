@@ -1,0 +1,431 @@
+"""xDSL interpreter functions for every ``ascend`` op, on numpy values.
+
+Values:
+
+* ``memref`` — a numpy array (NCDHW for x/dy, (Cout, Cin/g, kD, kH, kW) for dW) of
+  ``np.float16`` / ``ml_dtypes.bfloat16`` / ``np.float32``;
+* ``!ascend.gm_tensor`` — a :class:`GmTensor`: the flat numpy array of the physical (formatted)
+  layout plus its type (and, for FRACTAL_Z_3D, the group count the layout depends on);
+* ``!ascend.local_tensor`` — a :class:`Buffer`: per-slot views into the current core's
+  :class:`~ascend_xdsl.runtime.core_memory.CoreMemory`, made at ``alloc_buffer`` time from the
+  planned byte offset;
+* ``!ascend.conv3d_bp_filter`` — an :class:`ApiObject` (API level, tile-granularity semantics).
+
+Levels executed: op level (``conv3d_backprop_filter`` on memrefs or gm_tensors, by the reference
+formula), format level (``trans_data`` through ``dialects/formats.py``), the host side
+(``alloc_gm``, ``launch``), the API level and the hardware level (each instruction through
+``runtime/instructions.py`` on views of the core memories; flags through ``runtime/flags.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.memref import MemRefFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ascend_xdsl.dialects import api_level, formats, hw_level, launch
+from ascend_xdsl.dialects.conv_shape import ceil_div
+from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
+from ascend_xdsl.dialects.enums import ConvFormat
+from ascend_xdsl.dialects.format_level import TransDataOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
+from ascend_xdsl.runtime import instructions
+from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
+from ascend_xdsl.runtime.flags import FlagState
+from ascend_xdsl.runtime.reference import conv3d_weight_reference
+
+C0 = 16
+
+# ---------------------------------------------------------------------------------------------
+# values
+
+
+def np_dtype(t: Attribute) -> np.dtype:
+    """numpy dtype of an xDSL element type."""
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, IntegerType) and t.width.data == 32:
+        return np.dtype(np.int32)
+    raise TypeError(f"no numpy dtype for element type {t}")
+
+
+@dataclass(eq=False)
+class GmTensor:
+    """A tensor in global memory: the flat physical array and its type."""
+
+    type: GmTensorType
+    data: np.ndarray
+    groups: int = 1
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.type.get_shape()
+
+
+def physical_shape(t: GmTensorType, groups: int) -> tuple[int, ...]:
+    shape = t.get_shape()
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        return formats.ndc1hwc0_shape(*shape, C0)  # type: ignore[arg-type]
+    if t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        return formats.fractal_z_3d_shape(*shape, groups, C0)  # type: ignore[arg-type]
+    raise NotImplementedError(f"no physical layout for {t.conv_format}")
+
+
+def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
+    """Logical numpy array -> GmTensor in the type's format."""
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        phys = formats.ncdhw_to_ndc1hwc0(array, C0)
+    elif t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        phys = formats.oihw_to_fractal_z_3d(array, groups, C0)
+    else:
+        raise NotImplementedError(f"trans_data to {t.conv_format}")
+    return GmTensor(t, np.ascontiguousarray(phys).reshape(-1), groups)
+
+
+def from_gm(g: GmTensor) -> np.ndarray:
+    """GmTensor -> logical numpy array."""
+    t = g.type
+    shape = t.get_shape()
+    phys = g.data.reshape(physical_shape(t, g.groups))
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        return formats.ndc1hwc0_to_ncdhw(phys, shape[1])
+    if t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        return formats.fractal_z_3d_to_oihw(phys, *shape, g.groups)  # type: ignore[arg-type]
+    raise NotImplementedError(f"trans_data from {t.conv_format}")
+
+
+def _groups_hint(value: SSAValue) -> int:
+    """Groups of a FRACTAL_Z_3D dW value: Cin (of the x passed next to it) / (Cin/g).
+
+    The gm_tensor type holds only the logical (Cout, Cin/g, ...) shape; the layout's size depends
+    on the group count, which the launch (x first, dW last) or the dW op reveals."""
+    t = cast(GmTensorType, value.type)
+    cin_g = t.get_shape()[1]
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, launch.LaunchOp):
+            x_t = user.args[0].type
+            if isinstance(x_t, GmTensorType) and x_t.get_shape()[1] % cin_g == 0:
+                return x_t.get_shape()[1] // cin_g
+    owner = value.owner
+    if isinstance(owner, Conv3DBackpropFilterOp):
+        return owner.groups.value.data
+    return 1
+
+
+@dataclass(eq=False)
+class Buffer:
+    """A planned local buffer of one core: one flat typed view per slot."""
+
+    memory: str
+    offset: int
+    slots: list[np.ndarray]
+
+    def slot(self, s: int) -> np.ndarray:
+        if not 0 <= s < len(self.slots):
+            raise MemoryAccessError(
+                f"{self.memory} slot {s} out of range for a {len(self.slots)}-slot buffer"
+            )
+        return self.slots[s]
+
+
+@dataclass(eq=False)
+class CoreState:
+    """Per-core machine state of the running block."""
+
+    block_idx: int
+    memory: CoreMemory
+    flags: FlagState
+
+
+@dataclass(eq=False)
+class ApiObject:
+    """State of one ``Conv3DBackpropFilter`` object (API level)."""
+
+    tiling: DwTiling | None = None
+    dy: GmTensor | None = None
+    dy_off: int = 0
+    x: GmTensor | None = None
+    x_off: int = 0
+    m: int = 0
+    n: int = 0
+    k: int = 0
+    ho_start: int = 0
+    tiles: list[tuple[int, int]] = field(default_factory=list)
+    next_tile: int = 0
+    current: tuple[int, int] | None = None
+    c_nz: np.ndarray | None = None
+    a_mat: np.ndarray | None = None
+    b_mat: np.ndarray | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# functions
+
+
+@register_impls
+class ExtraArithFunctions(InterpreterFunctions):
+    """arith ops the stock xDSL interpreter lacks."""
+
+    @impl(arith.MinSIOp)
+    def run_minsi(self, interpreter: Interpreter, op: arith.MinSIOp, args: PythonValues):
+        return (min(args[0], args[1]),)
+
+    @impl(arith.MaxSIOp)
+    def run_maxsi(self, interpreter: Interpreter, op: arith.MaxSIOp, args: PythonValues):
+        return (max(args[0], args[1]),)
+
+    @impl(arith.CeilDivSIOp)
+    def run_ceildivsi(self, interpreter: Interpreter, op: arith.CeilDivSIOp, args: PythonValues):
+        return (-(-args[0] // args[1]),)
+
+
+class KernelError(RuntimeError):
+    """A protocol violation at the end of a kernel run (e.g. a flag set but never waited)."""
+
+
+@register_impls
+class AscendFunctions(InterpreterFunctions):
+    """Interpreter functions of the ascend dialect (all levels)."""
+
+    def __init__(self, hw_name: str = "atlas-a2-910b2") -> None:
+        super().__init__()
+        self.hw_name = hw_name
+        self.core: CoreState | None = None
+        self._static: dict[Operation, Any] = {}
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _core(self) -> CoreState:
+        if self.core is None:
+            raise RuntimeError("hardware-level op executed outside an ascend.launch")
+        return self.core
+
+    # -- op level ---------------------------------------------------------------------------
+
+    @impl(Conv3DBackpropFilterOp)
+    def run_conv(
+        self, interpreter: Interpreter, op: Conv3DBackpropFilterOp, args: PythonValues
+    ) -> PythonValues:
+        x, dy = args
+        p = problem_of(op)
+        on_gm = isinstance(x, GmTensor)
+        xa = from_gm(x) if on_gm else x
+        dya = from_gm(dy) if on_gm else dy
+        cout, cin_g, kd, kh, kw = (
+            op.result.type.get_shape()  # type: ignore[union-attr]
+        )
+        dw = conv3d_weight_reference(
+            xa, dya, (cout, cin_g, kd, kh, kw), p.strides, p.pads, p.dilations, p.groups
+        )
+        if on_gm:
+            return (to_gm(cast(GmTensorType, op.result.type), dw, p.groups),)
+        return (dw,)
+
+    # -- format level / host ----------------------------------------------------------------
+
+    @impl(TransDataOp)
+    def run_trans_data(
+        self, interpreter: Interpreter, op: TransDataOp, args: PythonValues
+    ) -> PythonValues:
+        (src,) = args
+        if isinstance(op.result.type, GmTensorType):
+            groups = _groups_hint(op.result) if op.result.type.conv_format == (
+                ConvFormat.FRACTAL_Z_3D
+            ) else 1
+            arr = np.asarray(src, dtype=np_dtype(op.result.type.element_type))
+            return (to_gm(op.result.type, arr, groups),)
+        assert isinstance(op.result.type, MemRefType)
+        return (from_gm(src).astype(np_dtype(op.result.type.element_type), copy=False),)
+
+    @impl(launch.AllocGmOp)
+    def run_alloc_gm(
+        self, interpreter: Interpreter, op: launch.AllocGmOp, args: PythonValues
+    ) -> PythonValues:
+        t = op.result.type
+        assert isinstance(t, GmTensorType)
+        groups = _groups_hint(op.result) if t.conv_format == ConvFormat.FRACTAL_Z_3D else 1
+        size = int(np.prod(physical_shape(t, groups)))
+        return (GmTensor(t, np.zeros(size, np_dtype(t.element_type)), groups),)
+
+    @impl(launch.LaunchOp)
+    def run_launch(
+        self, interpreter: Interpreter, op: launch.LaunchOp, args: PythonValues
+    ) -> PythonValues:
+        callee = op.callee.string_value()
+        for block in range(op.blocks.value.data):
+            self.core = CoreState(block, CoreMemory(self.hw_name), FlagState())
+            try:
+                interpreter.call_op(callee, args)
+                pending = self.core.flags.pending()
+                if pending:
+                    raise KernelError(
+                        f"block {block}: flags set but never waited at kernel end: {pending}"
+                    )
+            finally:
+                self.core = None
+        return ()
+
+    # -- hardware level ---------------------------------------------------------------------
+
+    @impl(hw_level.GetBlockIdxOp)
+    def run_get_block_idx(
+        self, interpreter: Interpreter, op: hw_level.GetBlockIdxOp, args: PythonValues
+    ) -> PythonValues:
+        return (self._core().block_idx,)
+
+    @impl(hw_level.AllocBufferOp)
+    def run_alloc_buffer(
+        self, interpreter: Interpreter, op: hw_level.AllocBufferOp, args: PythonValues
+    ) -> PythonValues:
+        t = op.buffer_type
+        assert isinstance(t, LocalTensorType)
+        offset = op.offset_bytes
+        if offset is None:
+            raise RuntimeError(
+                f"{op.name} of {t.tposition} has no planned offset: run ascend-plan-buffers"
+            )
+        core = self._core()
+        memory = str(t.memory)
+        dtype = np_dtype(t.element_type)
+        count = t.num_elements
+        slots = [
+            core.memory.slot_view(memory, offset, s, op.num_slots, count, dtype)
+            for s in range(op.num_slots)
+        ]
+        return (Buffer(memory, offset, slots),)
+
+    @impl(hw_level.DataCopyOp)
+    def run_data_copy(
+        self, interpreter: Interpreter, op: hw_level.DataCopyOp, args: PythonValues
+    ) -> PythonValues:
+        src, src_off, dst, slot, dst_off, n, ln, ss, ds = args
+        instructions.data_copy(src.data, src_off, dst.slot(slot), dst_off, n, ln, ss, ds)
+        return ()
+
+    def _load3d_static(self, op: hw_level.Load3dOp) -> tuple[Any, ...]:
+        st = self._static.get(op)
+        if st is None:
+            st = (
+                tuple(op.kernel_hw),
+                tuple(op.stride_hw),
+                tuple(op.dilation_hw),
+                op.is_transposed,
+            )
+            self._static[op] = st
+        return st
+
+    @impl(hw_level.Load3dOp)
+    def run_load3d(
+        self, interpreter: Interpreter, op: hw_level.Load3dOp, args: PythonValues
+    ) -> PythonValues:
+        (src, sslot, soff, dst, dslot, l1_h, l1_w, ch, ks, ke, ms, me, pt, pb, pl, pr) = args
+        kernel, stride, dilation, transpose = self._load3d_static(op)
+        instructions.load3d(
+            src.slot(sslot),
+            soff,
+            dst.slot(dslot),
+            l1_h=l1_h,
+            l1_w=l1_w,
+            channels=ch,
+            k_start=ks,
+            k_ext=ke,
+            m_start=ms,
+            m_ext=me,
+            pad=(pt, pb, pl, pr),
+            kernel=kernel,
+            stride=stride,
+            dilation=dilation,
+            transpose=transpose,
+        )
+        return ()
+
+    @impl(hw_level.Load2dOp)
+    def run_load2d(
+        self, interpreter: Interpreter, op: hw_level.Load2dOp, args: PythonValues
+    ) -> PythonValues:
+        src, sslot, soff, dst, dslot, doff, rep, ss = args
+        instructions.load2d(src.slot(sslot), soff, dst.slot(dslot), doff, rep, ss, op.is_transposed)
+        return ()
+
+    @impl(hw_level.MmadOp)
+    def run_mmad(
+        self, interpreter: Interpreter, op: hw_level.MmadOp, args: PythonValues
+    ) -> PythonValues:
+        a, sa, b, sb, c, sc, m, n, k, init = args
+        instructions.mmad(a.slot(sa), b.slot(sb), c.slot(sc), m, n, k, bool(init))
+        return ()
+
+    @impl(hw_level.FixpipeOp)
+    def run_fixpipe(
+        self, interpreter: Interpreter, op: hw_level.FixpipeOp, args: PythonValues
+    ) -> PythonValues:
+        src, slot, dst, doff, m, n, ss, ds = args
+        instructions.fixpipe(src.slot(slot), dst.data, doff, m, n, ss, ds, op.is_atomic)
+        return ()
+
+    @impl(hw_level.SetFlagOp)
+    def run_set_flag(
+        self, interpreter: Interpreter, op: hw_level.SetFlagOp, args: PythonValues
+    ) -> PythonValues:
+        self._core().flags.set(str(op.src_pipe), str(op.dst_pipe), args[0])
+        return ()
+
+    @impl(hw_level.WaitFlagOp)
+    def run_wait_flag(
+        self, interpreter: Interpreter, op: hw_level.WaitFlagOp, args: PythonValues
+    ) -> PythonValues:
+        self._core().flags.wait(str(op.src_pipe), str(op.dst_pipe), args[0])
+        return ()
+
+    @impl(hw_level.PipeBarrierOp)
+    def run_pipe_barrier(
+        self, interpreter: Interpreter, op: hw_level.PipeBarrierOp, args: PythonValues
+    ) -> PythonValues:
+        return ()  # in-order simulation: every earlier instruction is already complete
+
+
+def make_interpreter(module: ModuleOp, hw_name: str = "atlas-a2-910b2") -> Interpreter:
+    """An interpreter for ``module`` with the stock func/scf/arith/builtin/memref functions and
+    the ascend ones."""
+    interpreter = Interpreter(module)
+    for fns in (
+        FuncFunctions(),
+        ScfFunctions(),
+        ArithFunctions(),
+        BuiltinFunctions(),
+        MemRefFunctions(),
+        ExtraArithFunctions(),
+        AscendFunctions(hw_name),
+    ):
+        interpreter.register_implementations(fns)
+    return interpreter
