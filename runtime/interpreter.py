@@ -19,6 +19,7 @@ formula), format level (``trans_data`` through ``dialects/formats.py``), the hos
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -29,6 +30,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
+    IndexType,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -192,9 +194,117 @@ class ApiObject:
 # functions
 
 
+def _remsi(a: int, b: int) -> int:
+    r = abs(a) % abs(b)
+    return r if a >= 0 else -r
+
+
+_BINARY: dict[type[Operation], Any] = {
+    arith.AddiOp: operator.add,
+    arith.SubiOp: operator.sub,
+    arith.MuliOp: operator.mul,
+    arith.FloorDivSIOp: operator.floordiv,
+    arith.RemSIOp: _remsi,
+    arith.AndIOp: operator.and_,
+    arith.OrIOp: operator.or_,
+}
+_CMPI: dict[int, Any] = {
+    0: operator.eq,
+    1: operator.ne,
+    2: operator.lt,
+    3: operator.le,
+    4: operator.gt,
+    5: operator.ge,
+}
+
+
 @register_impls
 class ExtraArithFunctions(InterpreterFunctions):
-    """arith ops the stock xDSL interpreter lacks."""
+    """arith ops the stock xDSL interpreter lacks, and a cached ``arith.constant``.
+
+    The stock ``arith.constant`` re-checks the attribute's type constraints on every execution
+    (~90 us); the lowered kernels execute hundreds of thousands of constants, so their values
+    are decoded once per op and cached (registered with ``override=True``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._constants: dict[Operation, Any] = {}
+        self._fast: dict[Operation, Any] = {}
+        self._stock = ArithFunctions()
+        self._interp: Interpreter | None = None
+        self._stock_impls = {
+            arith.AddiOp: ArithFunctions.run_addi,
+            arith.SubiOp: ArithFunctions.run_subi,
+            arith.MuliOp: ArithFunctions.run_muli,
+            arith.FloorDivSIOp: ArithFunctions.run_floordivsi,
+            arith.RemSIOp: ArithFunctions.run_remsi,
+            arith.AndIOp: ArithFunctions.run_andi,
+            arith.OrIOp: ArithFunctions.run_ori,
+            arith.CmpiOp: ArithFunctions.run_cmpi,
+        }
+
+    @impl(arith.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues):
+        try:
+            return self._constants[op]
+        except KeyError:
+            value = self._stock.run_constant(interpreter, op, args).values
+            self._constants[op] = value
+            return value
+
+    def _binary(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        fn = self._fast.get(op)
+        if fn is None:
+            self._interp = interpreter
+            fn = self._decode(op)
+            self._fast[op] = fn
+        return (fn(args[0], args[1]),)
+
+    def _decode(self, op: Operation) -> Any:
+        """The Python function of a binary index/i1 op (64-bit index values never wrap in the
+        lowered kernels' small offset arithmetic; other widths go to the stock impls)."""
+        t = op.operands[0].type
+        fast = isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data == 1)
+        if isinstance(op, arith.CmpiOp) and op.predicate.value.data not in _CMPI:
+            fast = False
+        if not fast:
+            stock = self._stock_impls[type(op)]
+            return lambda a, b: stock(self._stock, self._interp, op, (a, b)).values[0]
+        if isinstance(op, arith.CmpiOp):
+            return _CMPI[op.predicate.value.data]
+        return _BINARY[type(op)]
+
+    @impl(arith.AddiOp)
+    def run_addi(self, interpreter: Interpreter, op: arith.AddiOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.SubiOp)
+    def run_subi(self, interpreter: Interpreter, op: arith.SubiOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.MuliOp)
+    def run_muli(self, interpreter: Interpreter, op: arith.MuliOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.FloorDivSIOp)
+    def run_floordivsi(self, interpreter: Interpreter, op: arith.FloorDivSIOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.RemSIOp)
+    def run_remsi(self, interpreter: Interpreter, op: arith.RemSIOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.AndIOp)
+    def run_andi(self, interpreter: Interpreter, op: arith.AndIOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.OrIOp)
+    def run_ori(self, interpreter: Interpreter, op: arith.OrIOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
+
+    @impl(arith.CmpiOp)
+    def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues):
+        return self._binary(interpreter, op, args)
 
     @impl(arith.MinSIOp)
     def run_minsi(self, interpreter: Interpreter, op: arith.MinSIOp, args: PythonValues):
@@ -424,8 +534,8 @@ def make_interpreter(module: ModuleOp, hw_name: str = "atlas-a2-910b2") -> Inter
         ArithFunctions(),
         BuiltinFunctions(),
         MemRefFunctions(),
-        ExtraArithFunctions(),
         AscendFunctions(hw_name),
     ):
         interpreter.register_implementations(fns)
+    interpreter.register_implementations(ExtraArithFunctions(), override=True)
     return interpreter
