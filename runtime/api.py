@@ -92,6 +92,8 @@ def format_level_source(p: Problem) -> str:
     x5 = gm("NDC1HWC0", p.x_shape, e)
     dy5 = gm("NDC1HWC0", p.dy_shape, e)
     wf = gm("FRACTAL_Z_3D", p.weight_shape, "f32")
+    if p.groups != 1:
+        wf = wf[:-1] + f", groups = {p.groups}>"
     return (
         f"func.func @conv3d_bp_filter(%x: {xt}, %dy: {dyt}) -> {wt} {{\n"
         f"  %x5 = ascend.trans_data %x : {xt} -> {x5}\n"

@@ -125,23 +125,9 @@ def from_gm(g: GmTensor) -> np.ndarray:
     raise NotImplementedError(f"trans_data from {t.conv_format}")
 
 
-def _groups_hint(value: SSAValue) -> int:
-    """Groups of a FRACTAL_Z_3D dW value: Cin (of the x passed next to it) / (Cin/g).
-
-    The gm_tensor type holds only the logical (Cout, Cin/g, ...) shape; the layout's size depends
-    on the group count, which the launch (x first, dW last) or the dW op reveals."""
-    t = cast(GmTensorType, value.type)
-    cin_g = t.get_shape()[1]
-    for use in value.uses:
-        user = use.operation
-        if isinstance(user, launch.LaunchOp):
-            x_t = user.args[0].type
-            if isinstance(x_t, GmTensorType) and x_t.get_shape()[1] % cin_g == 0:
-                return x_t.get_shape()[1] // cin_g
-    owner = value.owner
-    if isinstance(owner, Conv3DBackpropFilterOp):
-        return owner.groups.value.data
-    return 1
+def _groups(t: GmTensorType) -> int:
+    """Groups of a gm_tensor type (only FRACTAL_Z_3D depends on them)."""
+    return t.groups.data
 
 
 @dataclass(eq=False)
@@ -369,9 +355,7 @@ class AscendFunctions(InterpreterFunctions):
     ) -> PythonValues:
         (src,) = args
         if isinstance(op.result.type, GmTensorType):
-            groups = _groups_hint(op.result) if op.result.type.conv_format == (
-                ConvFormat.FRACTAL_Z_3D
-            ) else 1
+            groups = _groups(op.result.type)
             arr = np.asarray(src, dtype=np_dtype(op.result.type.element_type))
             return (to_gm(op.result.type, arr, groups),)
         assert isinstance(op.result.type, MemRefType)
@@ -383,7 +367,7 @@ class AscendFunctions(InterpreterFunctions):
     ) -> PythonValues:
         t = op.result.type
         assert isinstance(t, GmTensorType)
-        groups = _groups_hint(op.result) if t.conv_format == ConvFormat.FRACTAL_Z_3D else 1
+        groups = _groups(t)
         size = int(np.prod(physical_shape(t, groups)))
         return (GmTensor(t, np.zeros(size, np_dtype(t.element_type)), groups),)
 
