@@ -99,7 +99,8 @@ def format_level_source(p: Problem) -> str:
         f"  %x5 = ascend.trans_data %x : {xt} -> {x5}\n"
         f"  %dy5 = ascend.trans_data %dy : {dyt} -> {dy5}\n"
         f"  %dwf = ascend.conv3d_backprop_filter %x5, %dy5 strides {list(p.stride)} "
-        f"pads {list(p.pads)} dilations {list(p.dilation)} groups {p.groups} : {x5}, {dy5} -> {wf}\n"
+        f"pads {list(p.pads)} dilations {list(p.dilation)} groups {p.groups} : "
+        f"{x5}, {dy5} -> {wf}\n"
         f"  %dw = ascend.trans_data %dwf : {wf} -> {wt}\n"
         f"  func.return %dw : {wt}\n"
         f"}}\n"
@@ -180,7 +181,14 @@ def _problem(
     if dy.shape[2:] != expect or dy.shape[:2] != (x.shape[0], ws[0]):
         raise ValueError(f"grad_output shape {dy.shape} does not fit the convolution ({expect})")
     return Problem(
-        tuple(x.shape), tuple(dy.shape), ws, s, pads, d, groups, _ELEM[x.dtype]  # type: ignore[arg-type]
+        tuple(x.shape),
+        tuple(dy.shape),
+        ws,
+        s,
+        pads,
+        d,
+        groups,
+        _ELEM[x.dtype],  # type: ignore[arg-type]
     )
 
 

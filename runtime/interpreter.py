@@ -47,7 +47,7 @@ from xdsl.interpreters.builtin import BuiltinFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation
 
 from ascend_xdsl.dialects import api_level, formats, hw_level, launch
 from ascend_xdsl.dialects.conv_shape import ceil_div
@@ -230,7 +230,9 @@ class ExtraArithFunctions(InterpreterFunctions):
         }
 
     @impl(arith.ConstantOp)
-    def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues):
+    def run_constant(
+        self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues
+    ) -> PythonValues:
         try:
             return self._constants[op]
         except KeyError:
@@ -261,47 +263,69 @@ class ExtraArithFunctions(InterpreterFunctions):
         return _BINARY[type(op)]
 
     @impl(arith.AddiOp)
-    def run_addi(self, interpreter: Interpreter, op: arith.AddiOp, args: PythonValues):
+    def run_addi(
+        self, interpreter: Interpreter, op: arith.AddiOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.SubiOp)
-    def run_subi(self, interpreter: Interpreter, op: arith.SubiOp, args: PythonValues):
+    def run_subi(
+        self, interpreter: Interpreter, op: arith.SubiOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.MuliOp)
-    def run_muli(self, interpreter: Interpreter, op: arith.MuliOp, args: PythonValues):
+    def run_muli(
+        self, interpreter: Interpreter, op: arith.MuliOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.FloorDivSIOp)
-    def run_floordivsi(self, interpreter: Interpreter, op: arith.FloorDivSIOp, args: PythonValues):
+    def run_floordivsi(
+        self, interpreter: Interpreter, op: arith.FloorDivSIOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.RemSIOp)
-    def run_remsi(self, interpreter: Interpreter, op: arith.RemSIOp, args: PythonValues):
+    def run_remsi(
+        self, interpreter: Interpreter, op: arith.RemSIOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.AndIOp)
-    def run_andi(self, interpreter: Interpreter, op: arith.AndIOp, args: PythonValues):
+    def run_andi(
+        self, interpreter: Interpreter, op: arith.AndIOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.OrIOp)
-    def run_ori(self, interpreter: Interpreter, op: arith.OrIOp, args: PythonValues):
+    def run_ori(
+        self, interpreter: Interpreter, op: arith.OrIOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.CmpiOp)
-    def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues):
+    def run_cmpi(
+        self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues
+    ) -> PythonValues:
         return self._binary(interpreter, op, args)
 
     @impl(arith.MinSIOp)
-    def run_minsi(self, interpreter: Interpreter, op: arith.MinSIOp, args: PythonValues):
+    def run_minsi(
+        self, interpreter: Interpreter, op: arith.MinSIOp, args: PythonValues
+    ) -> PythonValues:
         return (min(args[0], args[1]),)
 
     @impl(arith.MaxSIOp)
-    def run_maxsi(self, interpreter: Interpreter, op: arith.MaxSIOp, args: PythonValues):
+    def run_maxsi(
+        self, interpreter: Interpreter, op: arith.MaxSIOp, args: PythonValues
+    ) -> PythonValues:
         return (max(args[0], args[1]),)
 
     @impl(arith.CeilDivSIOp)
-    def run_ceildivsi(self, interpreter: Interpreter, op: arith.CeilDivSIOp, args: PythonValues):
+    def run_ceildivsi(
+        self, interpreter: Interpreter, op: arith.CeilDivSIOp, args: PythonValues
+    ) -> PythonValues:
         return (-(-args[0] // args[1]),)
 
 
@@ -337,9 +361,7 @@ class AscendFunctions(InterpreterFunctions):
         on_gm = isinstance(x, GmTensor)
         xa = from_gm(x) if on_gm else x
         dya = from_gm(dy) if on_gm else dy
-        cout, cin_g, kd, kh, kw = (
-            op.result.type.get_shape()  # type: ignore[union-attr]
-        )
+        cout, cin_g, kd, kh, kw = op.result.type.get_shape()  # type: ignore[union-attr]
         dw = conv3d_weight_reference(
             xa, dya, (cout, cin_g, kd, kh, kw), p.strides, p.pads, p.dilations, p.groups
         )
@@ -506,6 +528,149 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: hw_level.PipeBarrierOp, args: PythonValues
     ) -> PythonValues:
         return ()  # in-order simulation: every earlier instruction is already complete
+
+    # -- API level (tile granularity) -------------------------------------------------------
+
+    @impl(api_level.CreateOp)
+    def run_create(
+        self, interpreter: Interpreter, op: api_level.CreateOp, args: PythonValues
+    ) -> PythonValues:
+        return (ApiObject(),)
+
+    @impl(api_level.InitOp)
+    def run_init(
+        self, interpreter: Interpreter, op: api_level.InitOp, args: PythonValues
+    ) -> PythonValues:
+        args[0].tiling = op.tiling.tiling
+        return ()
+
+    @staticmethod
+    def _new_shape(obj: ApiObject) -> None:
+        obj.tiles, obj.next_tile, obj.current, obj.a_mat, obj.b_mat = [], 0, None, None, None
+
+    @impl(api_level.SetGradOutputOp)
+    def run_set_grad_output(
+        self, interpreter: Interpreter, op: api_level.SetGradOutputOp, args: PythonValues
+    ) -> PythonValues:
+        obj, obj.dy, obj.dy_off = args[0], args[1], args[2]
+        self._new_shape(obj)
+        return ()
+
+    @impl(api_level.SetInputOp)
+    def run_set_input(
+        self, interpreter: Interpreter, op: api_level.SetInputOp, args: PythonValues
+    ) -> PythonValues:
+        obj, obj.x, obj.x_off = args[0], args[1], args[2]
+        self._new_shape(obj)
+        return ()
+
+    @impl(api_level.SetSingleShapeOp)
+    def run_set_single_shape(
+        self, interpreter: Interpreter, op: api_level.SetSingleShapeOp, args: PythonValues
+    ) -> PythonValues:
+        obj = args[0]
+        obj.m, obj.n, obj.k = args[1], args[2], args[3]
+        self._new_shape(obj)
+        return ()
+
+    @impl(api_level.SetStartPositionOp)
+    def run_set_start_position(
+        self, interpreter: Interpreter, op: api_level.SetStartPositionOp, args: PythonValues
+    ) -> PythonValues:
+        obj = args[0]
+        obj.ho_start = args[1]
+        self._new_shape(obj)
+        return ()
+
+    @staticmethod
+    def _matrices(obj: ApiObject) -> None:
+        """A (M x K, dy rows) and B (K x N, img2col of x) of the single shape, in float32.
+
+        dy: the slice starts at ``dy_off`` (channel block of the M start, row ``ho_start``);
+        ``A[m, p] = dy[dy_off + (m // 16) * Ho*Wo*16 + p*16 + m % 16]``. x: the slice starts at
+        row ``hi_start = max(0, ho_start*sh - pad_up)`` of the channel block of the N start;
+        position ``p`` is output row ``ho_start + p // Wo``, column ``p % Wo``; column ``q`` is
+        (c1, kh, kw, c0) as in load3d."""
+        t = obj.tiling
+        assert t is not None and obj.dy is not None and obj.x is not None
+        m, n, k = obj.m, obj.n, obj.k
+        ho_wo = obj.dy.shape[3] * obj.dy.shape[4]
+        rows = np.arange(m)
+        pos = np.arange(k)
+        a_idx = obj.dy_off + ((rows // C0) * ho_wo * C0 + rows % C0)[:, None] + (pos * C0)[None, :]
+        obj.a_mat = obj.dy.data[a_idx].astype(np.float32)
+        hi, wi, wo = t.hi, t.wi, t.wo
+        hi_start = max(0, obj.ho_start * t.stride_h - t.pad_up)
+        q = np.arange(n)
+        c1 = q // (t.hk * t.wk * C0)
+        ikh = (q // (t.wk * C0)) % t.hk
+        ikw = (q // C0) % t.wk
+        c0 = q % C0
+        oh = obj.ho_start + pos // wo
+        ow = pos % wo
+        h = (oh * t.stride_h - t.pad_up)[:, None] + (ikh * t.dilation_h)[None, :]
+        w = (ow * t.stride_w - t.pad_left)[:, None] + (ikw * t.dilation_w)[None, :]
+        valid = (h >= 0) & (h < hi) & (w >= 0) & (w < wi)
+        b_idx = obj.x_off + ((c1 * hi * wi)[None, :] + (h - hi_start) * wi + w) * C0 + c0[None, :]
+        b_idx = np.where(valid, b_idx, 0)
+        obj.b_mat = np.where(valid, obj.x.data[b_idx].astype(np.float32), np.float32(0))
+        bm, bn = t.base_m, t.base_n
+        mt, nt = range(ceil_div(m, bm)), range(ceil_div(n, bn))
+        if t.iterate_order == ITERATE_ORDER_M:
+            obj.tiles = [(i * bm, j * bn) for i in mt for j in nt]
+        else:
+            obj.tiles = [(i * bm, j * bn) for j in nt for i in mt]
+
+    @impl(api_level.IterateOp)
+    def run_iterate(
+        self, interpreter: Interpreter, op: api_level.IterateOp, args: PythonValues
+    ) -> PythonValues:
+        obj = args[0]
+        if obj.a_mat is None:
+            self._matrices(obj)
+        if obj.next_tile >= len(obj.tiles):
+            obj.current = None
+            return (False,)
+        obj.current = obj.tiles[obj.next_tile]
+        obj.next_tile += 1
+        t = obj.tiling
+        assert t is not None and obj.a_mat is not None and obj.b_mat is not None
+        m0, n0 = obj.current
+        tile = obj.a_mat[m0 : m0 + t.base_m] @ obj.b_mat[:, n0 : n0 + t.base_n]
+        obj.c_nz = formats.to_nz(tile)  # (N1, M1, 16, 16), rows padded to whole fractals
+        return (True,)
+
+    @impl(api_level.GetTensorCOp)
+    def run_get_tensor_c(
+        self, interpreter: Interpreter, op: api_level.GetTensorCOp, args: PythonValues
+    ) -> PythonValues:
+        obj, dw, off = args
+        t = obj.tiling
+        if obj.current is None or obj.c_nz is None or t is None:
+            raise RuntimeError("ascend.get_tensor_c without a tile from ascend.iterate")
+        m0, n0 = obj.current
+        m = min(t.base_m, obj.m - m0)
+        n = min(t.base_n, obj.n - n0)
+        m16 = obj.c_nz.shape[1] * 16
+        dst = off + (n0 // C0) * t.cout1_g * C0 * C0 + m0 * C0
+        instructions.fixpipe(
+            obj.c_nz.reshape(-1),
+            dw.data,
+            dst,
+            m,
+            n,
+            m16,
+            t.cout1_g * C0 * C0 * 4 // 32,
+            op.atomic is not None,
+        )
+        return ()
+
+    @impl(api_level.EndOp)
+    def run_end(
+        self, interpreter: Interpreter, op: api_level.EndOp, args: PythonValues
+    ) -> PythonValues:
+        self._new_shape(args[0])
+        return ()
 
 
 def make_interpreter(module: ModuleOp, hw_name: str = "atlas-a2-910b2") -> Interpreter:

@@ -39,7 +39,10 @@ def _data(
 
 
 def _dy_shape(
-    x_shape: tuple[int, ...], w: tuple[int, ...], s: tuple[int, ...], p6: tuple[int, ...],
+    x_shape: tuple[int, ...],
+    w: tuple[int, ...],
+    s: tuple[int, ...],
+    p6: tuple[int, ...],
     d: tuple[int, ...],
 ) -> tuple[int, ...]:
     sp = tuple(
@@ -71,7 +74,15 @@ def _run(
 ) -> float:
     x, dy = _data(x_shape, _dy_shape(x_shape, w, stride, pads, dilation), dtype)
     got = run_conv3d_weight(
-        x, w, dy, stride, pads, dilation, groups, level=level, **kw  # type: ignore[arg-type]
+        x,
+        w,
+        dy,
+        stride,
+        pads,
+        dilation,
+        groups,
+        level=level,
+        **kw,  # type: ignore[arg-type]
     ).grad_weight
     ref = conv3d_weight_reference(x, dy, w, stride, pads, dilation, groups)  # type: ignore[arg-type]
     return _check(got, ref, dy)
@@ -106,7 +117,9 @@ SHAPES: dict[str, dict[str, object]] = {
         x_shape=(1, 32, 3, 8, 8), w=(32, 32, 2, 3, 3), pads=(1,) * 6, override="iterate_order=0"
     ),
     # Ho*Wo = 64*64 positions: K does not fit the A1/B1 slots, so both sides stream through L1.
-    "tall_streaming_k": dict(x_shape=(1, 16, 1, 64, 64), w=(16, 16, 1, 3, 3), pads=(0, 0, 1, 1, 1, 1)),
+    "tall_streaming_k": dict(
+        x_shape=(1, 16, 1, 64, 64), w=(16, 16, 1, 3, 3), pads=(0, 0, 1, 1, 1, 1)
+    ),
 }
 
 
@@ -178,3 +191,7 @@ def test_problem_is_a_value() -> None:
     x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
     p = _problem(x, (16, 16, 2, 3, 3), dy, 1, 0, 1, 1)
     assert replace(p) == p
+
+
+def test_default_layer_api() -> None:
+    _run(DEFAULT_X, DEFAULT_W, pads=(1,) * 6, cores=24, level="api")
