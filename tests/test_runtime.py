@@ -1,0 +1,197 @@
+"""Execution of the lowered dW kernel by the interpreter, against runtime/reference.py.
+
+Tolerance: the kernel and the reference both widen f16/bf16 inputs to float32 and accumulate
+products in float32, so they differ only by summation order. For a sum of K terms the float32
+rounding error is bounded by ~K * eps32 * sum|terms|; with random N(0,1) inputs the error grows
+like sqrt(K) * eps32 * max|dW| in practice. ``atol = 1e-5 * K_total**0.5 * max|ref|`` with
+K_total = N*Do*Ho*Wo (terms per dW element) stays well above that (eps32 = 1.2e-7) while still
+catching any misplaced or missing tile (an error of order one product, ~1, i.e. >> atol).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from ascend_xdsl.dialects.hw_level import AllocBufferOp
+from ascend_xdsl.runtime.api import (
+    Problem,
+    _problem,
+    compile_levels,
+    format_level_source,
+    run_conv3d_weight,
+)
+from ascend_xdsl.runtime.core_memory import MemoryAccessError
+from ascend_xdsl.runtime.interpreter import make_interpreter
+from ascend_xdsl.runtime.reference import conv3d_weight_reference
+
+
+def _data(
+    x_shape: tuple[int, ...], dy_shape: tuple[int, ...], dtype: type = np.float16
+) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(x_shape).astype(dtype)
+    dy = rng.standard_normal(dy_shape).astype(dtype)
+    return x, dy
+
+
+def _dy_shape(
+    x_shape: tuple[int, ...],
+    w: tuple[int, ...],
+    s: tuple[int, ...],
+    p6: tuple[int, ...],
+    d: tuple[int, ...],
+) -> tuple[int, ...]:
+    sp = tuple(
+        (x_shape[2 + a] + p6[2 * a] + p6[2 * a + 1] - d[a] * (w[2 + a] - 1) - 1) // s[a] + 1
+        for a in range(3)
+    )
+    return (x_shape[0], w[0], *sp)
+
+
+def _check(got: np.ndarray, ref: np.ndarray, dy: np.ndarray) -> float:
+    k_total = dy.shape[0] * dy.shape[2] * dy.shape[3] * dy.shape[4]
+    atol = 1e-5 * k_total**0.5 * max(float(np.abs(ref).max()), 1.0)
+    err = float(np.abs(got - ref).max())
+    assert got.shape == ref.shape
+    assert err <= atol, f"max abs error {err} > {atol}"
+    return err
+
+
+def _run(
+    x_shape: tuple[int, ...],
+    w: tuple[int, int, int, int, int],
+    stride: tuple[int, int, int] = (1, 1, 1),
+    pads: tuple[int, ...] = (0,) * 6,
+    dilation: tuple[int, int, int] = (1, 1, 1),
+    groups: int = 1,
+    dtype: type = np.float16,
+    level: str = "hw",
+    **kw: object,
+) -> float:
+    x, dy = _data(x_shape, _dy_shape(x_shape, w, stride, pads, dilation), dtype)
+    got = run_conv3d_weight(
+        x,
+        w,
+        dy,
+        stride,
+        pads,
+        dilation,
+        groups,
+        level=level,
+        **kw,  # type: ignore[arg-type]
+    ).grad_weight
+    ref = conv3d_weight_reference(x, dy, w, stride, pads, dilation, groups)  # type: ignore[arg-type]
+    return _check(got, ref, dy)
+
+
+DEFAULT_X = (2, 64, 8, 28, 28)
+DEFAULT_W = (64, 64, 3, 3, 3)
+
+
+@pytest.mark.parametrize("cores", [1, 4, 24])
+def test_default_layer_hw(cores: int) -> None:
+    _run(DEFAULT_X, DEFAULT_W, pads=(1,) * 6, cores=cores)
+
+
+SHAPES: dict[str, dict[str, object]] = {
+    "small": dict(x_shape=(1, 16, 3, 6, 6), w=(16, 16, 2, 3, 3)),
+    "stride2": dict(x_shape=(1, 16, 5, 9, 9), w=(16, 16, 3, 3, 3), stride=(2, 2, 2)),
+    "asym_pad6": dict(x_shape=(1, 16, 4, 7, 7), w=(16, 16, 2, 3, 3), pads=(1, 0, 2, 1, 0, 1)),
+    "dilation2": dict(x_shape=(1, 16, 5, 9, 9), w=(16, 16, 2, 3, 3), dilation=(2, 2, 2)),
+    "groups2": dict(x_shape=(1, 32, 3, 6, 6), w=(32, 16, 2, 3, 3), groups=2),
+    "depthwise": dict(x_shape=(1, 16, 3, 6, 6), w=(16, 1, 2, 3, 3), groups=16),
+    "cin20": dict(x_shape=(1, 20, 3, 6, 6), w=(16, 20, 2, 3, 3), pads=(1,) * 6),
+    "cout20": dict(x_shape=(1, 16, 3, 6, 6), w=(20, 16, 1, 3, 3)),
+    "kd1": dict(x_shape=(2, 16, 3, 6, 6), w=(16, 16, 1, 3, 3)),
+    "kd3": dict(x_shape=(1, 16, 4, 6, 6), w=(16, 16, 3, 1, 1)),
+    "howo_not16": dict(x_shape=(1, 16, 2, 7, 5), w=(16, 16, 1, 3, 3), pads=(0, 0, 1, 1, 1, 1)),
+    "bf16": dict(x_shape=(1, 16, 3, 6, 6), w=(16, 16, 2, 3, 3), dtype=ml_dtypes.bfloat16),
+    "order_n": dict(
+        x_shape=(1, 32, 3, 8, 8), w=(32, 32, 2, 3, 3), pads=(1,) * 6, override="iterate_order=1"
+    ),
+    "order_m": dict(
+        x_shape=(1, 32, 3, 8, 8), w=(32, 32, 2, 3, 3), pads=(1,) * 6, override="iterate_order=0"
+    ),
+    # Ho*Wo = 64*64 positions: K does not fit the A1/B1 slots, so both sides stream through L1.
+    "tall_streaming_k": dict(
+        x_shape=(1, 16, 1, 64, 64), w=(16, 16, 1, 3, 3), pads=(0, 0, 1, 1, 1, 1)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shape_matrix_hw(name: str) -> None:
+    _run(**SHAPES[name], cores=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["small", "groups2", "stride2", "cin20"])
+def test_shape_matrix_multicore(name: str) -> None:
+    _run(**SHAPES[name], cores=4)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("level", ["format", "api"])
+@pytest.mark.parametrize("name", ["small", "groups2", "asym_pad6", "cin20", "order_n"])
+def test_upper_levels(level: str, name: str) -> None:
+    _run(**SHAPES[name], level=level, cores=2)  # type: ignore[arg-type]
+
+
+def _modules_with_moved_buffer() -> tuple[object, object, np.ndarray, np.ndarray, Problem]:
+    x_shape, w = (1, 32, 3, 8, 8), (32, 32, 2, 3, 3)
+    x, dy = _data(x_shape, _dy_shape(x_shape, w, (1, 1, 1), (1,) * 6, (1, 1, 1)))
+    p = _problem(x, w, dy, 1, 1, 1, 1)
+    levels = compile_levels(format_level_source(p), cores=1)
+    return levels, None, x, dy, p
+
+
+def test_wrong_buffer_plan_is_detected() -> None:
+    levels, _, x, dy, p = _modules_with_moved_buffer()
+    hw_module = levels["hw"]  # type: ignore[index]
+    ref = conv3d_weight_reference(x, dy, p.weight_shape, p.stride, p.pads, p.dilation, p.groups)
+    # Correct plan first.
+    (good,) = make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+    _check(good, ref, dy)
+    allocs = [op for op in hw_module.walk() if isinstance(op, AllocBufferOp)]
+    b1 = next(a for a in allocs if str(a.buffer_type.tposition) == "B1")
+    a1 = next(a for a in allocs if str(a.buffer_type.tposition) == "A1")
+    # Move B1 onto A1: the x rows overwrite the dy rows in L1.
+    b1.offset = a1.offset
+    try:
+        (bad,) = make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+    except MemoryAccessError:
+        return
+    assert float(np.abs(bad - ref).max()) > 1.0
+
+
+def test_out_of_bounds_plan_raises() -> None:
+    levels, _, x, dy, _p = _modules_with_moved_buffer()
+    hw_module = levels["hw"]  # type: ignore[index]
+    allocs = [op for op in hw_module.walk() if isinstance(op, AllocBufferOp)]
+    co1 = next(a for a in allocs if str(a.buffer_type.tposition) == "CO1")
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    co1.offset = IntegerAttr(131072 - 64, i64)  # past the end of L0C
+    with pytest.raises(MemoryAccessError):
+        make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+
+
+def test_unplanned_buffer_raises() -> None:
+    levels, _, x, dy, _p = _modules_with_moved_buffer()
+    hw_module = levels["hw"]  # type: ignore[index]
+    alloc = next(op for op in hw_module.walk() if isinstance(op, AllocBufferOp))
+    alloc.offset = None
+    with pytest.raises(RuntimeError, match="no planned offset"):
+        make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+
+
+def test_problem_is_a_value() -> None:
+    x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
+    p = _problem(x, (16, 16, 2, 3, 3), dy, 1, 0, 1, 1)
+    assert replace(p) == p
+
+
+def test_default_layer_api() -> None:
+    _run(DEFAULT_X, DEFAULT_W, pads=(1,) * 6, cores=24, level="api")
