@@ -17,13 +17,7 @@ import numpy as np
 import pytest
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp
-from ascend_xdsl.runtime.api import (
-    Problem,
-    _problem,
-    compile_levels,
-    format_level_source,
-    run_conv3d_weight,
-)
+from ascend_xdsl.runtime.api import compiled_levels, problem_of, run_conv3d_weight
 from ascend_xdsl.runtime.core_memory import MemoryAccessError
 from ascend_xdsl.runtime.interpreter import make_interpreter
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
@@ -139,18 +133,21 @@ def test_upper_levels(level: str, name: str) -> None:
     _run(**SHAPES[name], level=level, cores=2)  # type: ignore[arg-type]
 
 
-def _modules_with_moved_buffer() -> tuple[object, object, np.ndarray, np.ndarray, Problem]:
+def _modules_with_moved_buffer():
     x_shape, w = (1, 32, 3, 8, 8), (32, 32, 2, 3, 3)
     x, dy = _data(x_shape, _dy_shape(x_shape, w, (1, 1, 1), (1,) * 6, (1, 1, 1)))
-    p = _problem(x, w, dy, 1, 1, 1, 1)
-    levels = compile_levels(format_level_source(p), cores=1)
+    p = problem_of(x, w, dy, 1, 1, 1, 1)
+    # A private copy: the tests below corrupt the buffer plan.
+    levels = {
+        k: m.clone() for k, m in compiled_levels(p, "atlas-a2-910b2", "heuristic", 1, "").items()
+    }
     return levels, None, x, dy, p
 
 
 def test_wrong_buffer_plan_is_detected() -> None:
     levels, _, x, dy, p = _modules_with_moved_buffer()
     hw_module = levels["hw"]  # type: ignore[index]
-    ref = conv3d_weight_reference(x, dy, p.weight_shape, p.stride, p.pads, p.dilation, p.groups)
+    ref = conv3d_weight_reference(x, dy, p.weight_shape, p.strides, p.pads, p.dilations, p.groups)
     # Correct plan first.
     (good,) = make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
     _check(good, ref, dy)
@@ -189,8 +186,16 @@ def test_unplanned_buffer_raises() -> None:
 
 def test_problem_is_a_value() -> None:
     x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
-    p = _problem(x, (16, 16, 2, 3, 3), dy, 1, 0, 1, 1)
-    assert replace(p) == p
+    p = problem_of(x, (16, 16, 2, 3, 3), dy, 1, 0, 1, 1)
+    assert replace(p) == p and hash(p) == hash(replace(p))
+
+
+def test_bad_arguments_are_one_line_errors() -> None:
+    x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
+    with pytest.raises(ValueError, match="grad_output shape"):
+        problem_of(x, (16, 16, 2, 3, 3), dy[:, :, :1], 1, 0, 1, 1)
+    with pytest.raises(TypeError, match="float16 or bfloat16"):
+        problem_of(x.astype(np.float32), (16, 16, 2, 3, 3), dy, 1, 0, 1, 1)
 
 
 def test_default_layer_api() -> None:
