@@ -1,23 +1,29 @@
 """``ascend-insert-sync``: derive ``set_flag``/``wait_flag`` from the buffer accesses of the pipes.
 
-The AI Core's pipes (MTE2, MTE1, M, FIX) run concurrently; only event flags order them. For
-every local buffer, this pass finds where one pipe hands the buffer to another and inserts a
-flag there, which is exactly what a hand-written Ascend C kernel does with
-``SetFlag<HardEvent::MTE2_MTE1>`` & co.:
+The AI Core's pipes (MTE2, MTE1, M, FIX) run concurrently; only event flags order them. This
+pass finds every place where one pipe hands a local buffer to another and orders it with a flag,
+as a hand-written Ascend C kernel does with ``SetFlag<HardEvent::MTE2_MTE1>`` & co.
 
-* **RAW** (a pipe writes, another reads: data ready) and **WAR** (a pipe reads, another
-  overwrites: slot free) hand-overs between two consecutive accessing ops of a block get a
-  ``set_flag`` after the first and a ``wait_flag`` before the second;
-* in a loop body, the hand-over from the last access of one iteration to the first access of
-  the next (the ping-pong "slot free" edge) is synchronised the same way; its first wait is
-  satisfied by a ``set_flag`` issued once at kernel entry, and the last set is drained by a
-  ``wait_flag`` at kernel exit, so every set is consumed by exactly one wait;
-* accesses by the same pipe need nothing (a pipe executes in order).
+1. **Hand-overs.** For each buffer and each block, the ops that touch the buffer (directly or
+   nested) are taken in order. Between two consecutive ones whose accesses are by different
+   pipes and one of them writes — RAW (data ready) or WAR (slot free) — the last access of the
+   first must precede the first access of the second. In a loop body the hand-over from the last
+   access of an iteration to the first of the next (the ping-pong "slot free" edge) counts too,
+   unless the body's only accessing op is itself a loop (then that loop carries it). Accesses by
+   one pipe need nothing: a pipe executes in order.
+2. **Covering.** ``set_flag`` fires once *all* earlier work of its pipe is done, so one
+   set/wait pair orders every hand-over of the same pipe pair whose producer is at or before the
+   set and whose consumer is at or after the wait. Hand-overs of one block and pipe pair that
+   use the same slot value are covered with as few pairs as possible (one, in this kernel's loop
+   bodies: L0A and L0B share one flag, as in the vendor's implementation).
+3. **Events.** A pair uses one event id per slot, ``base + slot``, so both halves of a ping-pong
+   buffer can be in flight at once. Where the slot is not visible at the flag (it is computed in
+   a nested loop), the pair uses a single id. Loop-carried pairs are preset once at kernel entry
+   (so their first wait passes) and drained at exit, so every set is consumed by exactly one
+   wait.
 
-Event ids: each (buffer, src pipe, dst pipe) owns one id per slot, ``base + slot``, so the two
-halves of a ping-pong buffer synchronise independently. When the slot of an access is not
-visible where the flag goes (it is computed inside a nested loop), the flag covers every slot
-of the buffer, on both sides of the hand-over, so sets and waits stay balanced.
+``runtime/sanitizer.py`` checks the result dynamically; the mutation test deletes each wait in
+turn and shows every one of them is needed.
 """
 
 from __future__ import annotations
@@ -70,8 +76,8 @@ def leaves_of(op: Operation, buffer: SSAValue) -> list[Leaf]:
     return found
 
 
-def _visible(value: SSAValue | None, container: Operation) -> bool:
-    """Is ``value`` defined outside ``container`` (so usable right before or after it)?"""
+def _defined_outside(value: SSAValue | None, container: Operation) -> bool:
+    """Is ``value`` defined outside ``container``, so usable right before or after it?"""
     if value is None:
         return False
     owner = value.owner
@@ -81,102 +87,6 @@ def _visible(value: SSAValue | None, container: Operation) -> bool:
             return False
         node = node.parent_op()
     return True
-
-
-@dataclass
-class EventTable:
-    """Event ids per (buffer, src, dst): ``slots`` consecutive ids from a base."""
-
-    limit: int
-    bases: dict[tuple[SSAValue, Pipe, Pipe], int] = field(default_factory=dict)
-    used: dict[tuple[Pipe, Pipe], int] = field(default_factory=lambda: defaultdict(int))
-
-    def base(self, buffer: SSAValue, src: Pipe, dst: Pipe, slots: int) -> int:
-        key = (buffer, src, dst)
-        if key not in self.bases:
-            self.bases[key] = self.used[(src, dst)]
-            self.used[(src, dst)] += slots
-            if self.used[(src, dst)] > self.limit:
-                raise PassFailedException(
-                    f"out of event ids for {src}->{dst}: need {self.used[(src, dst)]}, the "
-                    f"hardware has {self.limit}"
-                )
-        return self.bases[key]
-
-
-@dataclass
-class SyncBuilder:
-    kernel: func.FuncOp
-    events: EventTable
-    presets: set[tuple[SSAValue, Pipe, Pipe]] = field(default_factory=set)
-
-    def flag(
-        self,
-        kind: type[SetFlagOp | WaitFlagOp],
-        at: InsertPoint,
-        buffer: SSAValue,
-        src: Pipe,
-        dst: Pipe,
-        slot: SSAValue | None,
-    ) -> None:
-        alloc = buffer.owner
-        assert isinstance(alloc, AllocBufferOp)
-        base = self.events.base(buffer, src, dst, alloc.num_slots)
-        block = Block()
-        with ImplicitBuilder(block):
-            if slot is None:
-                for s in range(alloc.num_slots):
-                    kind(src, dst, arith.ConstantOp(IntegerAttr(base + s, IndexType())).result)
-            else:
-                ev = slot
-                if base:
-                    ev = arith.AddiOp(slot, arith.ConstantOp(IntegerAttr(base, IndexType()))).result
-                kind(src, dst, ev)
-        Rewriter.inline_block(block, at)
-
-    def hand_over(
-        self, buffer: SSAValue, x: Operation, last: Leaf, y: Operation, first: Leaf, cyclic: bool
-    ) -> None:
-        """Order ``last`` (in ``x``) before ``first`` (in ``y``)."""
-        set_slot, wait_slot = last.slot, first.slot
-        if not (_visible(set_slot, x) and _visible(wait_slot, y)) or (
-            cyclic and not (_visible(set_slot, y) and _visible(wait_slot, x))
-        ):
-            set_slot = wait_slot = None
-        self.flag(SetFlagOp, InsertPoint.after(x), buffer, last.pipe, first.pipe, set_slot)
-        self.flag(WaitFlagOp, InsertPoint.before(y), buffer, last.pipe, first.pipe, wait_slot)
-        if cyclic:
-            self.presets.add((buffer, last.pipe, first.pipe))
-
-    def block(self, block: Block, buffer: SSAValue) -> None:
-        entries = [(op, leaves_of(op, buffer)) for op in block.ops]
-        entries = [(op, lv) for op, lv in entries if lv]
-        for op, lv in entries:
-            if len({leaf.pipe for leaf in lv}) > 1 and op.regions:
-                for region in op.regions:
-                    for inner in region.blocks:
-                        self.block(inner, buffer)
-        for (x, lx), (y, ly) in pairwise(entries):
-            if _needs_sync(lx[-1], ly[0]):
-                self.hand_over(buffer, x, lx[-1], y, ly[0], cyclic=False)
-        in_loop = isinstance(block.parent_op(), scf.ForOp)
-        single_loop = len(entries) == 1 and _carries_own_cycle(entries[0][0], buffer)
-        if in_loop and entries and not single_loop:
-            (y, ly), (x, lx) = entries[0], entries[-1]
-            if _needs_sync(lx[-1], ly[0]):
-                self.hand_over(buffer, x, lx[-1], y, ly[0], cyclic=True)
-
-    def finish(self) -> None:
-        """Presets at entry and drains at exit for every loop-carried hand-over."""
-        body = self.kernel.body.block
-        last_alloc = [op for op in body.ops if isinstance(op, AllocBufferOp)][-1]
-        ret = body.last_op
-        assert ret is not None
-        for buffer, src, dst in sorted(
-            self.presets, key=lambda p: (str(p[1]), str(p[2]), self.events.bases[p])
-        ):
-            self.flag(SetFlagOp, InsertPoint.after(last_alloc), buffer, src, dst, None)
-            self.flag(WaitFlagOp, InsertPoint.before(ret), buffer, src, dst, None)
 
 
 def _carries_own_cycle(op: Operation, buffer: SSAValue) -> bool:
@@ -190,8 +100,210 @@ def _carries_own_cycle(op: Operation, buffer: SSAValue) -> bool:
     return False
 
 
-def _needs_sync(a: Leaf, b: Leaf) -> bool:
-    return a.pipe != b.pipe and (a.write or b.write)
+@dataclass(frozen=True)
+class HandOver:
+    """``x`` (in ``block``) must be done on ``src`` before ``y`` starts on ``dst``."""
+
+    block: Block
+    x: Operation
+    y: Operation
+    src: Pipe
+    dst: Pipe
+    cyclic: bool
+    slot: SSAValue | None
+    """The slot both sides use, if visible at both flags (None: one event for all slots)."""
+    slots: int
+    producer: Operation
+    """The last access of ``x`` (the hardware op whose completion is awaited)."""
+    consumer: Operation
+    """The first access of ``y`` (the hardware op that must wait)."""
+
+
+def _hand_overs(block: Block, buffer: SSAValue, slots: int, out: list[HandOver]) -> None:
+    entries = [(op, lv) for op in block.ops if (lv := leaves_of(op, buffer))]
+    for op, lv in entries:
+        if len({leaf.pipe for leaf in lv}) > 1:
+            for region in op.regions:
+                for inner in region.blocks:
+                    _hand_overs(inner, buffer, slots, out)
+
+    def add(x: Operation, last: Leaf, y: Operation, first: Leaf, cyclic: bool) -> None:
+        if last.pipe == first.pipe or not (last.write or first.write):
+            return
+        visible = (
+            last.slot is first.slot
+            and _defined_outside(last.slot, x)
+            and _defined_outside(first.slot, y)
+        )
+        slot = last.slot if visible else None
+        out.append(
+            HandOver(block, x, y, last.pipe, first.pipe, cyclic, slot, slots, last.op, first.op)
+        )
+
+    for (x, lx), (y, ly) in pairwise(entries):
+        add(x, lx[-1], y, ly[0], cyclic=False)
+    in_loop = isinstance(block.parent_op(), scf.ForOp)
+    if (
+        in_loop
+        and entries
+        and not (len(entries) == 1 and _carries_own_cycle(entries[0][0], buffer))
+    ):
+        (y, ly), (x, lx) = entries[0], entries[-1]
+        add(x, lx[-1], y, ly[0], cyclic=True)
+
+
+@dataclass(frozen=True)
+class FlagPair:
+    """One ``set_flag`` after ``x`` and its ``wait_flag`` before ``y``."""
+
+    group: tuple[Block, Pipe, Pipe, bool, SSAValue | None]
+    x: Operation
+    y: Operation
+    ids: int
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    """The op of ``block`` that is ``op`` or contains it (None if ``op`` is not below it)."""
+    node: Operation | None = op
+    while node is not None and node.parent_block() is not block:
+        node = node.parent_op()
+    return node
+
+
+def _covered_by_nested(h: HandOver, p: FlagPair) -> bool:
+    """Does the (non-cyclic) pair ``p``, nested in ``h.y`` or ``h.x``, already order ``h``?
+
+    Inside the consumer ``h.y``: ``p``'s set runs after ``h.x`` (it is issued later on the same
+    pipe) and its wait comes before ``h.consumer`` in the same block, so ``h.consumer`` waits for
+    ``h.x``. Inside the producer ``h.x``: ``p``'s set follows ``h.producer`` and its wait comes
+    before ``h.y``. Either way the flag is already there, on every path.
+    """
+    _, src, dst, cyclic, _ = p.group
+    if cyclic or (src, dst) != (h.src, h.dst):
+        return False
+    block = p.group[0]
+    index = {op: i for i, op in enumerate(block.ops)}
+    consumer = _ancestor_in(h.consumer, block)
+    if consumer is not None and _ancestor_in(p.y, h.block) is h.y:
+        return index[p.y] <= index[consumer]
+    producer = _ancestor_in(h.producer, block)
+    if producer is not None and _ancestor_in(p.x, h.block) is h.x:
+        return index[p.x] >= index[producer]
+    return False
+
+
+def cover_nested(hand_overs: list[HandOver]) -> list[FlagPair]:
+    """Pairs for the hand-overs, innermost blocks first, dropping a hand-over that a pair nested
+    inside its producer or consumer already orders."""
+
+    def depth(block: Block) -> int:
+        d, op = 0, block.parent_op()
+        while op is not None:
+            d, op = d + 1, op.parent_op()
+        return d
+
+    kept: list[FlagPair] = []
+    by_depth: dict[int, list[HandOver]] = defaultdict(list)
+    for h in hand_overs:
+        by_depth[depth(h.block)].append(h)
+    for d in sorted(by_depth, reverse=True):
+        needed = [h for h in by_depth[d] if not any(_covered_by_nested(h, p) for p in kept)]
+        kept += cover(needed)
+    return kept
+
+
+def cover(hand_overs: list[HandOver]) -> list[FlagPair]:
+    """The fewest set/wait pairs that order every hand-over (grouped by block, pipes, slot)."""
+    groups: dict[tuple[Block, Pipe, Pipe, bool, SSAValue | None], list[HandOver]] = {}
+    for h in hand_overs:
+        groups.setdefault((h.block, h.src, h.dst, h.cyclic, h.slot), []).append(h)
+    pairs: list[FlagPair] = []
+    for key, members in groups.items():
+        block, _, _, cyclic, slot = key
+        index = {op: i for i, op in enumerate(block.ops)}
+        ids = max(h.slots for h in members) if slot is not None else 1
+        if cyclic:
+            # Across the back edge: set after the latest producer, wait before the first consumer.
+            x = max((h.x for h in members), key=index.__getitem__)
+            y = min((h.y for h in members), key=index.__getitem__)
+            pairs.append(FlagPair(key, x, y, ids))
+            continue
+        remaining = sorted(members, key=lambda h: index[h.y])
+        while remaining:
+            y = remaining[0].y
+            covered = [h for h in remaining if index[h.x] < index[y]]
+            x = max((h.x for h in covered), key=index.__getitem__)
+            pairs.append(FlagPair(key, x, y, ids))
+            remaining = [h for h in remaining if h not in covered]
+    return pairs
+
+
+@dataclass
+class EventTable:
+    """Event ids per flag group: ``ids`` consecutive ids from a base, per pipe pair."""
+
+    limit: int
+    bases: dict[tuple[Block, Pipe, Pipe, bool, SSAValue | None], int] = field(default_factory=dict)
+    used: dict[tuple[Pipe, Pipe], int] = field(default_factory=lambda: defaultdict(int))
+
+    def base(self, pair: FlagPair) -> int:
+        _, src, dst, _, _ = pair.group
+        if pair.group not in self.bases:
+            self.bases[pair.group] = self.used[(src, dst)]
+            self.used[(src, dst)] += pair.ids
+            if self.used[(src, dst)] > self.limit:
+                raise PassFailedException(
+                    f"out of event ids for {src}->{dst}: need {self.used[(src, dst)]}, the "
+                    f"hardware has {self.limit}"
+                )
+        return self.bases[pair.group]
+
+
+def _flag(
+    kind: type[SetFlagOp | WaitFlagOp],
+    at: InsertPoint,
+    src: Pipe,
+    dst: Pipe,
+    base: int,
+    slot: SSAValue | None,
+) -> None:
+    block = Block()
+    with ImplicitBuilder(block):
+        if slot is None:
+            ev = arith.ConstantOp(IntegerAttr(base, IndexType())).result
+        elif base:
+            ev = arith.AddiOp(slot, arith.ConstantOp(IntegerAttr(base, IndexType()))).result
+        else:
+            ev = slot
+        kind(src, dst, ev)
+    Rewriter.inline_block(block, at)
+
+
+def synchronise(kernel: func.FuncOp, limit: int) -> None:
+    allocs = [o for o in kernel.walk() if isinstance(o, AllocBufferOp)]
+    hand_overs: list[HandOver] = []
+    for alloc in allocs:
+        _hand_overs(kernel.body.block, alloc.result, alloc.num_slots, hand_overs)
+    events = EventTable(limit)
+    pairs = cover_nested(hand_overs)
+    for pair in pairs:
+        _, src, dst, _, slot = pair.group
+        base = events.base(pair)
+        _flag(SetFlagOp, InsertPoint.after(pair.x), src, dst, base, slot)
+        _flag(WaitFlagOp, InsertPoint.before(pair.y), src, dst, base, slot)
+    # Loop-carried pairs: one set per id at entry, one wait per id at exit.
+    body = kernel.body.block
+    entry = InsertPoint.after(allocs[-1])
+    ret = body.last_op
+    assert ret is not None
+    preset = {pair.group: pair.ids for pair in pairs if pair.group[3]}
+    for group, ids in sorted(
+        preset.items(), key=lambda g: (str(g[0][1]), str(g[0][2]), events.bases[g[0]])
+    ):
+        _, src, dst, _, _ = group
+        for i in range(ids):
+            _flag(SetFlagOp, entry, src, dst, events.bases[group] + i, None)
+            _flag(WaitFlagOp, InsertPoint.before(ret), src, dst, events.bases[group] + i, None)
 
 
 @dataclass(frozen=True)
@@ -207,10 +319,5 @@ class InsertSyncPass(ModulePass):
         for kernel in [o for o in op.ops if isinstance(o, func.FuncOp)]:
             if any(isinstance(o, SetFlagOp | WaitFlagOp) for o in kernel.walk()):
                 continue  # already synchronised (by hand or by an earlier run)
-            allocs = [o for o in kernel.walk() if isinstance(o, AllocBufferOp)]
-            if not allocs:
-                continue
-            builder = SyncBuilder(kernel, EventTable(limit))
-            for alloc in allocs:
-                builder.block(kernel.body.block, alloc.result)
-            builder.finish()
+            if any(isinstance(o, AllocBufferOp) for o in kernel.walk()):
+                synchronise(kernel, limit)

@@ -49,6 +49,7 @@ from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 
+from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects import api_level, formats, hw_level, launch
 from ascend_xdsl.dialects.conv_shape import ceil_div
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
@@ -60,6 +61,7 @@ from ascend_xdsl.runtime import instructions
 from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
 from ascend_xdsl.runtime.flags import FlagState
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.sanitizer import Sanitizer
 
 C0 = 16
 
@@ -137,6 +139,14 @@ class Buffer:
     memory: str
     offset: int
     slots: list[np.ndarray]
+    stride: int
+    """Bytes from one slot to the next."""
+    element_bytes: int
+
+    def byte_range(self, slot: int, element_offset: int, elements: int) -> tuple[int, int]:
+        """The bytes of ``elements`` elements from ``element_offset`` in ``slot``."""
+        lo = self.offset + slot * self.stride + element_offset * self.element_bytes
+        return lo, lo + elements * self.element_bytes
 
     def slot(self, s: int) -> np.ndarray:
         if not 0 <= s < len(self.slots):
@@ -337,13 +347,28 @@ class KernelError(RuntimeError):
 class AscendFunctions(InterpreterFunctions):
     """Interpreter functions of the ascend dialect (all levels)."""
 
-    def __init__(self, hw_name: str = "atlas-a2-910b2") -> None:
+    def __init__(self, hw_name: str = "atlas-a2-910b2", sanitizer: Sanitizer | None = None) -> None:
         super().__init__()
         self.hw_name = hw_name
+        self.sanitizer = sanitizer
         self.core: CoreState | None = None
         self._static: dict[Operation, Any] = {}
 
     # -- helpers --------------------------------------------------------------------------
+
+    def _touch(
+        self,
+        op: Operation,
+        tick: int,
+        pipe: str,
+        accesses: tuple[tuple[Buffer, int, int, int, bool], ...],
+    ) -> None:
+        """Tell the sanitizer which (buffer, slot, element offset, elements, write) ``op`` on
+        ``pipe`` touches; reads are listed before writes."""
+        assert self.sanitizer is not None
+        for buf, slot, off, count, write in accesses:
+            lo, hi = buf.byte_range(slot, off, count)
+            self.sanitizer.access(op, pipe, buf.memory, lo, hi, write, tick)
 
     def _core(self) -> CoreState:
         if self.core is None:
@@ -400,6 +425,8 @@ class AscendFunctions(InterpreterFunctions):
         callee = op.callee.string_value()
         for block in range(op.blocks.value.data):
             self.core = CoreState(block, CoreMemory(self.hw_name), FlagState())
+            if self.sanitizer is not None:
+                self.sanitizer.new_core(block)
             try:
                 interpreter.call_op(callee, args)
                 pending = self.core.flags.pending()
@@ -438,13 +465,19 @@ class AscendFunctions(InterpreterFunctions):
             core.memory.slot_view(memory, offset, s, op.num_slots, count, dtype)
             for s in range(op.num_slots)
         ]
-        return (Buffer(memory, offset, slots),)
+        stride = hw_level.slot_stride(t, hw_data.load(self.hw_name))
+        return (Buffer(memory, offset, slots, stride, t.element_bytes),)
 
     @impl(hw_level.DataCopyOp)
     def run_data_copy(
         self, interpreter: Interpreter, op: hw_level.DataCopyOp, args: PythonValues
     ) -> PythonValues:
         src, src_off, dst, slot, dst_off, n, ln, ss, ds = args
+        if self.sanitizer is not None:
+            block = 32 // dst.element_bytes
+            extent = ((n - 1) * (ln + ds) + ln) * block
+            tick = self.sanitizer.tick("MTE2")
+            self._touch(op, tick, "MTE2", ((dst, slot, dst_off, extent, True),))
         instructions.data_copy(src.data, src_off, dst.slot(slot), dst_off, n, ln, ss, ds)
         return ()
 
@@ -466,6 +499,12 @@ class AscendFunctions(InterpreterFunctions):
     ) -> PythonValues:
         (src, sslot, soff, dst, dslot, l1_h, l1_w, ch, ks, ke, ms, me, pt, pb, pl, pr) = args
         kernel, stride, dilation, transpose = self._load3d_static(op)
+        if self.sanitizer is not None:
+            tick = self.sanitizer.tick("MTE1")
+            fmap = ch * l1_h * l1_w
+            self._touch(
+                op, tick, "MTE1", ((src, sslot, soff, fmap, False), (dst, dslot, 0, me * ke, True))
+            )
         instructions.load3d(
             src.slot(sslot),
             soff,
@@ -490,6 +529,15 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: hw_level.Load2dOp, args: PythonValues
     ) -> PythonValues:
         src, sslot, soff, dst, dslot, doff, rep, ss = args
+        if self.sanitizer is not None:
+            tick = self.sanitizer.tick("MTE1")
+            reads = ((rep - 1) * ss + 1) * 256
+            self._touch(
+                op,
+                tick,
+                "MTE1",
+                ((src, sslot, soff, reads, False), (dst, dslot, doff, rep * 256, True)),
+            )
         instructions.load2d(src.slot(sslot), soff, dst.slot(dslot), doff, rep, ss, op.is_transposed)
         return ()
 
@@ -498,6 +546,20 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: hw_level.MmadOp, args: PythonValues
     ) -> PythonValues:
         a, sa, b, sb, c, sc, m, n, k, init = args
+        if self.sanitizer is not None:
+            tick = self.sanitizer.tick("M")
+            m16, n16, k16 = (ceil_div(v, 16) * 16 for v in (m, n, k))
+            self._touch(
+                op,
+                tick,
+                "M",
+                (
+                    (a, sa, 0, m16 * k16, False),
+                    (b, sb, 0, k16 * n16, False),
+                    *(() if init else ((c, sc, 0, m16 * n16, False),)),
+                    (c, sc, 0, m16 * n16, True),
+                ),
+            )
         instructions.mmad(a.slot(sa), b.slot(sb), c.slot(sc), m, n, k, bool(init))
         return ()
 
@@ -506,6 +568,9 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: hw_level.FixpipeOp, args: PythonValues
     ) -> PythonValues:
         src, slot, dst, doff, m, n, ss, ds = args
+        if self.sanitizer is not None:
+            tick = self.sanitizer.tick("FIX")
+            self._touch(op, tick, "FIX", ((src, slot, 0, ((n // 16 - 1) * ss + m) * 16, False),))
         instructions.fixpipe(src.slot(slot), dst.data, doff, m, n, ss, ds, op.is_atomic)
         return ()
 
@@ -514,6 +579,8 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: hw_level.SetFlagOp, args: PythonValues
     ) -> PythonValues:
         self._core().flags.set(str(op.src_pipe), str(op.dst_pipe), args[0])
+        if self.sanitizer is not None:
+            self.sanitizer.set_flag(str(op.src_pipe), str(op.dst_pipe), args[0])
         return ()
 
     @impl(hw_level.WaitFlagOp)
@@ -521,12 +588,16 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: hw_level.WaitFlagOp, args: PythonValues
     ) -> PythonValues:
         self._core().flags.wait(str(op.src_pipe), str(op.dst_pipe), args[0])
+        if self.sanitizer is not None:
+            self.sanitizer.wait_flag(str(op.src_pipe), str(op.dst_pipe), args[0])
         return ()
 
     @impl(hw_level.PipeBarrierOp)
     def run_pipe_barrier(
         self, interpreter: Interpreter, op: hw_level.PipeBarrierOp, args: PythonValues
     ) -> PythonValues:
+        if self.sanitizer is not None:
+            self.sanitizer.barrier(str(op.pipe()))
         return ()  # in-order simulation: every earlier instruction is already complete
 
     # -- API level (tile granularity) -------------------------------------------------------
@@ -673,9 +744,11 @@ class AscendFunctions(InterpreterFunctions):
         return ()
 
 
-def make_interpreter(module: ModuleOp, hw_name: str = "atlas-a2-910b2") -> Interpreter:
+def make_interpreter(
+    module: ModuleOp, hw_name: str = "atlas-a2-910b2", sanitizer: Sanitizer | None = None
+) -> Interpreter:
     """An interpreter for ``module`` with the stock func/scf/arith/builtin/memref functions and
-    the ascend ones."""
+    the ascend ones; with a ``sanitizer``, every hardware access is checked for hazards."""
     interpreter = Interpreter(module)
     for fns in (
         FuncFunctions(),
@@ -683,7 +756,7 @@ def make_interpreter(module: ModuleOp, hw_name: str = "atlas-a2-910b2") -> Inter
         ArithFunctions(),
         BuiltinFunctions(),
         MemRefFunctions(),
-        AscendFunctions(hw_name),
+        AscendFunctions(hw_name, sanitizer),
     ):
         interpreter.register_implementations(fns)
     interpreter.register_implementations(ExtraArithFunctions(), override=True)

@@ -49,28 +49,48 @@
 // PLAN-NEXT: ascend.alloc_buffer slots 2 offset 0 : !ascend.local_tensor<B2, 16384xf16>
 // PLAN-NEXT: ascend.alloc_buffer slots 2 offset 0 : !ascend.local_tensor<CO1, 8192xf32>
 
-// ascend-insert-sync: slot-free presets at entry, RAW/WAR flags around each hand-over.
+// ascend-insert-sync: one flag per stage hand-over, as the vendor kernel has. Loop-carried
+// "slot free" flags are preset at entry and drained at exit; ping-pong slots use their own ids.
 // SYNC:      ascend.alloc_buffer slots 2 offset 0 : !ascend.local_tensor<CO1, 8192xf32>
-// SYNC:      ascend.set_flag MTE1 -> MTE2 event
-// SYNC:      ascend.set_flag M -> MTE1 event
 // SYNC:      ascend.set_flag FIX -> M event
+// SYNC:      ascend.set_flag FIX -> M event
+// SYNC:      ascend.set_flag M -> MTE1 event
+// SYNC:      ascend.set_flag M -> MTE1 event
+// SYNC:      ascend.set_flag MTE1 -> MTE2 event
+// SYNC:      ascend.set_flag MTE1 -> MTE2 event
 // SYNC:      scf.for %bdi =
-// SYNC:        ascend.wait_flag MTE1 -> MTE2 event
-// SYNC:        scf.for %ka =
-// SYNC-NEXT:     arith
-// SYNC:          ascend.data_copy
-// SYNC:        ascend.set_flag MTE2 -> MTE1 event
-// SYNC:        ascend.wait_flag MTE2 -> MTE1 event
-// SYNC:        scf.for %kt =
-// SYNC:          ascend.wait_flag M -> MTE1 event %[[L0:[0-9]+]]
-// SYNC-NEXT:     ascend.load3d {{.*}} -> %{{.*}}[%[[L0]]]
-// SYNC-NEXT:     ascend.set_flag MTE1 -> M event %[[L0]]
-// SYNC:          ascend.wait_flag MTE1 -> M event %[[L0]]
-// SYNC:          ascend.mmad
-// SYNC:          ascend.set_flag M -> MTE1 event
-// SYNC:        ascend.set_flag M -> FIX event %[[C:[0-9]+]]
-// SYNC:        ascend.wait_flag M -> FIX event %[[C]]
-// SYNC-NEXT:   ascend.fixpipe
-// SYNC-NEXT:   ascend.set_flag FIX -> M event %[[C]]
+// SYNC:        scf.for %dki =
+// A1 may be refilled once MTE1 is done with the previous single shape's dy rows.
+// SYNC:          ascend.wait_flag MTE1 -> MTE2 event
+// SYNC:          scf.for %ka =
+// SYNC:            ascend.data_copy
+// SYNC:          scf.for %nb =
+// SYNC:            ascend.wait_flag MTE1 -> MTE2 event
+// SYNC:            scf.for %kb =
+// SYNC:              ascend.data_copy
+// One MTE2 -> MTE1 flag after the x rows also covers the dy rows loaded before them.
+// SYNC:            ascend.set_flag MTE2 -> MTE1 event
+// SYNC:            ascend.wait_flag MTE2 -> MTE1 event
+// SYNC:            scf.for %ni =
+// SYNC:              ascend.wait_flag FIX -> M event %[[C:[0-9]+]]
+// SYNC:              scf.for %kt =
+// SYNC:                ascend.wait_flag M -> MTE1 event %[[L0:[0-9]+]]
+// SYNC-NEXT:           ascend.load3d {{.*}} -> %{{.*}}[%[[L0]]]
+// SYNC:                ascend.load3d {{.*}} -> %{{.*}}[%[[L0]]]
+// SYNC-NEXT:           ascend.set_flag MTE1 -> M event %[[L0]]
+// SYNC:                ascend.wait_flag MTE1 -> M event %[[L0]]
+// SYNC-NEXT:           ascend.mmad
+// SYNC-NEXT:           ascend.set_flag M -> MTE1 event %[[L0]]
+// SYNC:              ascend.set_flag M -> FIX event %[[C]]
+// SYNC:              ascend.wait_flag M -> FIX event %[[C]]
+// SYNC:              ascend.fixpipe
+// SYNC-NEXT:         ascend.set_flag FIX -> M event %[[C]]
+// SYNC:            ascend.set_flag MTE1 -> MTE2 event
+// SYNC:          ascend.set_flag MTE1 -> MTE2 event
 // SYNC:      ascend.wait_flag FIX -> M event
-// SYNC:      func.return
+// SYNC:      ascend.wait_flag FIX -> M event
+// SYNC:      ascend.wait_flag M -> MTE1 event
+// SYNC:      ascend.wait_flag M -> MTE1 event
+// SYNC:      ascend.wait_flag MTE1 -> MTE2 event
+// SYNC:      ascend.wait_flag MTE1 -> MTE2 event
+// SYNC-NEXT: func.return

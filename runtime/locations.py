@@ -1,0 +1,62 @@
+"""Source locations for parsed IR, so runtime reports can point at a line of the user's file.
+
+xDSL's parser attaches a location only where the text spells ``loc(...)``. ``parse_file``
+parses with a parser that gives every operation without one a ``FileLineColLoc`` of where it
+starts, and ``describe_op`` names an operation by that location (or, for IR built in memory, by
+its position inside its function).
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+
+
+class LocatingParser(Parser):
+    """A parser that records where each operation starts."""
+
+    def __init__(self, ctx: Context, text: str, name: str):
+        super().__init__(ctx, text, name)
+        self._text = text
+        self._name = name
+        # Offsets of line starts, to turn a position into line:column.
+        self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def _line_col(self, pos: int) -> tuple[int, int]:
+        lo, hi = 0, len(self._line_starts)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._line_starts[mid] <= pos:
+                lo = mid
+            else:
+                hi = mid
+        return lo + 1, pos - self._line_starts[lo] + 1
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        if not isinstance(op.location, FileLineColLoc):
+            line, col = self._line_col(start)
+            op.location = FileLineColLoc(StringAttr(self._name), IntAttr(line), IntAttr(col))
+        return op
+
+
+def parse_file(ctx: Context, text: str, name: str) -> ModuleOp:
+    return LocatingParser(ctx, text, name).parse_module()
+
+
+def describe_op(op: Operation) -> str:
+    """``ascend.load3d at kernel.mlir:41:7``, or its place in its function if it has no file."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"{op.name} at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    if isinstance(parent, func.FuncOp):
+        index = next(i for i, o in enumerate(parent.walk()) if o is op)
+        return f"{op.name} (op #{index} of @{parent.sym_name.data})"
+    return op.name
