@@ -34,6 +34,11 @@ from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.dialects.types import GmTensorType
 
+CONV_ATTR = "ascend.conv"
+"""Discardable attribute of a launch: ``{strides, pads, dilations, groups}`` of the convolution
+the kernel computes (set by ``convert-conv-to-ascend-api``), so a lowered program still says
+what it computes."""
+
 
 @irdl_op_definition
 class AllocGmOp(IRDLOperation):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, scf
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import DictionaryAttr, UnitAttr
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -52,7 +52,7 @@ from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.conv_shape import ceil_div
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
-from ascend_xdsl.dialects.launch import AllocGmOp, LaunchOp
+from ascend_xdsl.dialects.launch import CONV_ATTR, AllocGmOp, LaunchOp
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 from ascend_xdsl.lowering.index_arith import (
@@ -219,6 +219,16 @@ class ConvToApi(RewritePattern):
         rewriter.insert(kernel, InsertPoint.after(anchor))
         dw = AllocGmOp(op.result.type)
         launch = LaunchOp(name, t.core_num, [op.x, op.dy, dw.result])
+        # Provenance for tools that check a lowered program against the formula (ascend-run
+        # --check): the convolution attributes the kernel was compiled for.
+        launch.attributes[CONV_ATTR] = DictionaryAttr(
+            {
+                "strides": op.strides,
+                "pads": op.pads,
+                "dilations": op.dilations,
+                "groups": op.groups,
+            }
+        )
         rewriter.replace(op, [dw, launch], [dw.result])
 
 

@@ -235,8 +235,9 @@ def compile(
 ) -> dict[str, ModuleOp]:
     """Compile an op-level module; return the module after each level up to ``stop_after``.
 
-    ``tiling`` is ``heuristic`` or ``fixed:FILE``; ``override`` replaces tiling fields; ``core_num`` None uses every core
-    of ``hw``. The input module is not modified; each returned module is its own copy, verified.
+    ``tiling`` is ``heuristic`` or ``fixed:FILE``; ``override`` replaces tiling fields
+    (``"iterate_order=1 base_k=64"``); ``core_num`` None uses every core of ``hw``.
+    The input module is not modified; each returned module is its own copy, verified.
     Raises :class:`PipelineError` (a ``ValueError``) for bad options and
     :class:`MissingPassError` when a pass needed to reach ``stop_after`` is not registered.
     ``registry`` replaces the pass registry (for tests).

@@ -56,9 +56,11 @@ def conv3d_weight_reference(
     padding6: Pads6 = (0, 0, 0, 0, 0, 0),
     dilation: Triple = (1, 1, 1),
     groups: int = 1,
+    accumulate: type[np.floating] = np.float32,
 ) -> np.ndarray:
     """dW (Cout, Cin/g, kD, kH, kW) in float32 from x (N, Cin, D, H, W) and dy (N, Cout, Do, Ho,
-    Wo). ``padding6`` is (front, back, up, down, left, right).
+    Wo). ``padding6`` is (front, back, up, down, left, right). ``accumulate`` is the type the
+    products are summed in (float32 as in L0C; float64 gives the exact value to check against).
 
     Vectorised: one einsum per kernel tap over (n, do, ho, wo), all groups at once."""
     _check_shapes(x, dy, weight_shape, stride, padding6, dilation, groups)
@@ -66,11 +68,11 @@ def conv3d_weight_reference(
     n = x.shape[0]
     do, ho, wo = dy.shape[2:]
     pf, pb, pu, pd, pl, pr = padding6
-    xp = np.pad(x.astype(np.float32), ((0, 0), (0, 0), (pf, pb), (pu, pd), (pl, pr)))
-    dyg = dy.astype(np.float32).reshape(n, groups, cout // groups, do, ho, wo)
+    xp = np.pad(x.astype(accumulate), ((0, 0), (0, 0), (pf, pb), (pu, pd), (pl, pr)))
+    dyg = dy.astype(accumulate).reshape(n, groups, cout // groups, do, ho, wo)
     sd, sh, sw = stride
     dd, dh, dw = dilation
-    out = np.zeros((groups, cout // groups, cin_g, kd, kh, kw), dtype=np.float32)
+    out = np.zeros((groups, cout // groups, cin_g, kd, kh, kw), dtype=accumulate)
     for a in range(kd):
         for b in range(kh):
             for c in range(kw):
@@ -83,7 +85,7 @@ def conv3d_weight_reference(
                     c * dw : c * dw + sw * (wo - 1) + 1 : sw,
                 ].reshape(n, groups, cin_g, do, ho, wo)
                 out[..., a, b, c] = np.einsum("ngodhw,ngidhw->goi", dyg, win)
-    return out.reshape(weight_shape)
+    return out.reshape(weight_shape).astype(np.float32)
 
 
 def conv3d_weight_reference_direct(

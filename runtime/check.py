@@ -1,0 +1,94 @@
+"""Checking a computed dW against the independent reference, with a tolerance that is derived.
+
+Both the simulated kernel and the hardware form every product x·dy exactly (a product of two
+float16 or bfloat16 numbers fits a float32 significand) and only round while summing the n
+products of one output element in float32. The check compares with the *exact* sum (the
+reference accumulated in float64) and allows the rounding error of a float32 sum of n terms.
+Its worst case γ_n·Σ|x·dy| (Higham, *Accuracy and Stability of Numerical Algorithms*, §4.2)
+grows like n and is far too loose to catch a wrong product; rounding errors behave like
+independent random variables, which gives the standard probabilistic bound (Higham §2.8)
+
+    |got − exact| ≤ c · u · √n · Σ|x·dy|,   u = 2⁻²⁴, c = 4,
+
+per element, with ``Σ|x·dy|`` the reference evaluated on ``|x|`` and ``|dy|`` and
+``n = N·Do·Ho·Wo`` the number of products per element. For the default layer that is about
+0.2 on values up to ~500, with observed errors around 4e-4; a missing or misplaced product
+(of the order of one |x·dy|) is above it for every problem with fewer than about 10⁴ products
+per element, and a missing tile or padding row always is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.runtime.reference import conv3d_weight_reference
+
+UNIT_ROUNDOFF_F32 = 2.0**-24
+CONFIDENCE = 4.0
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    max_abs_error: float
+    max_rel_error: float
+    """max |got − exact| / max |exact|."""
+    worst_ratio: float
+    """max over elements of |got − exact| / tolerance: at most 1 when the check passes."""
+    tolerance: float
+    """the largest per-element tolerance."""
+
+    @property
+    def ok(self) -> bool:
+        return self.worst_ratio <= 1.0
+
+    def describe(self) -> str:
+        verdict = "OK" if self.ok else "FAILED"
+        return (
+            f"max abs error {self.max_abs_error:.3g}, max rel error {self.max_rel_error:.3g} "
+            f"(tolerance up to {self.tolerance:.3g}; worst element at {self.worst_ratio:.2g} of "
+            f"its tolerance): {verdict}"
+        )
+
+
+def _reference(
+    problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray, accumulate: type[np.floating]
+) -> np.ndarray:
+    return conv3d_weight_reference(
+        x,
+        dy,
+        problem.weight_shape,
+        problem.strides,
+        problem.pads,
+        problem.dilations,
+        problem.groups,
+        accumulate=accumulate,
+    )
+
+
+def tolerance_for(problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """c·u·√n·Σ|x·dy| for every element of dW (see the module docstring)."""
+    n = problem.batch * problem.dout * problem.ho * problem.wo
+    magnitude = _reference(problem, np.abs(x), np.abs(dy), np.float64)
+    # The smallest normal float32 keeps an element with no products from demanding exact zero.
+    return CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(n) * magnitude + np.finfo(np.float32).tiny
+
+
+def check(
+    problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray, got: np.ndarray
+) -> CheckResult:
+    """Compare ``got`` with the exact dW of ``problem`` on inputs ``x``, ``dy``."""
+    exact = _reference(problem, x, dy, np.float64)
+    if got.shape != exact.shape:
+        raise ValueError(f"dW has shape {list(got.shape)}, the problem's is {list(exact.shape)}")
+    err = np.abs(got.astype(np.float64) - exact)
+    tol = tolerance_for(problem, x, dy)
+    scale = max(float(np.abs(exact).max()), float(np.finfo(np.float32).tiny))
+    return CheckResult(
+        max_abs_error=float(err.max()),
+        max_rel_error=float(err.max()) / scale,
+        worst_ratio=float((err / tol).max()),
+        tolerance=float(tol.max()),
+    )

@@ -1,0 +1,76 @@
+"""What a program computes: find the dW problem behind an entry function at any IR level.
+
+At the op and format levels the ``ascend.conv3d_backprop_filter`` says it; below, the
+``ascend.launch`` carries the convolution attributes (``ascend.conv``) and the entry function's
+signature gives the shapes and the element type. ``ascend-run --check`` uses this to compute the
+reference of whatever level it runs.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType, ModuleOp
+
+from ascend_xdsl.dialects.attributes import element_type_name
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.dialects.launch import CONV_ATTR, LaunchOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+
+
+def find_function(module: ModuleOp, name: str) -> func.FuncOp | None:
+    return next(
+        (f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == name), None
+    )
+
+
+def entry_functions(module: ModuleOp) -> list[func.FuncOp]:
+    """Functions a user can call: defined, and not a kernel (kernels run through a launch)."""
+    return [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and f.body.blocks and "ascend.kernel" not in f.attributes
+    ]
+
+
+def conv_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
+    """The dW problem ``entry`` computes, or None if it computes none that is recognisable."""
+    for op in entry.walk():
+        if isinstance(op, Conv3DBackpropFilterOp):
+            return problem_of(op)
+        if isinstance(op, LaunchOp) and isinstance(op.attributes.get(CONV_ATTR), DictionaryAttr):
+            return _from_launch(entry, op.attributes[CONV_ATTR])  # type: ignore[arg-type]
+    return None
+
+
+def _from_launch(entry: func.FuncOp, conv: DictionaryAttr) -> ConvBpFilterShape | None:
+    inputs, outputs = entry.function_type.inputs.data, entry.function_type.outputs.data
+    if len(inputs) != 2 or len(outputs) != 1:
+        return None
+    x, _, dw = inputs[0], inputs[1], outputs[0]
+    if not all(isinstance(t, MemRefType) for t in (x, dw)):
+        return None
+    attrs = conv.data
+    strides, pads, dilations = (attrs.get(k) for k in ("strides", "pads", "dilations"))
+    groups = attrs.get("groups")
+    if not all(isinstance(a, DenseArrayBase) for a in (strides, pads, dilations)):
+        return None
+    if not isinstance(groups, IntegerAttr):
+        return None
+    n, cin, di, hi, wi = x.get_shape()  # type: ignore[union-attr]
+    cout, _, kd, kh, kw = dw.get_shape()  # type: ignore[union-attr]
+    return ConvBpFilterShape(
+        batch=n,
+        cin=cin,
+        di=di,
+        hi=hi,
+        wi=wi,
+        cout=cout,
+        kd=kd,
+        kh=kh,
+        kw=kw,
+        strides=tuple(strides.get_values()),  # type: ignore[union-attr,arg-type]
+        pads=tuple(pads.get_values()),  # type: ignore[union-attr,arg-type]
+        dilations=tuple(dilations.get_values()),  # type: ignore[union-attr,arg-type]
+        groups=groups.value.data,
+        dtype=element_type_name(x.element_type),  # type: ignore[union-attr]
+    )
