@@ -10,6 +10,7 @@ compiler; the interpreter itself (``interpreter.py``) never imports a pass.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,6 +23,7 @@ from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module, conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
+from ascend_xdsl.runtime.check import CheckResult, check
 from ascend_xdsl.runtime.interpreter import make_interpreter
 
 IntOr3 = int | Sequence[int]
@@ -97,6 +99,38 @@ def run_conv3d_weight(
     interpreter = make_interpreter(levels[level], hw)
     (dw,) = interpreter.call_op(FUNC_NAME, (np.asarray(input), np.asarray(grad_output)))
     return Conv3dWeightResult(np.asarray(dw, dtype=np.float32), problem, dict(levels))
+
+
+def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded standard-normal x and dy of ``problem``, in its element type."""
+    dtype = np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(problem.input_shape, dtype=np.float32).astype(dtype)
+    dy = rng.standard_normal(problem.grad_output_shape, dtype=np.float32).astype(dtype)
+    return x, dy
+
+
+@dataclass(frozen=True)
+class KernelRun:
+    """One run of a compiled hardware-level program on seeded random inputs, checked."""
+
+    grad_weight: np.ndarray
+    seconds: float
+    check: CheckResult
+    seed: int
+
+
+def run_compiled(
+    modules: dict[str, ModuleOp], problem: ConvBpFilterShape, *, hw: str, seed: int = 0
+) -> KernelRun:
+    """Interpret the hardware-level program of ``modules`` on seeded random inputs and check it
+    against the reference (the main job of ``ascend-conv``)."""
+    x, dy = random_inputs(problem, seed)
+    start = time.perf_counter()
+    (dw,) = make_interpreter(modules["hw"], hw).call_op(FUNC_NAME, (x, dy))
+    seconds = time.perf_counter() - start
+    dw = np.asarray(dw, dtype=np.float32)
+    return KernelRun(dw, seconds, check(problem, x, dy, dw), seed)
 
 
 def conv3d_weight(

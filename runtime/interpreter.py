@@ -60,6 +60,7 @@ from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
 from ascend_xdsl.runtime import instructions
 from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
 from ascend_xdsl.runtime.flags import FlagState
+from ascend_xdsl.runtime.progress import CoreProgress
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 
@@ -347,8 +348,14 @@ class KernelError(RuntimeError):
 class AscendFunctions(InterpreterFunctions):
     """Interpreter functions of the ascend dialect (all levels)."""
 
-    def __init__(self, hw_name: str = "atlas-a2-910b2", sanitizer: Sanitizer | None = None) -> None:
+    def __init__(
+        self,
+        hw_name: str = "atlas-a2-910b2",
+        sanitizer: Sanitizer | None = None,
+        progress: bool = True,
+    ) -> None:
         super().__init__()
+        self.progress = progress
         self.hw_name = hw_name
         self.sanitizer = sanitizer
         self.core: CoreState | None = None
@@ -423,7 +430,9 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: launch.LaunchOp, args: PythonValues
     ) -> PythonValues:
         callee = op.callee.string_value()
-        for block in range(op.blocks.value.data):
+        blocks = op.blocks.value.data
+        progress = CoreProgress(blocks) if self.progress else None
+        for block in range(blocks):
             self.core = CoreState(block, CoreMemory(self.hw_name), FlagState())
             if self.sanitizer is not None:
                 self.sanitizer.new_core(block)
@@ -436,6 +445,10 @@ class AscendFunctions(InterpreterFunctions):
                     )
             finally:
                 self.core = None
+            if progress is not None:
+                progress.update(block + 1)
+        if progress is not None:
+            progress.close()
         return ()
 
     # -- hardware level ---------------------------------------------------------------------
@@ -745,10 +758,14 @@ class AscendFunctions(InterpreterFunctions):
 
 
 def make_interpreter(
-    module: ModuleOp, hw_name: str = "atlas-a2-910b2", sanitizer: Sanitizer | None = None
+    module: ModuleOp,
+    hw_name: str = "atlas-a2-910b2",
+    sanitizer: Sanitizer | None = None,
+    progress: bool = True,
 ) -> Interpreter:
     """An interpreter for ``module`` with the stock func/scf/arith/builtin/memref functions and
-    the ascend ones; with a ``sanitizer``, every hardware access is checked for hazards."""
+    the ascend ones; with a ``sanitizer``, every hardware access is checked for hazards; with
+    ``progress``, long launches show a progress line on a terminal."""
     interpreter = Interpreter(module)
     for fns in (
         FuncFunctions(),
@@ -756,7 +773,7 @@ def make_interpreter(
         ArithFunctions(),
         BuiltinFunctions(),
         MemRefFunctions(),
-        AscendFunctions(hw_name, sanitizer),
+        AscendFunctions(hw_name, sanitizer, progress),
     ):
         interpreter.register_implementations(fns)
     interpreter.register_implementations(ExtraArithFunctions(), override=True)

@@ -66,36 +66,39 @@ def test_shape_flags_do_not_announce_the_default(capsys):
     assert "pads [0, 0, 1, 1, 1, 0]" in out and "groups 2" in out
 
 
-def test_default_run_summary_without_runtime(capsys, monkeypatch):
-    monkeypatch.setattr(conv, "runtime_hook", lambda: None)
+def test_default_run_compiles_runs_checks_and_summarises(capsys):
     code, out, err = run(capsys, "bp-filter", "--cores", "4")
     assert code == 0, err
-    assert out.startswith("Conv3DBackpropFilter (dW), f16")
+    lines = out.splitlines()
+    assert lines[0] == "Conv3DBackpropFilter (dW), f16"
     assert "x 2x64x8x28x28  dy 2x64x8x28x28  dW 64x64x3x3x3 f32" in out
-    assert "target atlas-a2-910b2 (24 AI cores, using 4)" in out
-    assert "compiled: op (3 ops) -> format (6 ops) -> api" in out and "-> hw" in out
-    assert "execution is not available yet" in err
+    assert "target atlas-a2-910b2 (24 AI cores, using 4: batch*dout 4)" in out
+    assert "tiles base M/K/N 64/128/128" in out
+    assert "-> format (6 ops) -> api" in out and "-> hw (" in out
+    assert "ran the hw program on seeded random inputs (seed 0) in" in out
+    assert lines[-1].startswith("  check against the reference: max abs error")
+    assert lines[-1].endswith(": OK")
+    assert "using the embedded default layer" in err
 
 
-def test_default_run_calls_the_runtime_hook(capsys, monkeypatch):
-    seen = {}
+def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
+    from ascend_xdsl.runtime import api
 
-    def hook(modules, problem, *, hw):
-        seen.update(levels=list(modules), cin=problem.cin, hw=hw)
-        return "ran\n"
+    real = api.run_compiled
 
-    monkeypatch.setattr(conv, "runtime_hook", lambda: hook)
-    code, out, err = run(capsys, "bp-filter")
-    assert code == 0, err
-    assert out.endswith("ran\n") and "not available" not in err
-    assert seen == {"levels": ["op", "format", "api", "hw"], "cin": 64, "hw": "atlas-a2-910b2"}
+    def broken(modules, problem, *, hw, seed=0):
+        result = real(modules, problem, hw=hw, seed=seed)
+        result.grad_weight[0, 0, 0, 0, 0] += 10.0  # what a kernel bug would do
+        x, dy = api.random_inputs(problem, seed)
+        return api.KernelRun(
+            result.grad_weight, result.seconds, api.check(problem, x, dy, result.grad_weight), seed
+        )
 
-
-def test_runtime_hook_absent_today():
-    try:
-        import ascend_xdsl.runtime.api  # noqa: F401
-    except ModuleNotFoundError:
-        assert conv.runtime_hook() is None
+    monkeypatch.setattr(conv, "run_compiled", broken)
+    code, out, err = run(capsys, "bp-filter", "--input", "1,16,2,6,6", "--weight", "16,16,1,3,3")
+    assert code == 1
+    assert out.rstrip().endswith(": FAILED")
+    assert_one_line_error(err, "dW is outside the tolerance of the reference")
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""``ascend-conv``: the main job — build, compile (and, once the runtime lands, run) one dW problem.
+"""``ascend-conv``: the main job — build, compile, run and check one dW problem.
 
 ``ascend-conv bp-filter [shape flags]`` describes a Conv3DBackpropFilter problem in torch's
 conventions, builds its op-level module (``lowering/build.py``) and compiles it with the front
@@ -6,10 +6,9 @@ door (``lowering/pipeline.compile``), i.e. through the one pipeline description 
 shares. Without shape flags it uses an embedded default layer and says so on standard error.
 
 * ``--emit LEVEL`` (op, format, api, hw) prints the IR at that level and stops; nothing runs.
-* Without ``--emit`` it compiles to the hardware level and prints a short summary. Execution
-  arrives with the runtime: if ``ascend_xdsl.runtime.api`` exists and provides
-  :data:`RUNTIME_HOOK`, it is called with the compiled modules; otherwise standard error says
-  that execution is not available yet.
+* Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
+  seeded random inputs (``--seed``), checks dW against the reference (``runtime/check.py``) and
+  prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
   same folder that is renamed over FILE, so FILE is either the old or the complete new content.
 
@@ -21,14 +20,13 @@ unknown hardware, unreadable tiling file, a pass that is not available yet, a fa
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Sequence
 from io import StringIO
 from pathlib import Path
-from types import ModuleType
 from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
@@ -36,9 +34,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
 
 from ascend_xdsl import hw as hw_data
+from ascend_xdsl.dialects.api_level import InitOp
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
+from ascend_xdsl.runtime.api import KernelRun, run_compiled
 
 PROG = "ascend-conv"
 
@@ -49,11 +50,9 @@ DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
 }
 """The embedded default layer: N=2, C=64, D=8, H=W=28, Cout=64, 3x3x3 kernel, padding 1."""
 
-RUNTIME_MODULE = "ascend_xdsl.runtime.api"
-RUNTIME_HOOK = "run_bp_filter"
-"""Contract with the runtime (provisional): ``run_bp_filter(modules, problem, *, hw) -> str``
-takes the modules of every level and the problem, runs the hardware-level program and returns
-the report text that ``ascend-conv`` prints."""
+
+class CheckFailed(Exception):
+    """The kernel ran but its dW is outside the tolerance: the summary, printed, and exit 1."""
 
 
 class CliError(Exception):
@@ -130,6 +129,7 @@ def make_parser() -> argparse.ArgumentParser:
     )
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
+    bp.add_argument("--seed", metavar="N", default="0", help="seed of the random inputs (0)")
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     return parser
 
@@ -182,19 +182,39 @@ def _op_count(module: ModuleOp) -> int:
     return sum(1 for _ in module.walk()) - 1
 
 
+def _tiling_of(modules: dict[str, ModuleOp]) -> DwTiling:
+    """The tiling the compiler chose (the ``ascend.init`` of the API-level kernel)."""
+    return next(op for op in modules["api"].walk() if isinstance(op, InitOp)).tiling.tiling
+
+
 def summary(
     problem: ConvBpFilterShape,
     modules: dict[str, ModuleOp],
     hw: str,
-    tiling: str,
-    cores: int | None,
+    tiling_strategy: str,
+    compile_seconds: float,
+    run: KernelRun,
 ) -> str:
-    """A short human-readable account of what was compiled."""
+    """A short account of what was compiled, how it ran and how right it is."""
 
     def dims(shape: Sequence[int]) -> str:
         return "x".join(map(str, shape))
 
+    t = _tiling_of(modules)
     aic = hw_data.load(hw).aic_count
+    split = [
+        f"{name} {dim}"
+        for name, dim in (
+            ("batch*dout", t.batch_dim),
+            ("group", t.group_dim),
+            ("dk", t.dk_dim),
+            ("M", t.m_dim),
+            ("N", t.n_dim),
+            ("K", t.k_dim),
+        )
+        if dim > 1
+    ]
+    order = "M (A1 resident)" if t.iterate_order == ITERATE_ORDER_M else "N (B1 resident)"
     levels = " -> ".join(f"{level} ({_op_count(m)} ops)" for level, m in modules.items())
     return "\n".join(
         [
@@ -203,23 +223,18 @@ def summary(
             f"dW {dims(problem.weight_shape)} f32",
             f"  strides {list(problem.strides)}  pads {list(problem.pads)}  "
             f"dilations {list(problem.dilations)}  groups {problem.groups}",
-            f"  target {hw} ({aic} AI cores, using {cores or aic})  tiling {tiling}",
-            f"  compiled: {levels}",
+            f"  target {hw} ({aic} AI cores, using {t.core_num}: "
+            f"{' x '.join(split) or 'no split'})  tiling {tiling_strategy}",
+            f"  tiles base M/K/N {t.base_m}/{t.base_k}/{t.base_n}, step M/N/Ka/Kb "
+            f"{t.step_m}/{t.step_n}/{t.step_ka}/{t.step_kb}, order {order}, "
+            f"L0C buffers {t.cl0_pbuffer}",
+            f"  compiled in {compile_seconds:.2f} s: {levels}",
+            f"  ran the hw program on seeded random inputs (seed {run.seed}) in "
+            f"{run.seconds:.2f} s",
+            f"  check against the reference: {run.check.describe()}",
             "",
         ]
     )
-
-
-def runtime_hook() -> Callable[..., str] | None:
-    """The runtime's entry point if the runtime has landed, else None."""
-    module: ModuleType
-    try:
-        module = importlib.import_module(RUNTIME_MODULE)
-    except ModuleNotFoundError as e:
-        if e.name != RUNTIME_MODULE:
-            raise
-        return None
-    return getattr(module, RUNTIME_HOOK, None)
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -239,6 +254,7 @@ def bp_filter(args: argparse.Namespace) -> str:
     """Run the ``bp-filter`` command; return what goes to standard output."""
     problem = problem_from_args(args)
     cores = None if args.cores is None else _ints("--cores", args.cores, (1,), 1)[0]
+    start = time.perf_counter()
     try:
         modules = compile(
             build_module(problem),
@@ -255,16 +271,17 @@ def bp_filter(args: argparse.Namespace) -> str:
         raise CliError(f"compilation failed: {first_line}") from None
     if args.emit:
         return ir_text(modules[args.emit])
-    text = summary(problem, modules, args.hw, args.tiling, cores)
-    run = runtime_hook()
-    if run is None:
-        print(
-            f"{PROG}: compiled to the hw level; execution is not available yet "
-            f"(the runtime, {RUNTIME_MODULE}.{RUNTIME_HOOK}, has not landed), so nothing was run",
-            file=sys.stderr,
-        )
-        return text
-    return text + run(modules, problem, hw=args.hw)
+    compile_seconds = time.perf_counter() - start
+    seed = _ints("--seed", args.seed, (1,), 0)[0]
+    try:
+        run = run_compiled(modules, problem, hw=args.hw, seed=seed)
+    except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
+        first_line = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CliError(f"simulation failed: {first_line}") from None
+    text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run)
+    if not run.check.ok:
+        raise CheckFailed(text)
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -273,7 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise CliError(f"a command is required: bp-filter (see '{PROG} --help')", exit_code=2)
-        text = bp_filter(args)
+        status = 0
+        try:
+            text = bp_filter(args)
+        except CheckFailed as failed:
+            text, status = str(failed), 1
         if args.output:
             try:
                 write_atomically(args.output, text)
@@ -281,12 +302,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise CliError(f"cannot write '{args.output}': {e.strerror or e}") from None
         else:
             sys.stdout.write(text)
+        if status:
+            print(f"{PROG}: error: dW is outside the tolerance of the reference", file=sys.stderr)
+        return status
     except CliError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return e.exit_code
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
-    return 0
 
 
 if __name__ == "__main__":
