@@ -60,6 +60,11 @@ PIPELINE: tuple[tuple[str, str], ...] = (
     ("hw", "lower-ascend-api-to-hw"),
     ("hw", "ascend-plan-buffers{hw=$hw}"),
     ("hw", "ascend-insert-sync{hw=$hw}"),
+    # The tile walk recomputes tails and offsets from the loop indices; hoisting what is
+    # invariant and folding what is repeated keeps the kernel's scalar work (and the IR) small.
+    ("hw", "licm"),
+    ("hw", "canonicalize"),
+    ("hw", "cse"),
 )
 """The compiler, level by level: ``(level, pass spec with $placeholders)``, in order."""
 
@@ -150,11 +155,14 @@ def parse_tiling(tiling: str) -> tuple[str, str]:
 
 
 def default_registry() -> PassRegistry:
-    """``ascend_xdsl.tools.registry.PASSES``, imported lazily: the registry only names passes
-    (lazy factories), so looking it up here pulls in no tool and no later-level pass."""
+    """xDSL's own passes (``licm``, ``canonicalize``, ``cse``) and ours
+    (``ascend_xdsl.tools.registry.PASSES``), both lazy: the registries only name passes, so
+    looking them up here imports no tool and no pass that the pipeline does not run."""
+    from xdsl.transforms import get_all_passes
+
     from ascend_xdsl.tools.registry import PASSES
 
-    return PASSES
+    return {**get_all_passes(), **PASSES}
 
 
 def make_context() -> Context:

@@ -41,7 +41,7 @@ def _trans_data_count(module: ModuleOp) -> int:
 
 def test_levels_and_description():
     assert LEVELS == ("op", "format", "api", "hw")
-    assert [level for level, _ in PIPELINE] == ["format", "api", "api", "hw", "hw", "hw"]
+    assert [level for level, _ in PIPELINE] == ["format", "api", "api"] + ["hw"] * 6
     spec = pipeline_spec(PipelineOptions())
     assert 'ascend-tile-conv3d-bp-filter{strategy="heuristic" hw="atlas-a2-910b2"' in spec
     assert pipeline_spec(PipelineOptions(), "format") == "ascend-legalize-formats"
@@ -52,6 +52,9 @@ def test_levels_and_description():
         "lower-ascend-api-to-hw",
         "ascend-plan-buffers",
         "ascend-insert-sync",
+        "licm",
+        "canonicalize",
+        "cse",
     ]
 
 
@@ -102,7 +105,7 @@ def _fake(pass_name: str, fields: tuple[str, ...] = ()) -> type[ModulePass]:
 
 
 def _fake_registry() -> dict:
-    registry = dict(PASSES)
+    registry = dict(pipeline.default_registry())
     registry["ascend-tile-conv3d-bp-filter"] = lambda: _fake(
         "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file", "override")
     )

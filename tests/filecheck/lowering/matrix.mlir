@@ -16,7 +16,6 @@
 
 // HW:       ascend.launch @conv3d_bp_filter_kernel blocks [[BLOCKS:[0-9]+]]
 // HW:       func.func @conv3d_bp_filter_kernel(
-// HW:         ascend.get_block_idx : index
 // HW:         ascend.alloc_buffer slots {{[12]}} offset 0 : !ascend.local_tensor<A1,
 // HW:         ascend.set_flag
 // HW:         scf.for
