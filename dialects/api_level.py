@@ -98,7 +98,7 @@ class CreateOp(IRDLOperation):
             )
         if IterateOp.name in names:
             first_iterate = names.index(IterateOp.name)
-            for required in (SetGradOutputOp, SetInputOp, SetSingleShapeOp):
+            for required in (SetGradOutputOp, SetInputOp, SetSingleShapeOp, SetStartPositionOp):
                 if required.name not in names[:first_iterate]:
                     raise VerifyException(f"ascend.iterate needs a preceding {required.name}")
 

@@ -4,9 +4,10 @@
 // Conv3DBackpropFilter<INPUT, WEIGHT, GRAD_OUTPUT, GRAD_WEIGHT>). Its verifier enforces the
 // call order: create, init first, the set_* calls before iterate, end last.
 //
-// Simplification: a real kernel reads its core index (ascend.get_block_idx, not available yet)
-// to pick its slice of the work; here every core starts at offset 0 and computes the whole
-// single shape M x N x K = 64 x 576 x 784 (Cout x 3*3*Cin x Ho*Wo).
+// This hand-written kernel runs on one core and makes one single shape: batch 0, output depth
+// 0, kernel depth 0, i.e. M x N x K = 64 x 576 x 784 (Cout x 3*3*Cin x Ho*Wo). The kernel the
+// compiler writes (ascend-conv bp-filter --emit api) adds the driver loops over batch*dout and
+// kD, and splits them over the cores with ascend.get_block_idx.
 //
 // Run: ascend-opt examples/api_level.mlir
 
@@ -30,9 +31,9 @@
   base_m = 64, base_k = 128, base_n = 128, m0 = 16, k0 = 16, n0 = 16,
   step_m = 1, step_n = 1, step_ka = 1, step_kb = 1, iterate_order = 0, bl1_bound = 7168,
   hf32_flag = 0,
-  // what one core handles, and the split over 24 cores: batch*dout 8 ways, kD 3 ways
-  single_core_dk = 1, single_core_group = 1, single_core_cout = 64, single_core_ho = 28,
-  single_core_batch = 2, single_core_cin = 64, batch_dim = 8, dk_dim = 3>
+  // what one core handles: everything (no split over cores)
+  single_core_dk = 3, single_core_group = 1, single_core_cout = 64, single_core_ho = 28,
+  single_core_batch = 16, single_core_cin = 64>
 
 // The kernel: runs once on every AI Core.
 func.func @conv3d_dw_kernel(%x: !act, %dy: !act, %dw: !dwf) {
@@ -67,12 +68,12 @@ func.func @conv3d_dw_kernel(%x: !act, %dy: !act, %dw: !dwf) {
   func.return
 }
 
-// The host: allocates the tensors in global memory and launches the kernel on 24 cores.
+// The host: allocates the tensors in global memory and launches the kernel on one core.
 // alloc_gm returns zero-filled memory, which dW needs because the kernel accumulates into it.
 func.func @main() {
   %x = ascend.alloc_gm : !act
   %dy = ascend.alloc_gm : !act
   %dw = ascend.alloc_gm : !dwf
-  ascend.launch @conv3d_dw_kernel blocks 24 (%x, %dy, %dw) : !act, !act, !dwf
+  ascend.launch @conv3d_dw_kernel blocks 1 (%x, %dy, %dw) : !act, !act, !dwf
   func.return
 }

@@ -50,7 +50,7 @@ from ascend_xdsl.dialects.hw_level import (
     reads,
     writes,
 )
-from ascend_xdsl.hw import load
+from ascend_xdsl.passes.hardware import load_hw
 
 
 @dataclass(frozen=True)
@@ -315,7 +315,7 @@ class InsertSyncPass(ModulePass):
     hw: str = "atlas-a2-910b2"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        limit = load(self.hw).event_ids
+        limit = load_hw(self.hw).event_ids
         for kernel in [o for o in op.ops if isinstance(o, func.FuncOp)]:
             if any(isinstance(o, SetFlagOp | WaitFlagOp) for o in kernel.walk()):
                 continue  # already synchronised (by hand or by an earlier run)

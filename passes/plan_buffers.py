@@ -27,7 +27,7 @@ from ascend_xdsl.dialects.hw_level import (
     capacity_of,
     slot_stride,
 )
-from ascend_xdsl.hw import load
+from ascend_xdsl.passes.hardware import load_hw
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class PlanBuffersPass(ModulePass):
     hw: str = "atlas-a2-910b2"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        hw = load(self.hw)
+        hw = load_hw(self.hw)
         for kernel in op.walk():
             if not isinstance(kernel, func.FuncOp):
                 continue

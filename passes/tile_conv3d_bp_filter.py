@@ -29,7 +29,8 @@ from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
 from ascend_xdsl.dialects.types import GmTensorType
-from ascend_xdsl.hw import HwConfig, UnknownHardwareError, load
+from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.passes.hardware import load_hw
 from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, heuristic_tiling
 
 STRATEGIES = ("heuristic", "fixed")
@@ -118,10 +119,7 @@ class TileConv3DBpFilterPass(ModulePass):
                 f"unknown tiling strategy '{self.strategy}' "
                 f"(expected one of {', '.join(STRATEGIES)})"
             )
-        try:
-            hw = load(self.hw)
-        except UnknownHardwareError as e:
-            raise PassFailedException(str(e)) from None
+        hw = load_hw(self.hw)
         cores = self.cores or hw.aic_count
         if not 1 <= cores <= hw.aic_count:
             raise PassFailedException(

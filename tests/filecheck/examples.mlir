@@ -20,7 +20,7 @@
 
 // API-LABEL: func.func @conv3d_dw_kernel
 // API:         %obj = ascend.create : [[OBJ:!ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>]]
-// API-NEXT:    ascend.init %obj tiling #ascend.dw_tiling<batch = 2, cin = 64, {{.*}}, base_m = 64, base_k = 128, base_n = 128, {{.*}}, batch_dim = 8, {{.*}}, dk_dim = 3, {{.*}}> : [[OBJ]]
+// API-NEXT:    ascend.init %obj tiling #ascend.dw_tiling<batch = 2, cin = 64, {{.*}}, base_m = 64, base_k = 128, base_n = 128, {{.*}}, single_core_batch = 16, single_core_cin = 64, batch_dim = 1, {{.*}}> : [[OBJ]]
 // API:         ascend.set_single_shape %obj, %m, %n, %k : [[OBJ]]
 // API:         scf.while () : () -> () {
 // API-NEXT:      %more = ascend.iterate %obj : [[OBJ]]
@@ -29,4 +29,4 @@
 // API-NEXT:      ascend.get_tensor_c %obj, %dw[%c0] atomic : [[OBJ]], !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>
 // API:         ascend.end %obj : [[OBJ]]
 // API-LABEL: func.func @main
-// API:         ascend.launch @conv3d_dw_kernel blocks 24 (%x, %dy, %dw) : !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>, !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>
+// API:         ascend.launch @conv3d_dw_kernel blocks 1 (%x, %dy, %dw) : !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>, !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>

@@ -181,3 +181,25 @@ scf.while () : () -> () {
 }
 ascend.end %obj : !obj
 // CHECK: Operation does not verify: ascend.iterate needs a preceding ascend.set_single_shape
+
+// -----
+
+// ascend.iterate without a preceding ascend.set_start_position.
+!obj = !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
+!act = !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>
+!dwf = !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>
+#tiling = #ascend.dw_tiling<batch = 2, cin = 64, cout = 64, cin1_g = 4, cout1_g = 4, dout = 8, ho = 28, wo = 28, di = 8, hi = 28, wi = 28, dk = 3, hk = 3, wk = 3, group = 1, stride_d = 1, stride_h = 1, stride_w = 1, pad_front = 1, pad_back = 1, pad_up = 1, pad_down = 1, pad_left = 1, pad_right = 1, dilation_d = 1, dilation_h = 1, dilation_w = 1, channel_size = 16, al0_pbuffer = 2, bl0_pbuffer = 2, cl0_pbuffer = 2, al1_pbuffer = 2, bl1_pbuffer = 2, base_m = 64, base_k = 128, base_n = 128, m0 = 16, k0 = 16, n0 = 16, step_m = 1, step_n = 1, step_ka = 1, step_kb = 1, iterate_order = 0, bl1_bound = 7168, hf32_flag = 0, single_core_dk = 1, single_core_group = 1, single_core_cout = 64, single_core_ho = 28, single_core_batch = 2, single_core_cin = 64, batch_dim = 8, group_dim = 1, m_dim = 1, k_dim = 1, n_dim = 1, dk_dim = 3, single_core_m = 0, single_core_n = 0, single_core_k = 0>
+%x, %dw, %i = "test.op"() : () -> (!act, !dwf, index)
+%obj = ascend.create : !obj
+ascend.init %obj tiling #tiling : !obj
+ascend.set_grad_output %obj, %x[%i] : !obj, !act
+ascend.set_input %obj, %x[%i] : !obj, !act
+ascend.set_single_shape %obj, %i, %i, %i : !obj
+scf.while () : () -> () {
+  %more = ascend.iterate %obj : !obj
+  scf.condition(%more)
+} do {
+  scf.yield
+}
+ascend.end %obj : !obj
+// CHECK: Operation does not verify: ascend.iterate needs a preceding ascend.set_start_position
