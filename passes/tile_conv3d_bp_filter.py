@@ -30,8 +30,8 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import HwConfig
-from ascend_xdsl.passes.hardware import load_hw
 from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, heuristic_tiling
+from ascend_xdsl.passes.hardware import load_hw
 
 STRATEGIES = ("heuristic", "fixed")
 
