@@ -1,0 +1,67 @@
+"""Property test: for random small problems, the compiled hardware-level program computes dW.
+
+Shapes, strides, asymmetric pads, dilations, groups, element type and core count are drawn at
+random; the program the pipeline produces is interpreted and checked against the reference
+within the derived tolerance (runtime/check.py), and the sanitizer must find no hazard.
+"""
+
+import ml_dtypes
+import numpy as np
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.hw import load
+from ascend_xdsl.runtime.api import compiled_levels, random_inputs
+from ascend_xdsl.runtime.check import check
+from ascend_xdsl.runtime.interpreter import make_interpreter
+from ascend_xdsl.runtime.sanitizer import Sanitizer
+
+
+@st.composite
+def problems(draw: st.DrawFn) -> tuple[ConvBpFilterShape, int]:
+    groups = draw(st.sampled_from([1, 1, 2, 4]))
+    cin = groups * draw(st.integers(1, 24 // groups))
+    cout = groups * draw(st.integers(1, 24 // groups))
+    problem = ConvBpFilterShape(
+        batch=draw(st.integers(1, 2)),
+        cin=cin,
+        di=draw(st.integers(1, 4)),
+        hi=draw(st.integers(1, 9)),
+        wi=draw(st.integers(1, 9)),
+        cout=cout,
+        kd=draw(st.integers(1, 2)),
+        kh=draw(st.integers(1, 3)),
+        kw=draw(st.integers(1, 3)),
+        strides=tuple(draw(st.integers(1, 2)) for _ in range(3)),  # type: ignore[arg-type]
+        pads=tuple(draw(st.integers(0, 2)) for _ in range(6)),  # type: ignore[arg-type]
+        dilations=tuple(draw(st.integers(1, 2)) for _ in range(3)),  # type: ignore[arg-type]
+        groups=groups,
+        dtype=draw(st.sampled_from(["f16", "bf16"])),
+    )
+    assume(not problem.errors())
+    return problem, draw(st.integers(1, 3))
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(problems())
+def test_compiled_kernel_computes_dw(case):
+    problem, cores = case
+    hw = load()
+    levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, "")
+    x, dy = random_inputs(problem, seed=1)
+    assert x.dtype == (np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16)
+    sanitizer = Sanitizer(
+        {"L1": hw.l1_size, "L0A": hw.l0a_size, "L0B": hw.l0b_size, "L0C": hw.l0c_size, "UB": 1}
+    )
+    (dw,) = make_interpreter(levels["hw"], sanitizer=sanitizer).call_op(
+        "conv3d_bp_filter", (x, dy)
+    )
+    result = check(problem, x, dy, np.asarray(dw))
+    assert result.ok, f"{problem}: {result.describe()}"
+    assert sanitizer.hazards == [], [h.describe() for h in sanitizer.hazards]
