@@ -11,7 +11,8 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
   :data:`RUNTIME_HOOK`, it is called with the compiled modules; otherwise standard error says
   that execution is not available yet.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
-  same folder that is renamed over FILE, so FILE is either the old or the complete new content.
+  same folder that is renamed over FILE, so FILE is either the old or the complete new content
+  (``tools/output.write_atomically``, shared with ``ascend-run``).
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
@@ -22,12 +23,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from io import StringIO
-from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
@@ -39,6 +37,7 @@ from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
+from ascend_xdsl.tools.output import write_atomically
 
 PROG = "ascend-conv"
 
@@ -220,19 +219,6 @@ def runtime_hook() -> Callable[..., str] | None:
             raise
         return None
     return getattr(module, RUNTIME_HOOK, None)
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to a temporary file next to ``path`` and rename it over ``path``."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def bp_filter(args: argparse.Namespace) -> str:
