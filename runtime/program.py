@@ -23,12 +23,28 @@ def find_function(module: ModuleOp, name: str) -> func.FuncOp | None:
     )
 
 
+def launched_names(module: ModuleOp) -> set[str]:
+    """Names of the functions some ``ascend.launch`` of ``module`` runs."""
+    return {op.callee.string_value() for op in module.walk() if isinstance(op, LaunchOp)}
+
+
+def is_kernel(module: ModuleOp, f: func.FuncOp) -> bool:
+    """A kernel runs on the AI Cores through an ``ascend.launch``: it carries the
+    ``ascend.kernel`` attribute (what the lowering emits) or is the callee of a launch (a
+    hand-written kernel need not spell the attribute)."""
+    return "ascend.kernel" in f.attributes or f.sym_name.data in launched_names(module)
+
+
 def entry_functions(module: ModuleOp) -> list[func.FuncOp]:
     """Functions a user can call: defined, and not a kernel (kernels run through a launch)."""
+    launched = launched_names(module)
     return [
         f
         for f in module.ops
-        if isinstance(f, func.FuncOp) and f.body.blocks and "ascend.kernel" not in f.attributes
+        if isinstance(f, func.FuncOp)
+        and f.body.blocks
+        and "ascend.kernel" not in f.attributes
+        and f.sym_name.data not in launched
     ]
 
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from ascend_xdsl.tools import conv
+from ascend_xdsl.tools import conv, output
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
 
@@ -196,7 +196,7 @@ def test_output_rename_failure_leaves_old_file(capsys, tmp_path, monkeypatch):
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(conv.os, "replace", fail)
+    monkeypatch.setattr(output.os, "replace", fail)
     code, _, err = run(capsys, "bp-filter", "--emit", "op", "-o", str(target))
     assert code == 1
     assert_one_line_error(err, "cannot write", "No space left on device")

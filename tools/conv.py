@@ -10,7 +10,8 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
   seeded random inputs (``--seed``), checks dW against the reference (``runtime/check.py``) and
   prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
-  same folder that is renamed over FILE, so FILE is either the old or the complete new content.
+  same folder that is renamed over FILE, so FILE is either the old or the complete new content
+  (``tools/output.write_atomically``, shared with ``ascend-run``).
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
@@ -20,13 +21,10 @@ unknown hardware, unreadable tiling file, a pass that is not available yet, a fa
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from io import StringIO
-from pathlib import Path
 from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
@@ -40,6 +38,7 @@ from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, run_compiled
+from ascend_xdsl.tools.output import write_atomically
 
 PROG = "ascend-conv"
 
@@ -235,19 +234,6 @@ def summary(
             "",
         ]
     )
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to a temporary file next to ``path`` and rename it over ``path``."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def bp_filter(args: argparse.Namespace) -> str:

@@ -1,8 +1,451 @@
-"""``ascend-run``: interpret an ascend IR program (arrives with the runtime issue)."""
+"""``ascend-run``: interpret an ascend IR program of any level on the numpy simulator.
 
+``ascend-run FILE.mlir [options]`` parses FILE (every op gets its ``file:line:col``, see
+``runtime/locations.py``), verifies it, calls one entry function with numpy inputs and writes
+its results as ``.npy`` files.
+
+* ``--entry NAME`` picks the function; by default the only entry function of the module
+  (``runtime/program.entry_functions``: defined, and not a kernel). Kernels (``ascend.kernel``,
+  or the callee of an ``ascend.launch``) run through a launch and cannot be called directly.
+* ``--input NAME=FILE.npy`` (repeatable) gives the data of the argument whose SSA name is
+  ``%NAME`` (or ``argN``, the N-th argument); ``--random-inputs`` fills every other argument with
+  standard-normal data from ``numpy.random.default_rng(--seed)``, in argument order. Each array
+  must have exactly the argument's memref shape and element type (bf16 may also be the raw
+  2-byte ``V2`` dtype that ``numpy.save`` writes for ``ml_dtypes.bfloat16``).
+* Each result goes to ``--output-dir`` (default: the current directory) as ``<entry>.npy``, or
+  ``<entry>.result<i>.npy`` when there are several, each written atomically
+  (``tools/output.write_atomically``), with one ``wrote ...`` line per file.
+* ``--check`` compares the (single) result with the exact reference of the dW problem the entry
+  computes (``runtime/program.conv_problem``, ``runtime/check.check``) on the first two inputs
+  (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.
+* ``--hw NAME`` is the hardware description the core memories are sized from.
+
+Standard output gets the report (``hazard:``, ``sanitizer:``, ``check:`` and ``wrote`` lines);
+an error is one line on standard error (``ascend-run: error: ...``), never a traceback: exit
+code 2 for flags that cannot be parsed, 1 for anything else (unreadable or invalid program,
+bad inputs, a failure while interpreting — named with the op being interpreted —, hazards,
+a failed check). An error writes nothing; hazards or a failed check still write the (complete)
+results, for inspection, and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.interpreter import Interpreter, PythonValues
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from ascend_xdsl import hw as hw_data
+from ascend_xdsl.dialects.attributes import element_type_name
+from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.lowering.pipeline import make_context
+from ascend_xdsl.runtime.check import check
+from ascend_xdsl.runtime.interpreter import make_interpreter, np_dtype
+from ascend_xdsl.runtime.locations import describe_op, parse_file
+from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
+from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.tools.conv import CliError
+from ascend_xdsl.tools.output import write_atomically
+
+PROG = "ascend-run"
+
+NPY_MAGIC = b"\x93NUMPY"
+
+RANDOM_DTYPES = ("f16", "bf16", "f32")
+"""Element types ``--random-inputs`` can fill."""
 
 
-def main() -> None:
-    print("ascend-run: the runtime has not landed yet; nothing can be executed", file=sys.stderr)
-    sys.exit(2)
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its errors become one-line :class:`CliError` s instead of usage dumps."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see '{PROG} --help')", exit_code=2)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Interpret an ascend IR program (any level) on the numpy simulator.",
+    )
+    parser.add_argument("file", metavar="FILE.mlir", help="the program")
+    parser.add_argument("--entry", metavar="NAME", help="function to call (default: the only one)")
+    parser.add_argument(
+        "--input",
+        metavar="NAME=FILE.npy",
+        action="append",
+        default=[],
+        help="data of argument %%NAME (or argN); repeatable",
+    )
+    parser.add_argument(
+        "--random-inputs",
+        action="store_true",
+        help="fill every argument without --input with seeded standard-normal data",
+    )
+    parser.add_argument("--seed", metavar="N", type=int, default=0, help="default 0")
+    parser.add_argument(
+        "--output-dir", metavar="DIR", default=".", help="where results go (default: .)"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="compare the result with the dW reference"
+    )
+    parser.add_argument("--sanitize", action="store_true", help="report synchronisation hazards")
+    parser.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware")
+    return parser
+
+
+def _first_line(e: BaseException) -> str:
+    """The message of ``e`` without what xDSL appends (the printed module, source context)."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+# ---------------------------------------------------------------------------------------------
+# the program
+
+
+def load_module(path: str) -> ModuleOp:
+    """Parse and verify ``path``; every failure is a :class:`CliError` naming where."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"cannot read '{path}': {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise CliError(f"cannot read '{path}': not UTF-8 text ({e.reason})") from None
+    try:
+        module = parse_file(make_context(), text, path)
+    except ParseError as e:
+        message = (e.msg.strip().splitlines() or ["parse error"])[0]
+        raise CliError(f"{e.span.get_location()}: {message}") from None
+    except DiagnosticException as e:  # an attribute verifier failing while parsing
+        raise CliError(f"{path}: {_first_line(e)}") from None
+    try:
+        module.verify()
+    except DiagnosticException as e:
+        where = _failing_op(module)
+        prefix = f"{describe_op(where)}: " if where is not None else ""
+        raise CliError(f"verification failed: {prefix}{_first_line(e)}") from None
+    return module
+
+
+def _failing_op(module: ModuleOp) -> Operation | None:
+    """The first op (in program order) whose own verifier fails; only called on failure."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException:
+            return op
+    return None
+
+
+def pick_entry(module: ModuleOp, name: str | None) -> func.FuncOp:
+    entries = entry_functions(module)
+    names = ", ".join(f"@{f.sym_name.data}" for f in entries)
+    if name is None:
+        if len(entries) == 1:
+            return entries[0]
+        if not entries:
+            raise CliError("the module has no entry function (a defined func.func, not a kernel)")
+        raise CliError(f"the module has several entry functions ({names}): pick one with --entry")
+    f = find_function(module, name.removeprefix("@"))
+    if f is None:
+        raise CliError(f"--entry {name}: no such function (entry functions: {names or 'none'})")
+    if is_kernel(module, f):
+        raise CliError(
+            f"--entry {name}: @{f.sym_name.data} is a kernel; it runs on the AI Cores through "
+            f"an ascend.launch, not as an entry (entry functions: {names or 'none'})"
+        )
+    if not f.body.blocks:
+        raise CliError(f"--entry {name}: @{f.sym_name.data} is only declared, it has no body")
+    return f
+
+
+@dataclass(frozen=True)
+class Argument:
+    index: int
+    name: str
+    """The SSA name hint (``x`` for ``%x``), else ``argN``."""
+    type: MemRefType
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.type.get_shape())
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np_dtype(self.type.element_type)
+
+
+def arguments(entry: func.FuncOp) -> list[Argument]:
+    """The entry's arguments; only memrefs are supported (what every level's entry takes)."""
+    args: list[Argument] = []
+    for i, arg in enumerate(entry.args):
+        name = arg.name_hint or f"arg{i}"
+        if not isinstance(arg.type, MemRefType):
+            hint = ""
+            if isinstance(arg.type, GmTensorType):
+                hint = " (a function on !ascend.gm_tensor is a kernel: run its host function)"
+            raise CliError(
+                f"@{entry.sym_name.data}: argument %{name} is {arg.type}; only memref arguments "
+                f"are supported at the entry{hint}"
+            )
+        try:
+            np_dtype(arg.type.element_type)
+        except TypeError:
+            raise CliError(
+                f"@{entry.sym_name.data}: argument %{name} has element type "
+                f"{arg.type.element_type}, which the simulator does not support"
+            ) from None
+        args.append(Argument(i, name, arg.type))
+    for i, t in enumerate(entry.function_type.outputs.data):
+        if not isinstance(t, MemRefType):
+            raise CliError(
+                f"@{entry.sym_name.data}: result {i} is {t}; only memref results are supported"
+            )
+    return args
+
+
+# ---------------------------------------------------------------------------------------------
+# inputs
+
+
+def _parse_input_flags(flags: Sequence[str]) -> dict[str, str]:
+    given: dict[str, str] = {}
+    for flag in flags:
+        name, sep, path = flag.partition("=")
+        name = name.strip().removeprefix("%")
+        if not sep or not name or not path:
+            raise CliError(f"--input: expected NAME=FILE.npy, got '{flag}'", exit_code=2)
+        if name in given:
+            raise CliError(f"--input {name}: given twice", exit_code=2)
+        given[name] = path
+    return given
+
+
+def load_npy(arg: Argument, path: str) -> np.ndarray:
+    """The array in ``path`` for ``arg``, checked against its memref type."""
+    what = f"--input {arg.name}={path}"
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(NPY_MAGIC))
+            if magic != NPY_MAGIC:
+                kind = "an .npz archive" if magic.startswith(b"PK") else "no .npy header"
+                raise CliError(f"{what}: not an .npy file ({kind})")
+            f.seek(0)
+            array = np.lib.format.read_array(f, allow_pickle=False)
+    except OSError as e:
+        raise CliError(f"{what}: cannot read: {e.strerror or e}") from None
+    except (ValueError, EOFError) as e:
+        raise CliError(f"{what}: corrupt .npy file ({_first_line(e)})") from None
+    if tuple(array.shape) != arg.shape:
+        raise CliError(f"{what}: shape {list(array.shape)} does not match {arg.type}")
+    expected = arg.dtype
+    if expected == np.dtype(ml_dtypes.bfloat16) and array.dtype == np.dtype("V2"):
+        array = array.view(expected)  # numpy.save writes ml_dtypes.bfloat16 as raw V2
+    if array.dtype != expected:
+        raise CliError(
+            f"{what}: dtype {array.dtype} does not match {arg.type} (expected {expected})"
+        )
+    return np.ascontiguousarray(array)
+
+
+def gather_inputs(
+    args: Sequence[Argument], entry: str, given: dict[str, str], random: bool, seed: int
+) -> list[np.ndarray]:
+    by_name = {a.name: a for a in args} | {f"arg{a.index}": a for a in args}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(a.name for a in args) or "none"
+            raise CliError(f"--input {name}: @{entry} has no argument %{name} (arguments: {known})")
+    paths = {by_name[name].index: path for name, path in given.items()}
+    rng = np.random.default_rng(seed)
+    values: list[np.ndarray] = []
+    for a in args:
+        if a.index in paths:
+            values.append(load_npy(a, paths[a.index]))
+        elif random:
+            kind = element_type_name(a.type.element_type)
+            if kind not in RANDOM_DTYPES:
+                raise CliError(
+                    f"--random-inputs: argument %{a.name} has element type {kind}; random data "
+                    f"is for {', '.join(RANDOM_DTYPES)} (give --input {a.name}=FILE.npy)"
+                )
+            values.append(rng.standard_normal(a.shape).astype(a.dtype))
+        else:
+            raise CliError(
+                f"no data for argument %{a.name} ({a.type}) of @{entry}: give "
+                f"--input {a.name}=FILE.npy or --random-inputs"
+            )
+    return values
+
+
+# ---------------------------------------------------------------------------------------------
+# running
+
+
+@dataclass
+class OpTracker(Interpreter.Listener):
+    """Which op the interpreter is in: ops started and not finished, innermost last. After an
+    exception its last entry is the op that failed (a launch, for an end-of-kernel error)."""
+
+    stack: list[Operation] = field(default_factory=list)
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        self.stack.append(op)
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        self.stack.pop()
+
+
+def memory_sizes(hw_name: str) -> dict[str, int]:
+    hw = hw_data.load(hw_name)
+    return {
+        "L1": hw.l1_size,
+        "L0A": hw.l0a_size,
+        "L0B": hw.l0b_size,
+        "L0C": hw.l0c_size,
+        "UB": hw.int("ub_size"),
+    }
+
+
+def interpret(
+    module: ModuleOp,
+    entry: func.FuncOp,
+    inputs: Sequence[np.ndarray],
+    hw_name: str,
+    sanitizer: Sanitizer | None,
+) -> tuple[Any, ...]:
+    interpreter = make_interpreter(module, hw_name, sanitizer)
+    tracker = OpTracker()
+    interpreter.listeners = (*interpreter.listeners, tracker)
+    try:
+        return tuple(interpreter.call_op(entry, tuple(inputs)))
+    except Exception as e:
+        where = f"{describe_op(tracker.stack[-1])}: " if tracker.stack else ""
+        raise CliError(f"{where}{_first_line(e)}") from None
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "x".join(map(str, shape)) or "scalar"
+
+
+def result_files(entry: func.FuncOp, count: int) -> list[str]:
+    name = entry.sym_name.data
+    if count == 1:
+        return [f"{name}.npy"]
+    return [f"{name}.result{i}.npy" for i in range(count)]
+
+
+def write_results(
+    entry: func.FuncOp, results: Sequence[Any], output_dir: str
+) -> list[tuple[Path, np.ndarray, MemRefType]]:
+    """Serialize every result first (so a bad one writes nothing), then write each atomically."""
+    types = entry.function_type.outputs.data
+    encoded: list[tuple[Path, bytes, np.ndarray, MemRefType]] = []
+    for name, value, t in zip(result_files(entry, len(results)), results, types, strict=True):
+        assert isinstance(t, MemRefType)
+        array = np.ascontiguousarray(np.asarray(value), dtype=np_dtype(t.element_type))
+        if tuple(array.shape) != tuple(t.get_shape()):
+            raise CliError(f"result {name}: shape {list(array.shape)} does not match {t}")
+        buffer = io.BytesIO()
+        np.save(buffer, array, allow_pickle=False)
+        encoded.append((Path(output_dir) / name, buffer.getvalue(), array, t))
+    if encoded:
+        try:
+            os.makedirs(output_dir, exist_ok=True)
+            for path, data, _, _ in encoded:
+                write_atomically(path, data)
+        except OSError as e:
+            raise CliError(f"cannot write to '{output_dir}': {e.strerror or e}") from None
+    return [(path, array, t) for path, _, array, t in encoded]
+
+
+def report_hazards(sanitizer: Sanitizer, when: str = "") -> bool:
+    """Print every hazard and the count; True if there is any."""
+    for hazard in sanitizer.hazards:
+        print(f"hazard: {hazard.describe()}")
+    n = len(sanitizer.hazards)
+    count = f"{n} hazard{'s' if n != 1 else ''}" if n else "no hazards"
+    print(f"sanitizer: {count}{when}")
+    return n > 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the request; print the report; return the exit code (CliError for failures)."""
+    try:
+        hw_data.load(args.hw)
+    except hw_data.UnknownHardwareError as e:
+        raise CliError(f"--hw: {e}") from None
+    given = _parse_input_flags(args.input)
+    module = load_module(args.file)
+    entry = pick_entry(module, args.entry)
+    entry_name = entry.sym_name.data
+    params = arguments(entry)
+    problem = None
+    if args.check:
+        problem = conv_problem(entry)
+        n_results = len(entry.function_type.outputs.data)
+        if problem is None or len(params) < 2 or n_results != 1:
+            raise CliError(
+                f"--check: @{entry_name} computes no recognisable dW problem "
+                "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch)"
+            )
+    inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
+    sanitizer = Sanitizer(memory_sizes(args.hw)) if args.sanitize else None
+    try:
+        results = interpret(module, entry, inputs, args.hw, sanitizer)
+    except CliError:
+        if sanitizer is not None:  # what was found before the failure is still worth reading
+            report_hazards(sanitizer, " before the run failed")
+        raise
+    failed = False
+    if sanitizer is not None:
+        failed |= report_hazards(sanitizer)
+    if problem is not None:
+        try:
+            result = check(problem, inputs[0], inputs[1], np.asarray(results[0]))
+        except ValueError as e:
+            raise CliError(f"--check: {_first_line(e)}") from None
+        print(f"check: {result.describe()}")
+        failed |= not result.ok
+    written = write_results(entry, results, args.output_dir)
+    for path, array, t in written:
+        print(f"wrote {path} ({_dims(array.shape)} {element_type_name(t.element_type)})")
+    if not written:
+        print(f"@{entry_name} returned no results; nothing written")
+    return 1 if failed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+        code = run(args)
+    except CliError as e:
+        sys.stdout.flush()
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+    except Exception as e:  # a bug of ours: still one line, with what it was
+        sys.stdout.flush()
+        print(
+            f"{PROG}: error: internal error: {type(e).__name__}: {_first_line(e)}", file=sys.stderr
+        )
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Output files of the command-line tools, written so that a reader never sees half of one.
+
+``write_atomically`` writes to a temporary file in the target's folder and renames it over the
+target: the target holds either its old content or the complete new one, and a failed or
+interrupted write leaves no stray file behind. ``ascend-conv -o`` and ``ascend-run``'s result
+files both go through it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_atomically(path: str | Path, content: str | bytes) -> None:
+    """Write ``content`` (text as UTF-8, or bytes) to a temporary file next to ``path`` and
+    rename it over ``path``."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        if isinstance(content, str):
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(content)
+        else:
+            with os.fdopen(fd, "wb") as f:
+                f.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
