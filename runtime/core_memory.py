@@ -43,6 +43,12 @@ _MEMORY_FIGURES: dict[str, tuple[str, str]] = {
 MEMORY_NAMES: tuple[str, ...] = tuple(_MEMORY_FIGURES)
 
 
+def memory_sizes(hw_name: str = hw.DEFAULT_HW) -> dict[str, int]:
+    """Bytes of every on-chip memory of one core of ``hw_name``."""
+    config = hw.load(hw_name)
+    return {name: config.int(size) for name, (size, _) in _MEMORY_FIGURES.items()}
+
+
 class MemoryAccessError(IndexError):
     """An access outside a memory, or one that cannot be a typed view of it."""
 

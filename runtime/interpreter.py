@@ -433,7 +433,9 @@ class AscendFunctions(InterpreterFunctions):
         blocks = op.blocks.value.data
         progress = CoreProgress(blocks) if self.progress else None
         for block in range(blocks):
-            self.core = CoreState(block, CoreMemory(self.hw_name), FlagState())
+            self.core = CoreState(
+                block, CoreMemory(self.hw_name), FlagState(hw_data.load(self.hw_name).event_ids)
+            )
             if self.sanitizer is not None:
                 self.sanitizer.new_core(block)
             try:

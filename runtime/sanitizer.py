@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.ir import Operation
 
+from ascend_xdsl.runtime import core_memory
 from ascend_xdsl.runtime.locations import describe_op
 
 PIPES = ("MTE2", "MTE1", "M", "FIX", "MTE3", "V", "S")
@@ -76,6 +77,11 @@ class _MemoryTrack:
 
 class Sanitizer:
     """Happens-before checking of one kernel run, core by core."""
+
+    @classmethod
+    def for_hw(cls, hw_name: str) -> Sanitizer:
+        """A sanitizer for the memories of one core of ``hw_name``."""
+        return cls(core_memory.memory_sizes(hw_name))
 
     def __init__(self, memory_sizes: dict[str, int]):
         self.memory_sizes = memory_sizes

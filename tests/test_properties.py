@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.hw import load
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.interpreter import make_interpreter
@@ -52,16 +51,11 @@ def problems(draw: st.DrawFn) -> tuple[ConvBpFilterShape, int]:
 @given(problems())
 def test_compiled_kernel_computes_dw(case):
     problem, cores = case
-    hw = load()
     levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, "")
     x, dy = random_inputs(problem, seed=1)
     assert x.dtype == (np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16)
-    sanitizer = Sanitizer(
-        {"L1": hw.l1_size, "L0A": hw.l0a_size, "L0B": hw.l0b_size, "L0C": hw.l0c_size, "UB": 1}
-    )
-    (dw,) = make_interpreter(levels["hw"], sanitizer=sanitizer).call_op(
-        "conv3d_bp_filter", (x, dy)
-    )
+    sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
+    (dw,) = make_interpreter(levels["hw"], sanitizer=sanitizer).call_op("conv3d_bp_filter", (x, dy))
     result = check(problem, x, dy, np.asarray(dw))
     assert result.ok, f"{problem}: {result.describe()}"
     assert sanitizer.hazards == [], [h.describe() for h in sanitizer.hazards]

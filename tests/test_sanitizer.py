@@ -15,7 +15,6 @@ import pytest
 from xdsl.dialects import func, scf
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp, WaitFlagOp
-from ascend_xdsl.hw import load
 from ascend_xdsl.lowering.build import conv_problem
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.api import compiled_levels, problem_of
@@ -24,19 +23,8 @@ from ascend_xdsl.runtime.locations import parse_file
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 
 
-def _sizes(hw_name: str = "atlas-a2-910b2") -> dict[str, int]:
-    hw = load(hw_name)
-    return {
-        "L1": hw.l1_size,
-        "L0A": hw.l0a_size,
-        "L0B": hw.l0b_size,
-        "L0C": hw.l0c_size,
-        "UB": hw.int("ub_size"),
-    }
-
-
 def _run(module, x, dy) -> tuple[Sanitizer, str | None]:
-    sanitizer = Sanitizer(_sizes())
+    sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
     try:
         make_interpreter(module, sanitizer=sanitizer).call_op("conv3d_bp_filter", (x, dy))
     except KernelError as e:
@@ -120,7 +108,7 @@ def _hand_written(with_flags: bool) -> Sanitizer:
             "  ascend.wait_flag MTE2 -> MTE1 event %c0\n  ascend.load3d",
         )
     module = parse_file(make_context(), text, "missing_flag.mlir")
-    sanitizer = Sanitizer(_sizes())
+    sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
     dy = np.ones((1, 16, 1, 4, 4), np.float16)
     make_interpreter(module, sanitizer=sanitizer).call_op("host", (dy,))
     return sanitizer

@@ -308,17 +308,6 @@ class OpTracker(Interpreter.Listener):
         self.stack.pop()
 
 
-def memory_sizes(hw_name: str) -> dict[str, int]:
-    hw = hw_data.load(hw_name)
-    return {
-        "L1": hw.l1_size,
-        "L0A": hw.l0a_size,
-        "L0B": hw.l0b_size,
-        "L0C": hw.l0c_size,
-        "UB": hw.int("ub_size"),
-    }
-
-
 def interpret(
     module: ModuleOp,
     entry: func.FuncOp,
@@ -402,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
                 "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch)"
             )
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
-    sanitizer = Sanitizer(memory_sizes(args.hw)) if args.sanitize else None
+    sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
     try:
         results = interpret(module, entry, inputs, args.hw, sanitizer)
     except CliError:
