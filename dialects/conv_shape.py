@@ -11,6 +11,7 @@ runtime reference all use it. It is plain Python, with no IR in it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # Vendor limits (research §1.5 Load3D limits, §7.1 operator constraints).
@@ -86,6 +87,37 @@ class ConvBpFilterShape:
     dilations: tuple[int, int, int] = (1, 1, 1)
     groups: int = 1
     dtype: str = "f16"
+
+    @classmethod
+    def from_shapes(
+        cls,
+        input_shape: Sequence[int],
+        weight_shape: Sequence[int],
+        strides: Sequence[int] = (1, 1, 1),
+        pads: Sequence[int] = (0, 0, 0, 0, 0, 0),
+        dilations: Sequence[int] = (1, 1, 1),
+        groups: int = 1,
+        dtype: str = "f16",
+    ) -> ConvBpFilterShape:
+        """The problem of x (N, Cin, Di, Hi, Wi) and a weight (Cout, Cin/g, kD, kH, kW)."""
+        n, cin, di, hi, wi = input_shape
+        cout, _, kd, kh, kw = weight_shape
+        return cls(
+            batch=n,
+            cin=cin,
+            di=di,
+            hi=hi,
+            wi=wi,
+            cout=cout,
+            kd=kd,
+            kh=kh,
+            kw=kw,
+            strides=tuple(strides),  # type: ignore[arg-type]
+            pads=tuple(pads),  # type: ignore[arg-type]
+            dilations=tuple(dilations),  # type: ignore[arg-type]
+            groups=groups,
+            dtype=dtype,
+        )
 
     @property
     def input_shape(self) -> tuple[int, int, int, int, int]:

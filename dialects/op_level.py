@@ -62,23 +62,16 @@ def shape_and_element_type(t: Attribute) -> tuple[tuple[int, ...], Attribute]:
 
 def problem_of(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
     """The dW problem an op describes (x shape, weight shape from its result, attributes)."""
-    (n, cin, di, hi, wi), et = shape_and_element_type(op.x.type)
-    (cout, _, kd, kh, kw), _ = shape_and_element_type(op.result.type)
-    return ConvBpFilterShape(
-        batch=n,
-        cin=cin,
-        di=di,
-        hi=hi,
-        wi=wi,
-        cout=cout,
-        kd=kd,
-        kh=kh,
-        kw=kw,
-        strides=tuple(op.strides.get_values()),  # type: ignore[arg-type]
-        pads=tuple(op.pads.get_values()),  # type: ignore[arg-type]
-        dilations=tuple(op.dilations.get_values()),  # type: ignore[arg-type]
-        groups=op.groups.value.data,
-        dtype=element_type_name(et),
+    x_shape, et = shape_and_element_type(op.x.type)
+    weight_shape, _ = shape_and_element_type(op.result.type)
+    return ConvBpFilterShape.from_shapes(
+        x_shape,
+        weight_shape,
+        op.strides.get_values(),  # type: ignore[arg-type]
+        op.pads.get_values(),  # type: ignore[arg-type]
+        op.dilations.get_values(),  # type: ignore[arg-type]
+        op.groups.value.data,
+        element_type_name(et),
     )
 
 

@@ -87,28 +87,22 @@ def conv_problem(
     dtype: str = "f16",
 ) -> ConvBpFilterShape:
     """The checked problem record for torch-style arguments; raises :class:`ConvProblemError`."""
-    n, cin, di, hi, wi = _shape5("input shape", input_shape)
-    cout, cin_g, kd, kh, kw = _shape5("weight shape", weight_shape)
+    x_shape = _shape5("input shape", input_shape)
+    w_shape = _shape5("weight shape", weight_shape)
     if not _is_int(groups):
         raise ConvProblemError(f"groups must be an integer, got {groups!r}")
     if dtype not in DTYPES:
         raise ConvProblemError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
-    problem = ConvBpFilterShape(
-        batch=n,
-        cin=cin,
-        di=di,
-        hi=hi,
-        wi=wi,
-        cout=cout,
-        kd=kd,
-        kh=kh,
-        kw=kw,
-        strides=_triple("stride", stride),
-        pads=normalize_padding(padding),
-        dilations=_triple("dilation", dilation),
-        groups=groups,
-        dtype=dtype,
+    problem = ConvBpFilterShape.from_shapes(
+        x_shape,
+        w_shape,
+        _triple("stride", stride),
+        normalize_padding(padding),
+        _triple("dilation", dilation),
+        groups,
+        dtype,
     )
+    cin, cin_g = x_shape[1], w_shape[1]
     errors = problem.errors()
     if not errors and cin_g * groups != cin:
         errors.append(

@@ -76,6 +76,12 @@ def compiled_levels(
     )
 
 
+def interpret(module: ModuleOp, hw: str, x: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Run the entry function of a compiled module on ``x`` and ``dy``; float32 dW."""
+    (dw,) = make_interpreter(module, hw).call_op(FUNC_NAME, (x, dy))
+    return np.asarray(dw, dtype=np.float32)
+
+
 def run_conv3d_weight(
     input: np.ndarray,
     weight_size: Sequence[int],
@@ -96,9 +102,8 @@ def run_conv3d_weight(
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
     levels = compiled_levels(problem, hw, tiling, cores, override)
-    interpreter = make_interpreter(levels[level], hw)
-    (dw,) = interpreter.call_op(FUNC_NAME, (np.asarray(input), np.asarray(grad_output)))
-    return Conv3dWeightResult(np.asarray(dw, dtype=np.float32), problem, dict(levels))
+    dw = interpret(levels[level], hw, np.asarray(input), np.asarray(grad_output))
+    return Conv3dWeightResult(dw, problem, dict(levels))
 
 
 def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -127,9 +132,8 @@ def run_compiled(
     against the reference (the main job of ``ascend-conv``)."""
     x, dy = random_inputs(problem, seed)
     start = time.perf_counter()
-    (dw,) = make_interpreter(modules["hw"], hw).call_op(FUNC_NAME, (x, dy))
+    dw = interpret(modules["hw"], hw, x, dy)
     seconds = time.perf_counter() - start
-    dw = np.asarray(dw, dtype=np.float32)
     return KernelRun(dw, seconds, check(problem, x, dy, dw), seed)
 
 

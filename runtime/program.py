@@ -72,21 +72,12 @@ def _from_launch(entry: func.FuncOp, conv: DictionaryAttr) -> ConvBpFilterShape 
         return None
     if not isinstance(groups, IntegerAttr):
         return None
-    n, cin, di, hi, wi = x.get_shape()  # type: ignore[union-attr]
-    cout, _, kd, kh, kw = dw.get_shape()  # type: ignore[union-attr]
-    return ConvBpFilterShape(
-        batch=n,
-        cin=cin,
-        di=di,
-        hi=hi,
-        wi=wi,
-        cout=cout,
-        kd=kd,
-        kh=kh,
-        kw=kw,
-        strides=tuple(strides.get_values()),  # type: ignore[union-attr,arg-type]
-        pads=tuple(pads.get_values()),  # type: ignore[union-attr,arg-type]
-        dilations=tuple(dilations.get_values()),  # type: ignore[union-attr,arg-type]
-        groups=groups.value.data,
-        dtype=element_type_name(x.element_type),  # type: ignore[union-attr]
+    return ConvBpFilterShape.from_shapes(
+        x.get_shape(),  # type: ignore[union-attr]
+        dw.get_shape(),  # type: ignore[union-attr]
+        strides.get_values(),  # type: ignore[union-attr,arg-type]
+        pads.get_values(),  # type: ignore[union-attr,arg-type]
+        dilations.get_values(),  # type: ignore[union-attr,arg-type]
+        groups.value.data,
+        element_type_name(x.element_type),  # type: ignore[union-attr]
     )
