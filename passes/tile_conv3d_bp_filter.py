@@ -23,7 +23,7 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import ParseError, PassFailedException
+from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
@@ -86,6 +86,8 @@ def read_tiling_file(ctx: Context, path: str) -> DwTiling:
     except ParseError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else "parse error"
         raise PassFailedException(f"{path}: not a #ascend.dw_tiling: {first}") from None
+    except VerifyException as e:
+        raise PassFailedException(f"{path}: {e}") from None
     if not isinstance(attr, DwTilingAttr):
         raise PassFailedException(f"{path}: expected #ascend.dw_tiling<...>, got {attr}")
     return attr.tiling

@@ -5,6 +5,7 @@ the exit code and the absence of a traceback hold end to end.
 """
 
 import os
+import re
 import subprocess
 import sys
 
@@ -221,3 +222,26 @@ def test_console_script_exit_code_and_no_traceback():
     assert result.stderr == (
         "ascend-conv: error: --input: expected 5 comma-separated positive integers, got '2,64,8'\n"
     )
+
+
+def test_fixed_tiling_from_a_file_is_the_one_compiled(capsys, tmp_path):
+    """--tiling fixed:FILE compiles with the #ascend.dw_tiling written in FILE (here: the
+    heuristic's own choice for one core, with ORDER_N forced), and the kernel still checks."""
+    shape = ("--input", "1,32,2,8,8", "--weight", "48,32,1,3,3", "--padding", "1", "--cores", "1")
+    code, api, err = run(
+        capsys, "bp-filter", *shape, "--override", "iterate_order=1", "--emit", "api"
+    )
+    assert code == 0, err
+    start = api.index("#ascend.dw_tiling<")
+    tiling = api[start : api.index(">", start) + 1]
+    assert "iterate_order = 1" in tiling
+    path = tmp_path / "tiling.mlir"
+    path.write_text(tiling + "\n")
+    code, out, err = run(capsys, "bp-filter", *shape, "--tiling", f"fixed:{path}")
+    assert code == 0, err
+    assert "order N (B1 resident)" in out and "tiling fixed:" in out
+    assert out.rstrip().endswith(": OK")
+    path.write_text(re.sub(r"base_m = \d+", "base_m = 116", tiling) + "\n")
+    code, out, err = run(capsys, "bp-filter", *shape, "--tiling", f"fixed:{path}")
+    assert code == 1 and out == ""
+    assert_one_line_error(err, f"{path}: dw_tiling: base_m must be a multiple of 16, got 116")
