@@ -52,3 +52,16 @@ func.func @dw_kernel(%x: !ascend.gm_tensor<NDC1HWC0, 2x16x1x4x4xf16>, %dy: !asce
   ascend.wait_flag FIX -> M event %c0
   func.return
 }
+
+// The host: converts x and dy to NDC1HWC0, launches the kernel on one AI core and converts dW
+// back to (Cout, Cin, kD, kH, kW). The ascend.conv attribute says which convolution the kernel
+// computes, so that `ascend-run examples/hw_level.mlir --random-inputs --check --sanitize`
+// can compare with the formula and check the flags.
+func.func @conv3d_dw(%x: memref<2x16x1x4x4xf16>, %dy: memref<2x16x1x4x4xf16>) -> memref<16x16x1x1x1xf32> {
+  %x5 = ascend.trans_data %x : memref<2x16x1x4x4xf16> -> !ascend.gm_tensor<NDC1HWC0, 2x16x1x4x4xf16>
+  %dy5 = ascend.trans_data %dy : memref<2x16x1x4x4xf16> -> !ascend.gm_tensor<NDC1HWC0, 2x16x1x4x4xf16>
+  %dwf = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x1x1x1xf32>
+  ascend.launch @dw_kernel blocks 1 (%x5, %dy5, %dwf) {ascend.conv = {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 2x16x1x4x4xf16>, !ascend.gm_tensor<NDC1HWC0, 2x16x1x4x4xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x1x1x1xf32>
+  %dw = ascend.trans_data %dwf : !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x1x1x1xf32> -> memref<16x16x1x1x1xf32>
+  func.return %dw : memref<16x16x1x1x1xf32>
+}

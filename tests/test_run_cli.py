@@ -198,7 +198,7 @@ EXPECTED = {
     "op_level.mlir": (0, "conv3d_dw.npy (64x64x3x3x3 f32)"),
     "format_level.mlir": (0, "conv3d_dw.npy (64x64x3x3x3 f32)"),
     "api_level.mlir": (0, "@main returned no results; nothing written"),
-    "hw_level.mlir": (1, "only memref arguments are supported at the entry"),
+    "hw_level.mlir": (0, "conv3d_dw.npy (16x16x1x1x1 f32)"),
 }
 
 
@@ -216,6 +216,21 @@ def test_examples(capsys, tmp_path, path):
     else:
         assert_one_line_error(err, fragment, "@dw_kernel", "%x")
         assert list(tmp_path.iterdir()) == []
+
+
+def test_hw_example_checks_and_sanitizes_clean(capsys, tmp_path):
+    path = ROOT / "examples" / "hw_level.mlir"
+    args = ("--random-inputs", "--check", "--sanitize", "--output-dir", tmp_path)
+    code, out, err = ascend_run(capsys, path, *args)
+    assert code == 0, err
+    assert "sanitizer: no hazards" in out and ": OK" in out
+
+
+def test_a_launched_kernel_is_not_an_entry(capsys, tmp_path):
+    path = ROOT / "examples" / "hw_level.mlir"
+    code, _, err = ascend_run(capsys, path, "--entry", "dw_kernel", "--random-inputs")
+    assert code == 1
+    assert_one_line_error(err, "@dw_kernel is a kernel", "ascend.launch", "@conv3d_dw")
 
 
 def test_api_example_kernel_is_not_an_entry(capsys):
