@@ -245,3 +245,16 @@ def test_fixed_tiling_from_a_file_is_the_one_compiled(capsys, tmp_path):
     code, out, err = run(capsys, "bp-filter", *shape, "--tiling", f"fixed:{path}")
     assert code == 1 and out == ""
     assert_one_line_error(err, f"{path}: dw_tiling: base_m must be a multiple of 16, got 116")
+
+
+def test_written_files_get_the_usual_mode(capsys, tmp_path):
+    """mkstemp creates 0600 files; what the tools write is readable like any file they'd open."""
+    target = tmp_path / "op.mlir"
+    code, _, err = run(capsys, "bp-filter", "--emit", "op", "-o", str(target))
+    assert code == 0, err
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+    target.chmod(0o640)
+    code, _, err = run(capsys, "bp-filter", "--emit", "op", "-o", str(target))
+    assert code == 0 and target.stat().st_mode & 0o777 == 0o640

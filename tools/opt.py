@@ -7,6 +7,8 @@ entry point is absent, without registering anything twice.
 
 import sys
 from collections.abc import Sequence
+from io import StringIO, TextIOBase
+from typing import IO
 
 from xdsl.utils.exceptions import (
     DiagnosticException,
@@ -16,15 +18,36 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ascend_xdsl.tools.output import write_atomically
 from ascend_xdsl.tools.registry import DIALECTS, PASSES
 
 
+class _Uncloseable(TextIOBase):
+    """Lets xDSL close its output stream without discarding what was written to it."""
+
+    def __init__(self, buffer: StringIO):
+        self.buffer = buffer
+
+    def write(self, text: str) -> int:
+        return self.buffer.write(text)
+
+
 class AscendOptMain(xDSLOptMain):
+    buffered_output: StringIO
+
     def register_all_dialects(self) -> None:
         super().register_all_dialects()
         for name, factory in DIALECTS.items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
+
+    def prepare_output(self) -> IO[str]:
+        """``-o FILE`` collects the output in memory; :func:`main` writes it atomically once
+        every pass has succeeded, so a failing run leaves no half-written FILE."""
+        if self.args.output_file is None:
+            return sys.stdout
+        self.buffered_output = StringIO()
+        return _Uncloseable(self.buffered_output)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -40,7 +63,25 @@ def main(args: Sequence[str] | None = None) -> None:
     Python traceback.
     """
     try:
-        AscendOptMain(description="ascend-xdsl optimizer driver", args=args).run()
+        driver = AscendOptMain(description="ascend-xdsl optimizer driver", args=args)
+        driver.run()
+        if driver.args.output_file is not None:
+            try:
+                write_atomically(driver.args.output_file, driver.buffered_output.getvalue())
+            except OSError as e:
+                print(
+                    f"ascend-opt: error: cannot write '{driver.args.output_file}': "
+                    f"{e.strerror or e}",
+                    file=sys.stderr,
+                )
+                sys.exit(1)
+    except OSError as e:  # the input file, or the folder of -o
+        where = f" '{e.filename}'" if e.filename else ""
+        print(f"ascend-opt: error: cannot access{where}: {e.strerror or e}", file=sys.stderr)
+        sys.exit(1)
+    except ValueError as e:  # an unknown pass or a malformed pass pipeline
+        print(f"ascend-opt: error: {str(e).strip().splitlines()[0]}", file=sys.stderr)
+        sys.exit(1)
     except (ParseError, DiagnosticException) as e:
         message = str(e).strip()
         # A parse error prints the offending line under its first line; keep the whole of it,

@@ -19,6 +19,15 @@ def write_atomically(path: str | Path, content: str | bytes) -> None:
     target = Path(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        # mkstemp creates the file 0600; give it the mode a plain open() would (or keep the
+        # mode of the file it replaces).
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
         if isinstance(content, str):
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(content)
