@@ -273,7 +273,8 @@ def compile(
 class AscendPipelinePass(ModulePass):
     """The whole chain of :data:`PIPELINE` as one pass, with the one option set.
 
-    ``ascend-pipeline{strategy=heuristic hw=atlas-a2-910b2 cores=0 tiling-file="" stop-after=hw}``
+    ``ascend-pipeline{strategy=heuristic hw=atlas-a2-910b2 cores=0 tiling-file="" override=""
+    stop-after=hw}``
     """
 
     name = "ascend-pipeline"

@@ -1,4 +1,4 @@
-"""ascend-opt: bad input is one line on stderr and exit 1, never a traceback or a partial -o file."""
+"""ascend-opt: bad input is one line on stderr and exit 1, never a traceback or a partial file."""
 
 import subprocess
 import sys

@@ -2,8 +2,10 @@
 // RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api' | filecheck %s --check-prefix=API
 // RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw' | filecheck %s --check-prefix=HW
 // RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw,ascend-plan-buffers' | filecheck %s --check-prefix=PLAN
-// RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw,ascend-plan-buffers,ascend-insert-sync' | filecheck %s --check-prefix=SYNC
-// RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-pipeline{cores=1}' | filecheck %s --check-prefix=SYNC
+// RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw,ascend-plan-buffers,ascend-insert-sync,licm,canonicalize,cse' | filecheck %s --check-prefix=SYNC
+// The pipeline pass is exactly that chain.
+// RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-pipeline{cores=1}' > %t.pipeline
+// RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw,ascend-plan-buffers,ascend-insert-sync,licm,canonicalize,cse' | diff - %t.pipeline
 
 // convert-conv-to-ascend-api: host launch + per-core kernel written against the API.
 // API:       %dwf = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>
