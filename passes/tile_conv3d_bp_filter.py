@@ -53,8 +53,16 @@ def parse_overrides(text: str) -> dict[str, int]:
     return result
 
 
+BASIC_BLOCK = ("single_core_m", "single_core_n", "single_core_k")
+"""The vendor's basic block, derived by the tiler from the base and step sizes; nothing of ours
+reads it, so after an override that is not about it, it is reset to 0 ("not given") rather than
+left stale."""
+
+
 def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
     tiling = replace(tiling, **overrides)
+    if not set(BASIC_BLOCK) & set(overrides):
+        tiling = replace(tiling, **dict.fromkeys(BASIC_BLOCK, 0))
     if "bl1_bound" not in overrides:
         tiling = replace(
             tiling,

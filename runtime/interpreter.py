@@ -164,6 +164,18 @@ class CoreState:
     block_idx: int
     memory: CoreMemory
     flags: FlagState
+    buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
+    """(memory, position, first byte, end byte) of every buffer allocated so far."""
+
+    def claim(self, memory: str, position: str, lo: int, hi: int) -> None:
+        """Record a buffer; buffers live for the whole kernel, so two may never overlap."""
+        for other_memory, other, other_lo, other_hi in self.buffers:
+            if other_memory == memory and lo < other_hi and other_lo < hi:
+                raise MemoryAccessError(
+                    f"{position} buffer [{lo}, {hi}) overlaps {other} buffer "
+                    f"[{other_lo}, {other_hi}) in {memory}: the address plan is wrong"
+                )
+        self.buffers.append((memory, position, lo, hi))
 
 
 @dataclass(eq=False)
@@ -481,6 +493,7 @@ class AscendFunctions(InterpreterFunctions):
             for s in range(op.num_slots)
         ]
         stride = hw_level.slot_stride(t, hw_data.load(self.hw_name))
+        core.claim(memory, str(t.tposition), offset, offset + op.num_slots * stride)
         return (Buffer(memory, offset, slots, stride, t.element_bytes),)
 
     @impl(hw_level.DataCopyOp)

@@ -58,9 +58,10 @@ def conv3d_weight_reference(
     groups: int = 1,
     accumulate: type[np.floating] = np.float32,
 ) -> np.ndarray:
-    """dW (Cout, Cin/g, kD, kH, kW) in float32 from x (N, Cin, D, H, W) and dy (N, Cout, Do, Ho,
-    Wo). ``padding6`` is (front, back, up, down, left, right). ``accumulate`` is the type the
-    products are summed in (float32 as in L0C; float64 gives the exact value to check against).
+    """dW (Cout, Cin/g, kD, kH, kW) from x (N, Cin, D, H, W) and dy (N, Cout, Do, Ho, Wo).
+    ``padding6`` is (front, back, up, down, left, right). ``accumulate`` is the type the products
+    are summed in and returned as (float32 as in L0C; float64 gives the exact value to check
+    against).
 
     Vectorised: one einsum per kernel tap over (n, do, ho, wo), all groups at once."""
     _check_shapes(x, dy, weight_shape, stride, padding6, dilation, groups)
@@ -85,7 +86,7 @@ def conv3d_weight_reference(
                     c * dw : c * dw + sw * (wo - 1) + 1 : sw,
                 ].reshape(n, groups, cin_g, do, ho, wo)
                 out[..., a, b, c] = np.einsum("ngodhw,ngidhw->goi", dyg, win)
-    return out.reshape(weight_shape).astype(np.float32)
+    return out.reshape(weight_shape)
 
 
 def conv3d_weight_reference_direct(

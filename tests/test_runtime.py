@@ -196,3 +196,18 @@ def test_bad_arguments_are_one_line_errors() -> None:
 
 def test_default_layer_api() -> None:
     _run(DEFAULT_X, DEFAULT_W, pads=(1,) * 6, cores=24, level="api")
+
+
+def test_integer_inputs_are_computed_exactly() -> None:
+    """With small integers every float32 sum is exact in any order, so the hardware program must
+    give the exact dW bit for bit (runtime.check.is_exact): a K stream of 4096 positions through
+    L1, on two cores."""
+    x_shape, w = (1, 16, 1, 64, 64), (32, 16, 1, 3, 3)
+    rng = np.random.default_rng(5)
+    x = rng.integers(-2, 3, x_shape).astype(np.float16)
+    dy = rng.integers(-2, 3, _dy_shape(x_shape, w, (1, 1, 1), (0, 0, 1, 1, 1, 1), (1, 1, 1)))
+    dy = dy.astype(np.float16)
+    result = run_conv3d_weight(x, w, dy, 1, (0, 0, 1, 1, 1, 1), cores=2)
+    exact = conv3d_weight_reference(x, dy, w, (1, 1, 1), (0, 0, 1, 1, 1, 1), accumulate=np.float64)
+    assert np.array_equal(result.grad_weight, exact)
+    assert check(result.problem, x, dy, result.grad_weight).tolerance == 0.0
