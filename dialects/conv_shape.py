@@ -22,6 +22,13 @@ MAX_DILATION = 255
 MAX_KERNEL_HW = 511
 MAX_GROUPS = 65535
 
+FRACTAL = 16
+"""Side of the Cube's 16×16 fractal: the granule of M (Cout) and N tiles and of every on-chip
+layout (Zz, Zn, Nz, FRACTAL_Z_3D)."""
+
+C0 = 16
+"""Channels per 32-byte C0 block of a 2-byte element type (f16, bf16: the types supported)."""
+
 DTYPES = ("f16", "bf16")
 """Element types of x and dy accepted by the Ascend C API (research §1.2)."""
 

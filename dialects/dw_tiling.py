@@ -18,19 +18,12 @@ from __future__ import annotations
 from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
-FRACTAL = 16
-"""Side of the cube's 16×16 fractal: the granule of M (Cout) and N tiles (m0 = n0 = 16)."""
+from ascend_xdsl.dialects.conv_shape import FRACTAL
+from ascend_xdsl.dialects.conv_shape import align_up as _align_up
+from ascend_xdsl.dialects.conv_shape import ceil_div as _ceil_div
 
 L0C_ELEMENT_BYTES = 4
 """The accumulator in L0C is fp32 whatever the input type."""
-
-
-def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _align_up(a: int, b: int) -> int:
-    return _ceil_div(a, b) * b
 
 
 def element_bytes(channel_size: int) -> int:

@@ -51,12 +51,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascend_xdsl.dialects.conv_shape import GroupEnlargement, ceil_div, group_enlargement
+from ascend_xdsl.dialects.conv_shape import (
+    FRACTAL,
+    GroupEnlargement,
+    ceil_div,
+    group_enlargement,
+)
 
 IntOrArray = int | np.ndarray
 """Offset functions accept Python ints or numpy integer arrays (broadcast together)."""
 
-FRACTAL_N0 = 16
+FRACTAL_N0 = FRACTAL
 """Cout rows per FRACTAL_Z_3D fractal, and M0/N0 of the on-chip fractals."""
 
 

@@ -74,6 +74,7 @@ from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, 
 from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.dialects.attributes import element_type_name
+from ascend_xdsl.dialects.conv_shape import FRACTAL, align_up
 from ascend_xdsl.dialects.enums import PhysicalMemory, Pipe, PipeAttr, TPosition
 from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
 from ascend_xdsl.hw import HwConfig, load
@@ -83,8 +84,6 @@ Value = SSAValue | Operation
 
 BLOCK_BYTES = 32
 """One block of DataCopy / Fixpipe strides, and one C0 group of channels."""
-FRACTAL = 16
-"""Rows and columns of a Cube fractal."""
 
 # Instruction limits (field widths of the Ascend C parameter structs), docs/hw-level-spec.md.
 DATA_COPY_MAX_COUNT = 4095
@@ -152,10 +151,6 @@ def alignment_of(memory: PhysicalMemory, hw: HwConfig | None = None) -> int:
 def capacity_of(memory: PhysicalMemory, hw: HwConfig | None = None) -> int:
     """Size in bytes of an on-chip ``memory`` (Atlas A2: L1 524288, L0A/L0B 65536, L0C 131072)."""
     return (hw or load()).int(_SIZE_FIGURE[_on_chip(memory)])
-
-
-def align_up(value: int, alignment: int) -> int:
-    return -(-value // alignment) * alignment
 
 
 def slot_stride(buffer_type: LocalTensorType, hw: HwConfig | None = None) -> int:

@@ -49,7 +49,7 @@ from ascend_xdsl.dialects.api_level import (
     SetStartPositionOp,
 )
 from ascend_xdsl.dialects.attributes import DwTilingAttr
-from ascend_xdsl.dialects.conv_shape import ceil_div
+from ascend_xdsl.dialects.conv_shape import C0, ceil_div
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import CONV_ATTR, AllocGmOp, LaunchOp
@@ -71,8 +71,6 @@ from ascend_xdsl.lowering.index_arith import (
     sum_,
     value,
 )
-
-C0 = 16
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from ascend_xdsl.dialects.api_level import (
     SetSingleShapeOp,
     SetStartPositionOp,
 )
+from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.hw_level import (
@@ -76,7 +77,6 @@ from ascend_xdsl.lowering.index_arith import (
     value,
 )
 
-C0 = 16
 # DataCopyParams fields are 16-bit (blockLen, strides) and 12-bit (blockCount).
 MAX_COPY_STRIDE = 65535
 MAX_COPY_COUNT = 4095

@@ -315,7 +315,8 @@ class InsertSyncPass(ModulePass):
     hw: str = "atlas-a2-910b2"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        limit = load_hw(self.hw).event_ids
+        # Ids 6 and 7 are reserved for the framework (hw/*.toml user_event_ids).
+        limit = load_hw(self.hw).int("user_event_ids")
         for kernel in [o for o in op.ops if isinstance(o, func.FuncOp)]:
             if any(isinstance(o, SetFlagOp | WaitFlagOp) for o in kernel.walk()):
                 continue  # already synchronised (by hand or by an earlier run)

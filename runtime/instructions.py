@@ -28,12 +28,11 @@ import ml_dtypes
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ascend_xdsl.dialects.conv_shape import C0, FRACTAL
 from ascend_xdsl.runtime.core_memory import MemoryAccessError
 
 BLOCK_BYTES = 32  # the unit of data_copy/fixpipe strides ("block", spec conventions)
-FRACTAL = 16  # fractal edge: 16 x 16 elements
 FRACTAL_ELEMS = FRACTAL * FRACTAL
-C0 = 16  # channels per C0 group for the 2-byte cube types (32 B / 2 B)
 
 #: Cube input types: the 2-byte types whose C0 is 16 (the only layouts the spec defines).
 CUBE_TYPES: tuple[np.dtype, ...] = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))

@@ -51,7 +51,7 @@ from xdsl.ir import Attribute, Operation
 
 from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects import api_level, formats, hw_level, launch
-from ascend_xdsl.dialects.conv_shape import ceil_div
+from ascend_xdsl.dialects.conv_shape import C0, ceil_div
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.format_level import TransDataOp
@@ -63,8 +63,6 @@ from ascend_xdsl.runtime.flags import FlagState
 from ascend_xdsl.runtime.progress import CoreProgress
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.runtime.sanitizer import Sanitizer
-
-C0 = 16
 
 # ---------------------------------------------------------------------------------------------
 # values

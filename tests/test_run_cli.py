@@ -503,3 +503,12 @@ def test_console_script(kernels, tmp_path):
     assert bad.returncode == 1
     assert bad.stderr.startswith("ascend-run: error: no data for argument %x")
     assert "Traceback" not in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_one_argument_named_twice_is_refused(capsys, tmp_path):
+    path = ROOT / "examples" / "op_level.mlir"
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.zeros((2, 64, 8, 28, 28), np.float16))
+    code, _, err = ascend_run(capsys, path, "--input", f"x={npy}", "--input", f"arg0={npy}")
+    assert code == 2
+    assert_one_line_error(err, "argument %x (arg0) is given twice")

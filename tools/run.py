@@ -268,7 +268,14 @@ def gather_inputs(
         if name not in by_name:
             known = ", ".join(a.name for a in args) or "none"
             raise CliError(f"--input {name}: @{entry} has no argument %{name} (arguments: {known})")
-    paths = {by_name[name].index: path for name, path in given.items()}
+    paths: dict[int, str] = {}
+    for name, path in given.items():
+        arg = by_name[name]
+        if arg.index in paths:
+            raise CliError(
+                f"--input {name}: argument %{arg.name} (arg{arg.index}) is given twice", exit_code=2
+            )
+        paths[arg.index] = path
     rng = np.random.default_rng(seed)
     values: list[np.ndarray] = []
     for a in args:
