@@ -108,6 +108,26 @@ class SingleShape:
     atomic: bool
 
 
+@dataclass(frozen=True)
+class KRun:
+    """What stays fixed over a run of k steps: the A1 and B1 blocks being read."""
+
+    a_slot: Idx
+    a_first: Idx
+    """First k step the A1 block holds."""
+    kl1: Idx
+    """Positions in the A1 block (its row length)."""
+    b_slot: Idx
+    b_rows: Idx
+    """Hi rows in the B1 block."""
+    b_pad_top: Idx
+    b_first_position: Idx
+    """The position (relative to the single shape) of the B1 block's first Ho row."""
+    b_channels: Idx
+    b_column: Idx
+    """The tile's first img2col column, relative to the B1 block's first Cin1 row."""
+
+
 def allocate_buffers(t: DwTiling, element_type: Attribute) -> Buffers:
     """The buffers ``Init`` allocates (research §3.8)."""
     l0_slots = 2 if t.al0_pbuffer == 2 and t.bl0_pbuffer == 2 else 1
@@ -288,6 +308,58 @@ class TileWalk:
             c_slot = rem(i, 2) if t.cl0_pbuffer == 2 else 0
             self.tile(mb, nb, mi, ni, c_slot)
 
+    def k_step(self, kt: Idx, run: KRun, mi: Idx, use_m: Idx, use_n: Idx, c_slot: Idx) -> None:
+        """One k step of a tile: dy and img2col(x) into L0A/L0B, then the Cube."""
+        t, s, b = self.t, self.s, self.bufs
+        use_k = min_(t.base_k, sub(s.k, mul(kt, t.base_k)))
+        k_ext = align_up(use_k, C0)
+        l0 = rem(kt, 2) if self.l0_pingpong else 0
+        m_al = align_up(use_m, C0)
+        Load3dOp(
+            b.a1,
+            value(run.a_slot),
+            value(mul(mul(mi, t.base_m), run.kl1)),
+            b.a2,
+            value(l0),
+            (value(1), value(run.kl1), value(m_al)),
+            (value(0), value(m_al), value(mul(sub(kt, run.a_first), t.base_k)), value(k_ext)),
+            (value(0), value(0), value(0), value(0)),
+            kernel=(1, 1),
+            stride=(1, 1),
+            dilation=(1, 1),
+            transpose=True,
+        )
+        Load3dOp(
+            b.b1,
+            value(run.b_slot),
+            value(0),
+            b.b2,
+            value(l0),
+            (value(run.b_rows), value(t.wi), value(run.b_channels)),
+            (
+                value(run.b_column),
+                value(use_n),
+                value(sub(mul(kt, t.base_k), run.b_first_position)),
+                value(k_ext),
+            ),
+            (value(run.b_pad_top), value(t.pad_down), value(t.pad_left), value(t.pad_right)),
+            kernel=(t.hk, t.wk),
+            stride=(t.stride_h, t.stride_w),
+            dilation=(t.dilation_h, t.dilation_w),
+        )
+        MmadOp(
+            b.a2,
+            value(l0),
+            b.b2,
+            value(l0),
+            b.co1,
+            value(c_slot),
+            value(use_m),
+            value(use_n),
+            value(use_k),
+            bool_value(cmp("eq", kt, 0)),
+        )
+
     def tile(self, mb: Idx, nb: Idx, mi: Idx, ni: Idx, c_slot: Idx) -> None:
         t, s, b = self.t, self.s, self.bufs
         m_t = add(mul(mb, t.step_m), mi)
@@ -295,73 +367,42 @@ class TileWalk:
         use_m = min_(t.base_m, sub(s.m, mul(m_t, t.base_m)))
         use_n = min_(t.base_n, sub(s.n, mul(n_t, t.base_n)))
         c1_first, c1_rows = self.b1_channels(nb)
-        with for_loop(0, self.k_iter, name="kt") as kt:
-            use_k = min_(t.base_k, sub(s.k, mul(kt, t.base_k)))
-            l0 = rem(kt, 2) if self.l0_pingpong else 0
+        # K walks in runs of `step` k steps within which neither the A1 nor the B1 block
+        # changes (step_ka and step_kb are multiples of each other): what depends only on the
+        # L1 blocks is computed once per run, not once per k step.
+        step = min(t.step_ka, t.step_kb)
+        with for_loop(0, ceildiv(self.k_iter, step), name="kk") as kk:
+            k_first = mul(kk, step)
             # dy: K-L1 block ka holds positions [ka·kal1, ...), as rows of kl1 positions.
-            ka = floordiv(kt, t.step_ka)
+            ka = floordiv(k_first, t.step_ka)
             a_slot = ka if self.a_resident else self.a1_slot(ka)
             if not self.a_resident:
-                with if_(cmp("eq", rem(kt, t.step_ka), 0)):
+                with if_(cmp("eq", rem(k_first, t.step_ka), 0)):
                     self.load_a1(mb, ka, a_slot)
             kl1 = min_(self.kal1, sub(s.k, mul(ka, self.kal1)))
-            m_al = align_up(use_m, C0)
-            Load3dOp(
-                b.a1,
-                value(a_slot),
-                value(mul(mul(mi, t.base_m), kl1)),
-                b.a2,
-                value(l0),
-                (value(1), value(kl1), value(m_al)),
-                (
-                    value(0),
-                    value(m_al),
-                    value(mul(rem(kt, t.step_ka), t.base_k)),
-                    value(align_up(use_k, C0)),
-                ),
-                (value(0), value(0), value(0), value(0)),
-                kernel=(1, 1),
-                stride=(1, 1),
-                dilation=(1, 1),
-                transpose=True,
-            )
             # x: img2col of the K-L1 block kb, columns relative to its first Cin1 row.
-            kb = floordiv(kt, t.step_kb)
+            kb = floordiv(k_first, t.step_kb)
             b_slot = kb if self.b_resident else self.b1_slot(kb)
             if not self.b_resident:
-                with if_(cmp("eq", rem(kt, t.step_kb), 0)):
+                with if_(cmp("eq", rem(k_first, t.step_kb), 0)):
                     self.load_b1(nb, kb, b_slot)
             r0, h_rows, pad_top = self.b1_window(kb)
-            Load3dOp(
-                b.b1,
-                value(b_slot),
-                value(0),
-                b.b2,
-                value(l0),
-                (value(h_rows), value(t.wi), value(mul(c1_rows, C0))),
-                (
-                    value(sub(mul(n_t, t.base_n), mul(c1_first, self.hwk * C0))),
-                    value(use_n),
-                    value(sub(mul(kt, t.base_k), mul(r0, t.wo))),
-                    value(align_up(use_k, C0)),
-                ),
-                (value(pad_top), value(t.pad_down), value(t.pad_left), value(t.pad_right)),
-                kernel=(t.hk, t.wk),
-                stride=(t.stride_h, t.stride_w),
-                dilation=(t.dilation_h, t.dilation_w),
+            run = KRun(
+                a_slot=a_slot,
+                a_first=mul(ka, t.step_ka),
+                kl1=kl1,
+                b_slot=b_slot,
+                b_rows=h_rows,
+                b_pad_top=pad_top,
+                b_first_position=mul(r0, t.wo),
+                b_channels=mul(c1_rows, C0),
+                b_column=sub(mul(n_t, t.base_n), mul(c1_first, self.hwk * C0)),
             )
-            MmadOp(
-                b.a2,
-                value(l0),
-                b.b2,
-                value(l0),
-                b.co1,
-                value(c_slot),
-                value(use_m),
-                value(use_n),
-                value(use_k),
-                bool_value(cmp("eq", kt, 0)),
-            )
+            if step == 1:
+                self.k_step(k_first, run, mi, use_m, use_n, c_slot)
+            else:
+                with for_loop(0, min_(step, sub(self.k_iter, k_first)), name="ki") as ki:
+                    self.k_step(add(k_first, ki), run, mi, use_m, use_n, c_slot)
         off = sum_(s.off_c, mul(n_t, t.base_n * t.cout1_g * C0), mul(m_t, t.base_m * C0))
         FixpipeOp(
             b.co1,

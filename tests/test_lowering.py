@@ -98,6 +98,10 @@ def _op_count(module: builtin.ModuleOp) -> int:
 def test_lowered_ir_does_not_grow_with_the_problem():
     small = _lower((1, 16, 4, 8, 8), (16, 16, 3, 3, 3), {"padding": 1}, 24)["hw"]
     large = _lower((8, 512, 16, 112, 112), (512, 512, 3, 3, 3), {"padding": 1}, 24)["hw"]
-    n_small, n_large = _op_count(small), _op_count(large)
-    # Both are one kernel of loops; only which tails are static may differ.
-    assert n_large <= 2 * n_small, (n_small, n_large)
+    larger = _lower((16, 1024, 32, 224, 224), (1024, 1024, 3, 3, 3), {"padding": 1}, 24)["hw"]
+    n_small, n_large, n_larger = _op_count(small), _op_count(large), _op_count(larger)
+    # The tiny layer's loops mostly run once and fold away; past that the kernel is the same
+    # loop nest whatever the size: 16x the data of the large layer changes the count by the odd
+    # tail that stops being a compile-time constant, not by a multiple.
+    assert n_large <= 3 * n_small, (n_small, n_large)
+    assert abs(n_larger - n_large) <= 4, (n_large, n_larger)

@@ -37,7 +37,8 @@
 // HW:        scf.for %kb =
 // HW:          ascend.data_copy {{.*}} -> !ascend.local_tensor<B1, 19712xf16>
 // HW:        scf.for %ni =
-// HW:          scf.for %kt =
+// HW:          scf.for %kk =
+// HW:            scf.for %ki =
 // HW:            ascend.load3d {{.*}} kernel [1, 1] stride [1, 1] dilation [1, 1] transpose : !ascend.local_tensor<A1, 32768xf16> -> !ascend.local_tensor<A2, 8192xf16>
 // HW:            ascend.load3d {{.*}} kernel [3, 3] stride [1, 1] dilation [1, 1] : !ascend.local_tensor<B1, 19712xf16> -> !ascend.local_tensor<B2, 16384xf16>
 // HW:            ascend.mmad
@@ -75,7 +76,8 @@
 // SYNC:            ascend.wait_flag MTE2 -> MTE1 event
 // SYNC:            scf.for %ni =
 // SYNC:              ascend.wait_flag FIX -> M event %[[C:[0-9]+]]
-// SYNC:              scf.for %kt =
+// SYNC:              scf.for %kk =
+// SYNC:                scf.for %ki =
 // SYNC:                ascend.wait_flag M -> MTE1 event %[[L0:[0-9]+]]
 // SYNC-NEXT:           ascend.load3d {{.*}} -> %{{.*}}[%[[L0]]]
 // SYNC:                ascend.load3d {{.*}} -> %{{.*}}[%[[L0]]]
