@@ -5,6 +5,8 @@
 // RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw,ascend-plan-buffers,ascend-insert-sync,licm,canonicalize,cse' | filecheck %s --check-prefix=SYNC
 // The pipeline pass is exactly that chain.
 // RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-pipeline{cores=1}' > %t.pipeline
+// Plain xdsl-opt runs it too (the xdsl.universe entry point).
+// RUN: xdsl-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-pipeline{cores=1}' | diff - %t.pipeline
 // RUN: ascend-opt %S/../Inputs/default_layer_format.mlir -p 'ascend-tile-conv3d-bp-filter{cores=1},convert-conv-to-ascend-api,lower-ascend-api-to-hw,ascend-plan-buffers,ascend-insert-sync,licm,canonicalize,cse' | diff - %t.pipeline
 
 // convert-conv-to-ascend-api: host launch + per-core kernel written against the API.
