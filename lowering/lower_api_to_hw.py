@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
-from xdsl.dialects import builtin, func, scf
+from xdsl.dialects import builtin, scf
 from xdsl.dialects.builtin import f32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -266,7 +266,12 @@ class TileWalk:
         max_rows: int,
     ) -> None:
         """``rows`` strided rows of ``row_len`` blocks; one copy per row when the GM pitch is
-        beyond DataCopyParams' 16-bit stride (research §3.4 fallback)."""
+        beyond DataCopyParams' 16-bit stride (research §3.4 fallback).
+
+        The stride is ``src_pitch - row_len`` with ``row_len`` known only at run time (K and
+        row tails), so the choice is made for the shortest row there can be, one block: a
+        kernel whose rows are all long enough might have used one copy, never the other way.
+        """
         if src_pitch - 1 <= MAX_COPY_STRIDE and max_rows <= MAX_COPY_COUNT:
             DataCopyOp(
                 src,
@@ -438,7 +443,8 @@ def lower_object(create: CreateOp) -> None:
     with ImplicitBuilder(alloc_block):
         bufs = allocate_buffers(t, obj.type.element_type)
     Rewriter.inline_block(alloc_block, InsertPoint.before(create))
-    dead: list[Operation] = [create, init]
+    # Every API call on the object goes; a set_* that several iterate loops share goes once.
+    calls: dict[Operation, None] = dict.fromkeys([init])
     for loop in [u.parent_op() for u in users if isinstance(u, IterateOp)]:
         assert isinstance(loop, scf.WhileOp)
         block = loop.parent_block()
@@ -467,12 +473,10 @@ def lower_object(create: CreateOp) -> None:
         with ImplicitBuilder(walk_block):
             TileWalk(t, bufs, shape).emit()
         Rewriter.inline_block(walk_block, InsertPoint.before(loop))
-        dead += [loop, set_dy, set_x, set_shape, set_pos]
-    dead += [u for u in users if isinstance(u, EndOp)]
-    for op in dead:
-        if op is create:
-            continue
-        Rewriter.erase_op(op, safe_erase=False)
+        calls.update(dict.fromkeys([loop, set_dy, set_x, set_shape, set_pos]))
+    calls.update(dict.fromkeys(u for u in users if isinstance(u, EndOp)))
+    for op in calls:
+        Rewriter.erase_op(op, safe_erase=False)  # the object operand dies with create below
     Rewriter.erase_op(create)
 
 
@@ -485,6 +489,3 @@ class LowerAscendApiToHwPass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for create in [o for o in op.walk() if isinstance(o, CreateOp)]:
             lower_object(create)
-        for f in op.ops:
-            if isinstance(f, func.FuncOp):
-                f.verify()
