@@ -290,6 +290,14 @@ class DwTiling:
             value = getattr(self, name)
             if value < 1:
                 errs.append(f"{name} must be at least 1, got {value}")
+        # The vendor tiler makes them multiples of each other (UpdateStepMNK), and the kernel's
+        # K walk relies on it: between two A1 block boundaries no B1 block ends, or vice versa.
+        low, high = sorted((self.step_ka, self.step_kb))
+        if low >= 1 and high % low:
+            errs.append(
+                f"step_ka ({self.step_ka}) and step_kb ({self.step_kb}) must be multiples of "
+                "one another"
+            )
         if self.iterate_order not in (ITERATE_ORDER_M, ITERATE_ORDER_N):
             errs.append(
                 f"iterate_order must be 0 (ORDER_M) or 1 (ORDER_N), got {self.iterate_order}"

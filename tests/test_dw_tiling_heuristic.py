@@ -436,3 +436,16 @@ def test_from_dict_round_trip(good: DwTiling) -> None:
     # Fields with a default (the multi-core split, the basic block) may be left out.
     partial = {k: v for k, v in good.as_dict().items() if not k.endswith("_dim")}
     assert DwTiling.from_dict(partial) == good
+
+
+def test_k_steps_must_nest():
+    """step_ka and step_kb are multiples of one another (the kernel's K walk relies on it)."""
+    a2 = hw.load()
+    base = heuristic_tiling(
+        ConvBpFilterShape(1, 16, 1, 40, 40, 32, 1, 3, 3, pads=(0, 0, 1, 1, 1, 1)), a2
+    )
+    sizes = (a2.l1_size, a2.l0a_size, a2.l0b_size, a2.l0c_size)
+    nested = dataclasses.replace(base, step_ka=4, step_kb=2).errors(*sizes)
+    assert not [e for e in nested if "multiples" in e]
+    bad = dataclasses.replace(base, step_ka=2, step_kb=3).errors(*sizes)
+    assert "step_ka (2) and step_kb (3) must be multiples of one another" in bad
