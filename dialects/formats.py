@@ -258,9 +258,12 @@ def to_zz(mat: np.ndarray, m_align: int = 16, k_align: int = 16) -> np.ndarray:
     return np.ascontiguousarray(mp.reshape(m1, m_align, k1, k_align).transpose(0, 2, 1, 3))
 
 
-def from_zz(z: np.ndarray, m: int, k: int) -> np.ndarray:
-    """Inverse of :func:`to_zz`: (M1, K1, M0, K0) → the (m, k) matrix."""
+def from_zz(z: np.ndarray, m: int, k: int, dtype: np.dtype | type | None = None) -> np.ndarray:
+    """Inverse of :func:`to_zz`: (M1, K1, M0, K0) → the (m, k) matrix; with ``dtype``, cast in
+    the same pass (the result may then be a view of a padded matrix)."""
     m1, k1, m0, k0 = z.shape
+    if dtype is not None:
+        return z.transpose(0, 2, 1, 3).astype(dtype, order="C").reshape(m1 * m0, k1 * k0)[:m, :k]
     return np.ascontiguousarray(z.transpose(0, 2, 1, 3).reshape(m1 * m0, k1 * k0)[:m, :k])
 
 
@@ -273,9 +276,12 @@ def to_zn(mat: np.ndarray, k_align: int = 16, n_align: int = 16) -> np.ndarray:
     return np.ascontiguousarray(mp.reshape(k1, k_align, n1, n_align).transpose(0, 2, 3, 1))
 
 
-def from_zn(z: np.ndarray, k: int, n: int) -> np.ndarray:
-    """Inverse of :func:`to_zn`: (K1, N1, N0, K0) → the (k, n) matrix."""
+def from_zn(z: np.ndarray, k: int, n: int, dtype: np.dtype | type | None = None) -> np.ndarray:
+    """Inverse of :func:`to_zn`: (K1, N1, N0, K0) → the (k, n) matrix; with ``dtype``, cast in
+    the same pass (the result may then be a view of a padded matrix)."""
     k1, n1, n0, k0 = z.shape
+    if dtype is not None:
+        return z.transpose(0, 3, 1, 2).astype(dtype, order="C").reshape(k1 * k0, n1 * n0)[:k, :n]
     return np.ascontiguousarray(z.transpose(0, 3, 1, 2).reshape(k1 * k0, n1 * n0)[:k, :n])
 
 

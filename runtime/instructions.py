@@ -28,6 +28,7 @@ import ml_dtypes
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0, FRACTAL
 from ascend_xdsl.runtime.core_memory import MemoryAccessError
 
@@ -345,13 +346,11 @@ def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, in
     _check_extent(op, "B", 0, k1 * n1 * FRACTAL_ELEMS, b.size)
     _check_extent(op, "C", 0, n1 * m1 * FRACTAL_ELEMS, c.size)
 
-    # Unpack into row-major float32 matrices; astype(order="C") does transpose and cast in one
-    # pass, after which the reshape is a view.
+    # Unpack into float32 matrices with the layout maps of dialects/formats.py (transpose and
+    # cast in one pass).
     a4 = a[: m1 * k1 * FRACTAL_ELEMS].reshape(m1, k1, FRACTAL, FRACTAL)
-    a_mat = a4.transpose(0, 2, 1, 3).astype(F32, order="C").reshape(m1 * FRACTAL, k1 * FRACTAL)
     b4 = b[: k1 * n1 * FRACTAL_ELEMS].reshape(k1, n1, FRACTAL, FRACTAL)
-    b_mat = b4.transpose(0, 3, 1, 2).astype(F32, order="C").reshape(k1 * FRACTAL, n1 * FRACTAL)
-    product = a_mat[:m, :k] @ b_mat[:k, :n]
+    product = formats.from_zz(a4, m, k, F32) @ formats.from_zn(b4, k, n, F32)
 
     # Nz viewed as (N1, M1*16, 16): c3[col // 16, row, col % 16] -- rows of one N block are
     # contiguous, so the m x n window is one slice per whole N block plus one for a tail block.
