@@ -116,7 +116,10 @@ class DwTiling:
     Conventions (shared by the tiler, the verifier and the lowering):
 
     * GEMM sizes are per *enlarged* group (``conv_shape.GroupEnlargement``): M = cout1_g·C0,
-      N = hk·wk·cin1_g·C0 (kD is *not* in N: Dk is iterated separately), K = Ho·Wo.
+      N = hk·wk·cin1_g·C0 and Dk is iterated separately (the DEVKIT API's ``seperateDk``), K =
+      Ho·Wo; or, when ``fused_dk``, N = dk·hk·wk·cin1_g·C0: the kD input slices of one output
+      depth are consecutive Cin1 rows (groups 1, dilation_d 1), ``single_core_dk`` and
+      ``dk_dim`` are 1 and ``single_core_cin`` counts (dk × cin1) rows·C0 (research §2.1, §3.10).
     * ``single_core_{batch,group,dk,cout,ho,cin}`` are the share of the whole problem that one
       core handles, and the driver loop on that core walks all of it: batch·dout pairs, groups, dk
       slices, then one GEMM of single_core_cout × (hk·wk·single_core_cin) × single_core_ho·wo.
@@ -350,19 +353,26 @@ class DwTiling:
             )
         return errs
 
+    @property
+    def fused_dk(self) -> bool:
+        """kD fused into N (no dk driver loop): dk > 1 with one dk slice and one dk piece."""
+        return self.dk > 1 and self.single_core_dk == 1 and self.dk_dim == 1
+
     def _share_errors(self) -> list[str]:
         errs: list[str] = []
         c0 = self.channel_size
+        dk_rows = self.dk if self.fused_dk else 1
         axes = (
             ("batch*dout", self.batch * self.dout, "batch_dim", self.batch_dim,
              "single_core_batch", self.single_core_batch),
             ("group", self.group, "group_dim", self.group_dim,
              "single_core_group", self.single_core_group),
-            ("dk", self.dk, "dk_dim", self.dk_dim, "single_core_dk", self.single_core_dk),
+            ("dk", self.dk // dk_rows, "dk_dim", self.dk_dim, "single_core_dk",
+             self.single_core_dk),
             ("cout1_g*C0", self.gemm_m, "m_dim", self.m_dim,
              "single_core_cout", self.single_core_cout),
-            ("cin1_g*C0", self.cin1_g * c0, "n_dim", self.n_dim,
-             "single_core_cin", self.single_core_cin),
+            ("dk*cin1_g*C0" if self.fused_dk else "cin1_g*C0", dk_rows * self.cin1_g * c0,
+             "n_dim", self.n_dim, "single_core_cin", self.single_core_cin),
             ("ho", self.ho, "k_dim", self.k_dim, "single_core_ho", self.single_core_ho),
         )  # fmt: skip
         for axis, total, dim_name, dim, share_name, share in axes:

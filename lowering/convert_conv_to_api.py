@@ -114,12 +114,15 @@ def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilter
             # The last enlarged group may hold fewer channel blocks than cin1_g / cout1_g.
             group_cout = mul(min_(t.cout1_g, sub(c1_out, mul(g, t.cout1_g))), C0)
             group_cin = mul(min_(t.cin1_g, sub(c1_in, mul(g, t.cin1_g))), C0)
+            if t.fused_dk:
+                group_cin = mul(group_cin, t.dk)  # N rows run over (kd, c1)
             m = min_(t.single_core_cout, sub(group_cout, m_start))
             n = mul(min_(t.single_core_cin, sub(group_cin, n_start)), hwk)
             k = mul(k_rows, t.wo)
             work = and_(and_(cmp("slt", g, t.group), cmp("sgt", m, 0)), cmp("sgt", n, 0))
             with if_(and_(work, cmp("sgt", k, 0))):
-                _single_shapes(
+                single_shapes = _fused_single_shapes if t.fused_dk else _single_shapes
+                single_shapes(
                     t,
                     core,
                     obj,
@@ -176,6 +179,57 @@ def _single_shapes(
                     SetSingleShapeOp(obj, value(m), value(n), value(k))
                     SetStartPositionOp(obj, value(ho_start))
                     _iterate_loop(obj, dw, value(off_c))
+
+
+def _fused_single_shapes(
+    t: DwTiling,
+    core: CoreCoordinates,
+    obj: SSAValue,
+    tensors: tuple[SSAValue, SSAValue, SSAValue],
+    g: Idx,
+    mnk: tuple[Idx, Idx, Idx],
+    mn_start: tuple[Idx, Idx],
+    rows_start: tuple[Idx, Idx],
+    c1: tuple[int, int],
+) -> None:
+    """The batch·dout driver loop with kD fused into N (groups 1, dilation_d 1).
+
+    The kD input depth slices of output depth ``do`` are the consecutive NDC1HWC0 planes
+    ``din0 + kd``, so their Cin1 rows form one N axis of (kd, c1) rows, and so do the
+    FRACTAL_Z_3D rows of dW. A depth window that reaches into the padding just has fewer rows:
+    the single shape starts at the first row inside the input and ends at the last (research
+    §3.10, "N shrinks").
+    """
+    x, dy, dw = tensors
+    m, _, k = mnk
+    m_start, n_start = mn_start
+    ho_start, hi_start = rows_start
+    c1_in, c1_out = c1
+    hwk = t.hk * t.wk
+    first_row = floordiv(n_start, C0)
+    with for_loop(0, t.single_core_batch, name="bdi") as bdi:
+        bd = add(mul(core.batch, t.single_core_batch), bdi)
+        with if_(cmp("slt", bd, t.batch * t.dout)):
+            nb, do = floordiv(bd, t.dout), rem(bd, t.dout)
+            din0 = sub(mul(do, t.stride_d), t.pad_front)
+            kd_lo = max_(0, sub(0, din0))
+            kd_hi = min_(t.dk, sub(t.di, din0))
+            lo = max_(first_row, mul(kd_lo, t.cin1_g))
+            hi = min_(add(first_row, t.single_core_cin // C0), mul(kd_hi, t.cin1_g))
+            with if_(cmp("sgt", hi, lo)):
+                dy_c1 = floordiv(m_start, C0)
+                dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), dy_c1)
+                off_dy = mul(add(mul(dy_plane, t.ho), ho_start), t.wo * C0)
+                # Row r of N is plane din0 + r // cin1_g, Cin1 block r % cin1_g (C1 = cin1_g).
+                x_plane = add(mul(add(mul(nb, t.di), din0), c1_in), lo)
+                off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
+                off_c = add(mul(lo, hwk * t.cout1_g * C0 * C0), mul(m_start, C0))
+                n = mul(sub(hi, lo), hwk * C0)
+                SetGradOutputOp(obj, dy, value(off_dy))
+                SetInputOp(obj, x, value(off_x))
+                SetSingleShapeOp(obj, value(m), value(n), value(k))
+                SetStartPositionOp(obj, value(ho_start))
+                _iterate_loop(obj, dw, value(off_c))
 
 
 def _iterate_loop(obj: SSAValue, dw: SSAValue, off_c: SSAValue) -> None:

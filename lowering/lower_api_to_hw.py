@@ -229,7 +229,8 @@ class TileWalk:
             sum_(mul(add(s.ho_start, r1), t.stride_h), -t.pad_up, (t.hk - 1) * t.dilation_h + 1),
             t.hi,
         )
-        return r0, sub(h_end, h_begin), sub(h_begin, hi_first)
+        # Rows that lie wholly in the bottom padding leave h_end below h_begin: no rows at all.
+        return r0, max_(0, sub(h_end, h_begin)), sub(h_begin, hi_first)
 
     def b1_channels(self, nb: Idx) -> tuple[Idx, Idx]:
         """First Cin1 row and number of Cin1 rows that N-L1 block ``nb`` spans."""
@@ -250,9 +251,19 @@ class TileWalk:
             mul(c1_first, t.hi * t.wi * C0),
             mul(sub(h_begin, self.hi_start), t.wi * C0),
         )
-        self.copy(
-            s.x, src, self.bufs.b1, slot, c1_rows, mul(h_rows, t.wi), t.hi * t.wi, max_rows=t.cin1_g
-        )
+        # A K block whose rows all fall into the top or bottom padding reads no x at all (its
+        # img2col is all padding): there is nothing to copy.
+        with if_(cmp("sgt", h_rows, 0)):
+            self.copy(
+                s.x,
+                src,
+                self.bufs.b1,
+                slot,
+                c1_rows,
+                mul(h_rows, t.wi),
+                t.hi * t.wi,
+                max_rows=t.cin1_g * t.dk,
+            )
 
     def copy(
         self,

@@ -11,6 +11,7 @@ placeholders stand for the pipeline options of :class:`PipelineOptions`:
 ``$tiling_file``   tiling file of the ``fixed`` strategy (``""`` otherwise), quoted
 ``$cores``         number of AI cores to use, ``0`` for every core of ``$hw``
 ``$override``      tiling fields to override, ``"iterate_order=1 base_k=64"``, quoted
+``$dk``            ``separate`` (kd driver loop) or ``fused`` (kD in N), quoted
 =================  =========================================================================
 
 The entries of one level run in order; the module after the last entry of a level *is* that
@@ -54,7 +55,7 @@ PIPELINE: tuple[tuple[str, str], ...] = (
     (
         "api",
         "ascend-tile-conv3d-bp-filter{strategy=$strategy hw=$hw cores=$cores"
-        " tiling-file=$tiling_file override=$override}",
+        " tiling-file=$tiling_file override=$override dk=$dk}",
     ),
     ("api", "convert-conv-to-ascend-api"),
     ("hw", "lower-ascend-api-to-hw"),
@@ -112,6 +113,7 @@ class PipelineOptions:
     tiling_file: str = ""
     cores: int = 0
     override: str = ""
+    dk: str = "separate"
 
     def check(self) -> None:
         """Raise :class:`PipelineError` for an unknown hardware, strategy or bad tiling file."""
@@ -139,6 +141,7 @@ class PipelineOptions:
             "tiling_file": json.dumps(self.tiling_file, ensure_ascii=False),
             "cores": str(self.cores),
             "override": json.dumps(self.override, ensure_ascii=False),
+            "dk": json.dumps(self.dk, ensure_ascii=False),
         }
 
 
@@ -239,6 +242,7 @@ def compile(
     core_num: int | None = None,
     stop_after: str | None = None,
     override: str = "",
+    dk: str = "separate",
     registry: PassRegistry | None = None,
 ) -> dict[str, ModuleOp]:
     """Compile an op-level module; return the module after each level up to ``stop_after``.
@@ -252,7 +256,12 @@ def compile(
     """
     strategy, tiling_file = parse_tiling(tiling)
     options = PipelineOptions(
-        hw=hw, strategy=strategy, tiling_file=tiling_file, cores=core_num or 0, override=override
+        hw=hw,
+        strategy=strategy,
+        tiling_file=tiling_file,
+        cores=core_num or 0,
+        override=override,
+        dk=dk,
     )
     if core_num is not None and core_num <= 0:
         raise PipelineError(f"core_num must be positive, got {core_num}")
@@ -284,6 +293,7 @@ class AscendPipelinePass(ModulePass):
     cores: int = 0
     tiling_file: str = ""
     override: str = ""
+    dk: str = "separate"
     stop_after: str = LEVELS[-1]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -293,6 +303,7 @@ class AscendPipelinePass(ModulePass):
             tiling_file=self.tiling_file,
             cores=self.cores,
             override=self.override,
+            dk=self.dk,
         )
         try:
             passes = pipeline_passes(options, self.stop_after)

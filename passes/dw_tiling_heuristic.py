@@ -493,9 +493,14 @@ def _cuts(total: int, granule: int, max_dim: int) -> list[tuple[int, int]]:
     return sorted(cuts.items())
 
 
-def choose_core_split(shape: ConvBpFilterShape, whole: BlockState, core_num: int) -> CoreSplit:
-    """The multi-core split rule described in the module docstring."""
+def choose_core_split(
+    shape: ConvBpFilterShape, whole: BlockState, core_num: int, fuse_dk: bool = False
+) -> CoreSplit:
+    """The multi-core split rule described in the module docstring (with ``fuse_dk`` the kD
+    slices are rows of N, split with Cin1, and the dk axis has one piece)."""
     ge = shape.group_enlargement
+    dk_total = 1 if fuse_dk else shape.kd
+    cin1_total = ge.cin1_g * (shape.kd if fuse_dk else 1)
     m_total = ge.cout1_g * shape.c0
     bd_total = shape.batch * shape.dout
     c1_per_block = max(whole.single_core_n // (shape.kh * shape.kw * shape.c0), 1)
@@ -507,9 +512,9 @@ def choose_core_split(shape: ConvBpFilterShape, whole: BlockState, core_num: int
     axes = (
         (bd_total, 1, bd_total),
         (ge.real_g, 1, ge.real_g),
-        (shape.kd, 1, shape.kd),
+        (dk_total, 1, dk_total),
         (m_total, FRACTAL, ceil_div(m_total, whole.single_core_m) if split_m else 1),
-        (ge.cin1_g, 1, ceil_div(ge.cin1_g, c1_per_block) if split_n else 1),
+        (cin1_total, 1, ceil_div(cin1_total, c1_per_block) if split_n else 1),
         (shape.ho, 1, ceil_div(shape.ho, rows_per_block) if split_k else 1),
     )
     options = [_cuts(total, granule, min(limit, core_num)) for total, granule, limit in axes]
@@ -554,36 +559,61 @@ def _run_api(view: GemmView, buffers: Buffers) -> BlockState:
     return state
 
 
-def heuristic_tiling(shape: ConvBpFilterShape, hw: HwConfig, core_num: int = 1) -> DwTiling:
+def can_fuse_dk(shape: ConvBpFilterShape) -> str | None:
+    """Why kD cannot be fused into N for ``shape`` (None: it can).
+
+    The operator fuses unless groups > 1 or dilation_d > 1 (research §3.10 ``seperateDk``):
+    only then are the kD input depth slices of one output depth consecutive Cin1 rows.
+    """
+    if shape.groups != 1:
+        return f"groups is {shape.groups} (the kD slices of a group are not consecutive rows)"
+    if shape.dilations[0] != 1:
+        return f"dilation D is {shape.dilations[0]} (the kD slices are not consecutive)"
+    return None
+
+
+def heuristic_tiling(
+    shape: ConvBpFilterShape, hw: HwConfig, core_num: int = 1, fuse_dk: bool = False
+) -> DwTiling:
     """The vendor-style heuristic tiling of ``shape`` on ``hw`` using at most ``core_num`` cores.
 
     With ``core_num == 1`` the base/step/basic-block fields are exactly those of the DEVKIT API
-    tiler. Raises :class:`TilingError` for an illegal shape or when nothing fits the buffers.
+    tiler. With ``fuse_dk`` the kD slices are fused into N, as the operator does when it can
+    (``can_fuse_dk``): N = kD·kH·kW·Cin1·C0 and no dk driver loop (``DwTiling.fused_dk``).
+    Raises :class:`TilingError` for an illegal shape or when nothing fits the buffers.
     """
     errs = shape.errors()
     if errs:
         raise TilingError("illegal dW problem: " + "; ".join(errs))
     if core_num < 1:
         raise TilingError(f"core_num must be at least 1, got {core_num}")
+    fuse_dk = fuse_dk and shape.kd > 1
+    if fuse_dk and (reason := can_fuse_dk(shape)) is not None:
+        raise TilingError(f"kD cannot be fused into N: {reason}")
+    dk_rows = shape.kd if fuse_dk else 1
     buffers = Buffers.of(hw)
     ge = shape.group_enlargement
     c0 = shape.c0
     m_total = ge.cout1_g * c0
     whole_view = gemm_view(
-        shape, cout=m_total, cin1=ge.cin1_g, ho=shape.ho, tasks=shape.batch * shape.dout * shape.kd
+        shape,
+        cout=m_total,
+        cin1=ge.cin1_g * dk_rows,
+        ho=shape.ho,
+        tasks=shape.batch * shape.dout * shape.kd // dk_rows,
     )
     state = _run_api(whole_view, buffers)
     if core_num == 1:
         split = CoreSplit(
             batch_share=shape.batch * shape.dout,
             group_share=ge.real_g,
-            dk_share=shape.kd,
+            dk_share=shape.kd // dk_rows,
             cout_share=m_total,
-            cin1_share=ge.cin1_g,
+            cin1_share=ge.cin1_g * dk_rows,
             ho_share=shape.ho,
         )
     else:
-        split = choose_core_split(shape, state, core_num)
+        split = choose_core_split(shape, state, core_num, fuse_dk)
         core_view = gemm_view(
             shape,
             cout=split.cout_share,

@@ -30,10 +30,11 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import HwConfig
-from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, heuristic_tiling
+from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import load_hw
 
 STRATEGIES = ("heuristic", "fixed")
+DK_MODES = ("separate", "fused")
 
 
 def parse_overrides(text: str) -> dict[str, int]:
@@ -122,6 +123,9 @@ class TileConv3DBpFilterPass(ModulePass):
     cores: int = 0
     override: str = ""
     tiling_file: str = ""
+    dk: str = "separate"
+    """``separate`` (a kd driver loop, as the DEVKIT API) or ``fused`` (kD in N, as the
+    operator does when groups is 1 and dilation D is 1)."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.strategy not in STRATEGIES:
@@ -134,6 +138,10 @@ class TileConv3DBpFilterPass(ModulePass):
         if not 1 <= cores <= hw.aic_count:
             raise PassFailedException(
                 f"cores must be in [1, {hw.aic_count}] for {hw.name}, got {cores}"
+            )
+        if self.dk not in DK_MODES:
+            raise PassFailedException(
+                f"unknown dk mode '{self.dk}' (expected one of {', '.join(DK_MODES)})"
             )
         overrides = parse_overrides(self.override)
         for conv in [o for o in op.walk() if isinstance(o, Conv3DBackpropFilterOp)]:
@@ -152,7 +160,11 @@ class TileConv3DBpFilterPass(ModulePass):
                 tiling = conv.tiling.tiling
             else:
                 try:
-                    tiling = heuristic_tiling(problem_of(conv), hw, cores)
+                    problem = problem_of(conv)
+                    fuse = self.dk == "fused"
+                    if fuse and (reason := can_fuse_dk(problem)) is not None:
+                        raise PassFailedException(f"dk=fused is not possible: {reason}")
+                    tiling = heuristic_tiling(problem, hw, cores, fuse_dk=fuse)
                 except TilingError as e:
                     raise PassFailedException(f"no tiling found: {e}") from None
             if overrides:

@@ -68,11 +68,16 @@ def problem_of(
 
 @cache
 def compiled_levels(
-    problem: ConvBpFilterShape, hw: str, tiling: str, cores: int | None, override: str
+    problem: ConvBpFilterShape,
+    hw: str,
+    tiling: str,
+    cores: int | None,
+    override: str,
+    dk: str = "separate",
 ) -> dict[str, ModuleOp]:
     """The module after each level for ``problem`` (cached: compiling is deterministic)."""
     return compile_module(
-        build_module(problem), hw=hw, tiling=tiling, core_num=cores, override=override
+        build_module(problem), hw=hw, tiling=tiling, core_num=cores, override=override, dk=dk
     )
 
 
@@ -95,13 +100,14 @@ def run_conv3d_weight(
     tiling: str = "heuristic",
     cores: int | None = None,
     override: str = "",
+    dk: str = "separate",
     level: str = "hw",
 ) -> Conv3dWeightResult:
     """Compile and run the dW kernel, interpreting the program of ``level`` (default: hw)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
-    levels = compiled_levels(problem, hw, tiling, cores, override)
+    levels = compiled_levels(problem, hw, tiling, cores, override, dk)
     dw = interpret(levels[level], hw, np.asarray(input), np.asarray(grad_output))
     return Conv3dWeightResult(dw, problem, dict(levels))
 

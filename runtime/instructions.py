@@ -243,7 +243,9 @@ def load3d(
     for what, value in (("m_ext", m_ext), ("k_ext", k_ext), ("channels", channels)):
         _check_range(op, what, value, FRACTAL)
         _check_multiple(op, what, value, FRACTAL)
-    _check_range(op, "l1_h", l1_h, 1)
+    # l1_h 0 is an empty feature map: the K block's rows all lie in the padding, so every
+    # position reads zeros (the lowering copies nothing for such a block).
+    _check_range(op, "l1_h", l1_h, 0)
     _check_range(op, "l1_w", l1_w, 1)
     _check_range(op, "k_start", k_start, 0)
     _check_range(op, "m_start", m_start, 0)

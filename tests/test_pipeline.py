@@ -107,7 +107,7 @@ def _fake(pass_name: str, fields: tuple[str, ...] = ()) -> type[ModulePass]:
 def _fake_registry() -> dict:
     registry = dict(pipeline.default_registry())
     registry["ascend-tile-conv3d-bp-filter"] = lambda: _fake(
-        "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file", "override")
+        "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file", "override", "dk")
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw")

@@ -18,7 +18,7 @@ from ascend_xdsl.runtime.sanitizer import Sanitizer
 
 
 @st.composite
-def problems(draw: st.DrawFn) -> tuple[ConvBpFilterShape, int]:
+def problems(draw: st.DrawFn) -> tuple[ConvBpFilterShape, int, str]:
     groups = draw(st.sampled_from([1, 1, 2, 4]))
     cin = groups * draw(st.integers(1, 24 // groups))
     cout = groups * draw(st.integers(1, 24 // groups))
@@ -39,7 +39,9 @@ def problems(draw: st.DrawFn) -> tuple[ConvBpFilterShape, int]:
         dtype=draw(st.sampled_from(["f16", "bf16"])),
     )
     assume(not problem.errors())
-    return problem, draw(st.integers(1, 3))
+    fusable = problem.groups == 1 and problem.dilations[0] == 1
+    dk = draw(st.sampled_from(["separate", "fused"])) if fusable else "separate"
+    return problem, draw(st.integers(1, 3)), dk
 
 
 @settings(
@@ -50,8 +52,8 @@ def problems(draw: st.DrawFn) -> tuple[ConvBpFilterShape, int]:
 )
 @given(problems())
 def test_compiled_kernel_computes_dw(case):
-    problem, cores = case
-    levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, "")
+    problem, cores, dk = case
+    levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, "", dk)
     x, dy = random_inputs(problem, seed=1)
     assert x.dtype == (np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16)
     sanitizer = Sanitizer.for_hw("atlas-a2-910b2")

@@ -106,6 +106,20 @@ SHAPES: dict[str, dict[str, object]] = {
     "order_m": dict(
         x_shape=(1, 32, 3, 8, 8), w=(32, 32, 2, 3, 3), pads=(1,) * 6, override="iterate_order=0"
     ),
+    # Every input row of the only K block lies in the top padding: nothing is copied and the
+    # img2col reads zeros (l1_h 0).
+    "all_rows_padding": dict(
+        x_shape=(1, 16, 1, 1, 1), w=(16, 16, 1, 1, 1), stride=(1, 2, 1), pads=(0, 0, 1, 0, 0, 0)
+    ),
+    # kD fused into N: depth padding clips the kd rows of the first and last output depths.
+    "fused_dk": dict(x_shape=(1, 20, 5, 6, 6), w=(24, 20, 3, 3, 3), pads=(1,) * 6, dk="fused"),
+    "fused_dk_stride2": dict(
+        x_shape=(2, 16, 7, 5, 5),
+        w=(16, 16, 3, 2, 2),
+        stride=(2, 1, 1),
+        pads=(2, 0, 0, 0, 1, 1),
+        dk="fused",
+    ),
     # Ho*Wo = 64*64 positions: K does not fit the A1/B1 slots, so both sides stream through L1.
     "tall_streaming_k": dict(
         x_shape=(1, 16, 1, 64, 64), w=(16, 16, 1, 3, 3), pads=(0, 0, 1, 1, 1, 1)
@@ -211,3 +225,16 @@ def test_integer_inputs_are_computed_exactly() -> None:
     exact = conv3d_weight_reference(x, dy, w, (1, 1, 1), (0, 0, 1, 1, 1, 1), accumulate=np.float64)
     assert np.array_equal(result.grad_weight, exact)
     assert check(result.problem, x, dy, result.grad_weight).tolerance == 0.0
+
+
+def test_a_core_whose_rows_are_all_bottom_padding() -> None:
+    """K split over 3 cores of Ho = 3 rows, stride 2, pad_down 2: the last core's only row reads
+    input row 4 of 3, so its K block copies nothing and contributes nothing."""
+    _run(
+        (1, 16, 1, 3, 4),
+        (16, 16, 1, 1, 1),
+        stride=(1, 2, 1),
+        pads=(0, 0, 0, 2, 0, 0),
+        cores=3,
+        override="k_dim=3 single_core_ho=1",
+    )

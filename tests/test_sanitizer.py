@@ -38,17 +38,19 @@ KERNELS = {
     "order_n": ((2, 32, 3, 8, 8), (48, 32, 2, 3, 3), 1, 1, "iterate_order=1"),
     "streaming_k": ((1, 16, 2, 40, 40), (32, 16, 1, 3, 3), 1, 1, "step_ka=1 step_kb=1"),
     "two_cores": ((2, 32, 3, 8, 8), (48, 32, 2, 3, 3), 1, 2, ""),
+    "fused_dk": ((2, 32, 3, 8, 8), (48, 32, 2, 3, 3), 1, 1, "", "fused"),
 }
 
 
 def _kernel(name: str):
-    x_shape, w, pad, cores, override = KERNELS[name]
+    x_shape, w, pad, cores, override, *dk = KERNELS[name]
     rng = np.random.default_rng(0)
     x = rng.standard_normal(x_shape).astype(np.float16)
     dy_shape = conv_problem(x_shape, w, padding=pad).grad_output_shape
     dy = rng.standard_normal(dy_shape).astype(np.float16)
     problem = problem_of(x, w, dy, 1, pad)
-    return compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, override)["hw"], x, dy
+    levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, override, *dk)
+    return levels["hw"], x, dy
 
 
 def _is_drain(op: WaitFlagOp) -> bool:

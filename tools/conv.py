@@ -126,6 +126,12 @@ def make_parser() -> argparse.ArgumentParser:
         default="",
         help='replace tiling fields, e.g. "iterate_order=1 base_k=64"',
     )
+    bp.add_argument(
+        "--dk",
+        choices=("separate", "fused"),
+        default="separate",
+        help="kD as a driver loop (separate, default) or fused into N (groups 1, dilation D 1)",
+    )
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
     bp.add_argument("--seed", metavar="N", default="0", help="seed of the random inputs (0)")
@@ -249,6 +255,7 @@ def bp_filter(args: argparse.Namespace) -> str:
             core_num=cores,
             stop_after=args.emit or LEVELS[-1],
             override=args.override,
+            dk=args.dk,
         )
     except PipelineError as e:
         raise CliError(str(e)) from None

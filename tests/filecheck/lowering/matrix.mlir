@@ -6,6 +6,7 @@
 // RUN: ascend-conv bp-filter --input 1,32,3,10,10 --weight 32,16,1,3,3 --groups 2 --padding 1 --cores 1 --emit hw > %t.groups && filecheck %s --check-prefix=HW < %t.groups && filecheck %s --check-prefix=GROUPS < %t.groups
 // RUN: ascend-conv bp-filter --input 1,32,3,10,10 --weight 32,1,3,3,3 --groups 32 --padding 1 --cores 4 --emit hw > %t.depthwise && filecheck %s --check-prefix=HW < %t.depthwise && filecheck %s --check-prefix=DEPTHWISE < %t.depthwise
 // RUN: ascend-conv bp-filter --input 1,20,3,9,9 --weight 24,20,1,3,3 --cores 1 --emit hw > %t.odd && filecheck %s --check-prefix=HW < %t.odd && filecheck %s --check-prefix=ODD < %t.odd
+// RUN: ascend-conv bp-filter --input 1,16,5,8,8 --weight 16,16,3,1,1 --cores 1 --dk fused --emit hw > %t.fused && filecheck %s --check-prefix=HW < %t.fused && filecheck %s --check-prefix=FUSED < %t.fused
 // RUN: ascend-conv bp-filter --input 1,16,5,8,8 --weight 16,16,3,1,1 --cores 1 --emit hw > %t.kd && filecheck %s --check-prefix=HW < %t.kd && filecheck %s --check-prefix=KD < %t.kd
 // RUN: ascend-conv bp-filter --input 1,16,2,7,9 --weight 16,16,1,2,2 --cores 1 --emit hw > %t.howo && filecheck %s --check-prefix=HW < %t.howo && filecheck %s --check-prefix=HOWO < %t.howo
 // RUN: ascend-conv bp-filter --input 1,64,2,16,16 --weight 256,64,1,3,3 --padding 1 --cores 1 --override "iterate_order=0 base_m=64 base_n=64" --emit hw > %t.orderm && filecheck %s --check-prefix=HW < %t.orderm && filecheck %s --check-prefix=ORDERM < %t.orderm
@@ -42,6 +43,10 @@
 // ODD:       !ascend.gm_tensor<NDC1HWC0, 1x20x3x9x9xf16>
 // ODD:       !ascend.gm_tensor<FRACTAL_Z_3D, 24x20x1x3x3xf32>
 // KD:        scf.for %dki =
+// With kD fused into N there is no kd loop: the depth window only clips the N rows.
+// FUSED:     scf.for %bdi =
+// FUSED-NOT: scf.for %dki =
+// FUSED:     ascend.load3d
 // KD:        kernel [1, 1] stride [1, 1] dilation [1, 1] : !ascend.local_tensor<B1
 // HOWO:      !ascend.gm_tensor<NDC1HWC0, 1x16x2x6x8xf16>
 // HOWO:      kernel [2, 2] stride [1, 1] dilation [1, 1] : !ascend.local_tensor<B1
