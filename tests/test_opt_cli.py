@@ -43,3 +43,17 @@ def test_failing_pass_leaves_no_output_file(tmp_path):
     assert out.read_text() == "old\n" and sorted(tmp_path.iterdir()) == [out]
     result = opt(EXAMPLE, "-p", "ascend-legalize-formats", "-o", str(out))
     assert result.returncode == 0 and "ascend.trans_data" in out.read_text()
+
+
+def test_parse_errors_are_one_line_with_their_location(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f() {\n  ascend.bogus\n}\n")
+    result = opt(str(bad))
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert (
+        result.stderr == f"ascend-opt: error: {bad}:3:1: Operation ascend.bogus is not registered\n"
+    )
+    bad.write_text('"test.op"() : () -> !ascend.local_tensor<GM, 16xf16>\n')
+    result = opt(str(bad))
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"ascend-opt: error: {bad}: local_tensor cannot be in GM")

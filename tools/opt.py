@@ -10,14 +10,10 @@ from collections.abc import Sequence
 from io import StringIO, TextIOBase
 from typing import IO
 
-from xdsl.utils.exceptions import (
-    DiagnosticException,
-    ParseError,
-    PassFailedException,
-    VerifyException,
-)
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ascend_xdsl.runtime.locations import describe_parse_error
 from ascend_xdsl.tools.output import write_atomically
 from ascend_xdsl.tools.registry import DIALECTS, PASSES
 
@@ -62,6 +58,7 @@ def main(args: Sequence[str] | None = None) -> None:
     (that is what the negative FileCheck tests read); otherwise a user gets the message, not a
     Python traceback.
     """
+    driver: AscendOptMain | None = None
     try:
         driver = AscendOptMain(description="ascend-xdsl optimizer driver", args=args)
         driver.run()
@@ -83,11 +80,15 @@ def main(args: Sequence[str] | None = None) -> None:
         print(f"ascend-opt: error: {str(e).strip().splitlines()[0]}", file=sys.stderr)
         sys.exit(1)
     except (ParseError, DiagnosticException) as e:
-        message = str(e).strip()
-        # A parse error prints the offending line under its first line; keep the whole of it,
-        # but a pass/verify error carries the printed module: keep just its message.
-        if isinstance(e, PassFailedException | VerifyException):
+        if isinstance(e, ParseError):
+            message = describe_parse_error(e)
+        else:
+            # A pass or verify error carries the printed module: keep just its message.
+            message = str(e).strip()
             message = message.splitlines()[0] if message else type(e).__name__
+            source = getattr(getattr(driver, "args", None), "input_file", None)
+            if isinstance(e, VerifyException) and source:
+                message = f"{source}: {message}"
         print(f"ascend-opt: error: {message}", file=sys.stderr)
         sys.exit(1)
 

@@ -53,7 +53,7 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.interpreter import make_interpreter, np_dtype
-from ascend_xdsl.runtime.locations import describe_op, parse_file
+from ascend_xdsl.runtime.locations import describe_op, describe_parse_error, parse_file
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.tools.conv import CliError
@@ -126,8 +126,7 @@ def load_module(path: str) -> ModuleOp:
     try:
         module = parse_file(make_context(), text, path)
     except ParseError as e:
-        message = (e.msg.strip().splitlines() or ["parse error"])[0]
-        raise CliError(f"{e.span.get_location()}: {message}") from None
+        raise CliError(describe_parse_error(e)) from None
     except DiagnosticException as e:  # an attribute verifier failing while parsing
         raise CliError(f"{path}: {_first_line(e)}") from None
     try:
