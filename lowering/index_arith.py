@@ -144,6 +144,17 @@ def bool_value(c: SSAValue | bool) -> SSAValue:
 
 
 @contextmanager
+def _discarded() -> Iterator[None]:
+    """Build ops that never run into a detached block and erase them afterwards, uses and all,
+    so that nothing they referenced (e.g. an API object) keeps a use from dead code."""
+    block = Block()
+    with ImplicitBuilder(block):
+        yield
+    block.drop_all_references()
+    block.erase(safe_erase=False)
+
+
+@contextmanager
 def for_loop(lb: Idx, ub: Idx, step: Idx = 1, name: str | None = None) -> Iterator[Idx]:
     """An ``scf.for`` whose body is built inside the ``with``; yields the induction variable.
 
@@ -155,8 +166,8 @@ def for_loop(lb: Idx, ub: Idx, step: Idx = 1, name: str | None = None) -> Iterat
         if sub_ > slb:
             yield slb
         else:
-            # Zero trips: build the body into a throw-away block so callers need no special case.
-            with ImplicitBuilder(Block()):
+            # Zero trips: build the body aside so callers need no special case, then drop it.
+            with _discarded():
                 yield slb
         return
     body = Block(arg_types=[IndexType()])
@@ -175,7 +186,7 @@ def if_(cond: SSAValue | bool) -> Iterator[None]:
         if cond:
             yield
         else:
-            with ImplicitBuilder(Block()):
+            with _discarded():
                 yield
         return
     then = Block()

@@ -238,3 +238,12 @@ def test_a_core_whose_rows_are_all_bottom_padding() -> None:
         cores=3,
         override="k_dim=3 single_core_ho=1",
     )
+
+
+@pytest.mark.parametrize("dk", ["separate", "fused"])
+def test_every_output_depth_reads_only_padding(dk: str) -> None:
+    """Do = 1 at depth -1 (stride 2, pad_front 1): no single shape has work, dW is all zeros and
+    the kernel is just Init/End (found by fuzzing: the dead API calls used to stay behind)."""
+    x, dy = _data((1, 16, 1, 3, 3), (1, 16, 1, 3, 3))
+    result = run_conv3d_weight(x, (16, 16, 1, 1, 1), dy, (2, 1, 1), (1, 0, 0, 0, 0, 0), dk=dk)
+    assert not result.grad_weight.any()
