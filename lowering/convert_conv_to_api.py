@@ -149,10 +149,7 @@ def _single_shapes(
     c1: tuple[int, int],
 ) -> None:
     """The (batch·dout, dk) driver loops of one group, each calling the API once."""
-    x, dy, dw = tensors
-    m, n, k = mnk
     m_start, n_start = mn_start
-    ho_start, hi_start = rows_start
     c1_in, c1_out = c1
     batch_dout = t.batch * t.dout
     with for_loop(0, t.single_core_batch, name="bdi") as bdi:
@@ -164,21 +161,21 @@ def _single_shapes(
                 din = sum_(mul(do, t.stride_d), -t.pad_front, mul(kd, t.dilation_d))
                 inside = and_(cmp("sge", din, 0), cmp("slt", din, t.di))
                 with if_(and_(cmp("slt", kd, t.dk), inside)):
-                    # NDC1HWC0 element offsets of the first needed row (research §3.10).
                     dy_c1 = add(mul(g, t.cout1_g), floordiv(m_start, C0))
                     dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), dy_c1)
-                    off_dy = mul(add(mul(dy_plane, t.ho), ho_start), t.wo * C0)
                     x_c1 = add(mul(g, t.cin1_g), floordiv(n_start, C0))
                     x_plane = add(mul(add(mul(nb, t.di), din), c1_in), x_c1)
-                    off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
                     # FRACTAL_Z_3D rows (g, kd, c1, kh, kw) of [cout1_g·16][16] blocks.
-                    row = add(mul(add(mul(g, t.dk), kd), t.cin1_g), floordiv(n_start, C0))
-                    off_c = add(mul(row, t.hk * t.wk * t.cout1_g * C0 * C0), mul(m_start, C0))
-                    SetGradOutputOp(obj, dy, value(off_dy))
-                    SetInputOp(obj, x, value(off_x))
-                    SetSingleShapeOp(obj, value(m), value(n), value(k))
-                    SetStartPositionOp(obj, value(ho_start))
-                    _iterate_loop(obj, dw, value(off_c))
+                    dw_row = add(mul(add(mul(g, t.dk), kd), t.cin1_g), floordiv(n_start, C0))
+                    _single_shape(
+                        t,
+                        obj,
+                        tensors,
+                        (dy_plane, x_plane, dw_row),
+                        mnk,
+                        m_start,
+                        rows_start,
+                    )
 
 
 def _fused_single_shapes(
@@ -200,10 +197,8 @@ def _fused_single_shapes(
     the single shape starts at the first row inside the input and ends at the last (research
     §3.10, "N shrinks").
     """
-    x, dy, dw = tensors
     m, _, k = mnk
     m_start, n_start = mn_start
-    ho_start, hi_start = rows_start
     c1_in, c1_out = c1
     hwk = t.hk * t.wk
     first_row = floordiv(n_start, C0)
@@ -217,19 +212,38 @@ def _fused_single_shapes(
             lo = max_(first_row, mul(kd_lo, t.cin1_g))
             hi = min_(add(first_row, t.single_core_cin // C0), mul(kd_hi, t.cin1_g))
             with if_(cmp("sgt", hi, lo)):
-                dy_c1 = floordiv(m_start, C0)
-                dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), dy_c1)
-                off_dy = mul(add(mul(dy_plane, t.ho), ho_start), t.wo * C0)
+                dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), floordiv(m_start, C0))
                 # Row r of N is plane din0 + r // cin1_g, Cin1 block r % cin1_g (C1 = cin1_g).
                 x_plane = add(mul(add(mul(nb, t.di), din0), c1_in), lo)
-                off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
-                off_c = add(mul(lo, hwk * t.cout1_g * C0 * C0), mul(m_start, C0))
                 n = mul(sub(hi, lo), hwk * C0)
-                SetGradOutputOp(obj, dy, value(off_dy))
-                SetInputOp(obj, x, value(off_x))
-                SetSingleShapeOp(obj, value(m), value(n), value(k))
-                SetStartPositionOp(obj, value(ho_start))
-                _iterate_loop(obj, dw, value(off_c))
+                _single_shape(
+                    t, obj, tensors, (dy_plane, x_plane, lo), (m, n, k), m_start, rows_start
+                )
+
+
+def _single_shape(
+    t: DwTiling,
+    obj: SSAValue,
+    tensors: tuple[SSAValue, SSAValue, SSAValue],
+    planes: tuple[Idx, Idx, Idx],
+    mnk: tuple[Idx, Idx, Idx],
+    m_start: Idx,
+    rows_start: tuple[Idx, Idx],
+) -> None:
+    """The API calls of one single shape: dy and x from the first needed row of their NDC1HWC0
+    (C1 block) planes, dW from its FRACTAL_Z_3D row (research §3.10)."""
+    x, dy, dw = tensors
+    dy_plane, x_plane, dw_row = planes
+    m, n, k = mnk
+    ho_start, hi_start = rows_start
+    off_dy = mul(add(mul(dy_plane, t.ho), ho_start), t.wo * C0)
+    off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
+    off_c = add(mul(dw_row, t.hk * t.wk * t.cout1_g * C0 * C0), mul(m_start, C0))
+    SetGradOutputOp(obj, dy, value(off_dy))
+    SetInputOp(obj, x, value(off_x))
+    SetSingleShapeOp(obj, value(m), value(n), value(k))
+    SetStartPositionOp(obj, value(ho_start))
+    _iterate_loop(obj, dw, value(off_c))
 
 
 def _iterate_loop(obj: SSAValue, dw: SSAValue, off_c: SSAValue) -> None:
