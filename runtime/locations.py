@@ -13,7 +13,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
 
 
 class LocatingParser(Parser):
@@ -47,12 +46,6 @@ class LocatingParser(Parser):
 
 def parse_file(ctx: Context, text: str, name: str) -> ModuleOp:
     return LocatingParser(ctx, text, name).parse_module()
-
-
-def describe_parse_error(e: ParseError) -> str:
-    """``file:line:col: message`` of a parse error, on one line (xDSL prints four)."""
-    message = (e.msg.strip().splitlines() or ["parse error"])[0]
-    return f"{e.span.get_location()}: {message}"
 
 
 def describe_op(op: Operation) -> str:

@@ -38,6 +38,7 @@ from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, run_compiled
+from ascend_xdsl.tools.errors import first_line
 from ascend_xdsl.tools.output import write_atomically
 
 PROG = "ascend-conv"
@@ -260,8 +261,7 @@ def bp_filter(args: argparse.Namespace) -> str:
     except PipelineError as e:
         raise CliError(str(e)) from None
     except (PassFailedException, VerifyException, DiagnosticException) as e:
-        first_line = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise CliError(f"compilation failed: {first_line}") from None
+        raise CliError(f"compilation failed: {first_line(e)}") from None
     if args.emit:
         return ir_text(modules[args.emit])
     compile_seconds = time.perf_counter() - start
@@ -269,8 +269,7 @@ def bp_filter(args: argparse.Namespace) -> str:
     try:
         run = run_compiled(modules, problem, hw=args.hw, seed=seed)
     except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
-        first_line = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise CliError(f"simulation failed: {first_line}") from None
+        raise CliError(f"simulation failed: {first_line(e)}") from None
     text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run)
     if not run.check.ok:
         raise CheckFailed(text)

@@ -13,7 +13,7 @@ from typing import IO
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from ascend_xdsl.runtime.locations import describe_parse_error
+from ascend_xdsl.tools.errors import describe_parse_error, first_line
 from ascend_xdsl.tools.output import write_atomically
 from ascend_xdsl.tools.registry import DIALECTS, PASSES
 
@@ -77,15 +77,13 @@ def main(args: Sequence[str] | None = None) -> None:
         print(f"ascend-opt: error: cannot access{where}: {e.strerror or e}", file=sys.stderr)
         sys.exit(1)
     except ValueError as e:  # an unknown pass or a malformed pass pipeline
-        print(f"ascend-opt: error: {str(e).strip().splitlines()[0]}", file=sys.stderr)
+        print(f"ascend-opt: error: {first_line(e)}", file=sys.stderr)
         sys.exit(1)
     except (ParseError, DiagnosticException) as e:
         if isinstance(e, ParseError):
             message = describe_parse_error(e)
         else:
-            # A pass or verify error carries the printed module: keep just its message.
-            message = str(e).strip()
-            message = message.splitlines()[0] if message else type(e).__name__
+            message = first_line(e)
             source = getattr(getattr(driver, "args", None), "input_file", None)
             if isinstance(e, VerifyException) and source:
                 message = f"{source}: {message}"

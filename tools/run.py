@@ -53,10 +53,11 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.interpreter import make_interpreter, np_dtype
-from ascend_xdsl.runtime.locations import describe_op, describe_parse_error, parse_file
+from ascend_xdsl.runtime.locations import describe_op, parse_file
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.tools.conv import CliError
+from ascend_xdsl.tools.errors import describe_parse_error, first_line
 from ascend_xdsl.tools.output import write_atomically
 
 PROG = "ascend-run"
@@ -105,12 +106,6 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _first_line(e: BaseException) -> str:
-    """The message of ``e`` without what xDSL appends (the printed module, source context)."""
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
-
-
 # ---------------------------------------------------------------------------------------------
 # the program
 
@@ -128,13 +123,13 @@ def load_module(path: str) -> ModuleOp:
     except ParseError as e:
         raise CliError(describe_parse_error(e)) from None
     except DiagnosticException as e:  # an attribute verifier failing while parsing
-        raise CliError(f"{path}: {_first_line(e)}") from None
+        raise CliError(f"{path}: {first_line(e)}") from None
     try:
         module.verify()
     except DiagnosticException as e:
         where = _failing_op(module)
         prefix = f"{describe_op(where)}: " if where is not None else ""
-        raise CliError(f"verification failed: {prefix}{_first_line(e)}") from None
+        raise CliError(f"verification failed: {prefix}{first_line(e)}") from None
     return module
 
 
@@ -246,7 +241,7 @@ def load_npy(arg: Argument, path: str) -> np.ndarray:
     except OSError as e:
         raise CliError(f"{what}: cannot read: {e.strerror or e}") from None
     except (ValueError, EOFError) as e:
-        raise CliError(f"{what}: corrupt .npy file ({_first_line(e)})") from None
+        raise CliError(f"{what}: corrupt .npy file ({first_line(e)})") from None
     if tuple(array.shape) != arg.shape:
         raise CliError(f"{what}: shape {list(array.shape)} does not match {arg.type}")
     expected = arg.dtype
@@ -328,7 +323,7 @@ def interpret(
         return tuple(interpreter.call_op(entry, tuple(inputs)))
     except Exception as e:
         where = f"{describe_op(tracker.stack[-1])}: " if tracker.stack else ""
-        raise CliError(f"{where}{_first_line(e)}") from None
+        raise CliError(f"{where}{first_line(e)}") from None
 
 
 def _dims(shape: Sequence[int]) -> str:
@@ -411,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             result = check(problem, inputs[0], inputs[1], np.asarray(results[0]))
         except ValueError as e:
-            raise CliError(f"--check: {_first_line(e)}") from None
+            raise CliError(f"--check: {first_line(e)}") from None
         print(f"check: {result.describe()}")
         failed |= not result.ok
     written = write_results(entry, results, args.output_dir)
@@ -436,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # a bug of ours: still one line, with what it was
         sys.stdout.flush()
         print(
-            f"{PROG}: error: internal error: {type(e).__name__}: {_first_line(e)}", file=sys.stderr
+            f"{PROG}: error: internal error: {type(e).__name__}: {first_line(e)}", file=sys.stderr
         )
         return 1
     return code
