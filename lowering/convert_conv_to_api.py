@@ -73,6 +73,13 @@ from ascend_xdsl.lowering.index_arith import (
 )
 
 
+def input_start_row(t: DwTiling, ho_start: Idx) -> Idx:
+    """The Hi row ``SetInput`` points at for a K range starting at Ho row ``ho_start``: the
+    first row its top output row reads, or row 0 when that lies in the top padding (the API's
+    ``hiStartIdx``, clipped at the input)."""
+    return max_(0, sub(mul(ho_start, t.stride_h), t.pad_up))
+
+
 @dataclass(frozen=True)
 class CoreCoordinates:
     """Where one core's share starts on each split axis (in units of that axis' shares)."""
@@ -108,7 +115,7 @@ def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilter
         n_start = mul(core.n, t.single_core_cin)
         ho_start = mul(core.k, t.single_core_ho)
         k_rows = min_(t.single_core_ho, sub(t.ho, ho_start))
-        hi_start = max_(0, sub(mul(ho_start, t.stride_h), t.pad_up))
+        hi_start = input_start_row(t, ho_start)
         with for_loop(0, t.single_core_group, name="gi") as gi:
             g = add(mul(core.group, t.single_core_group), gi)
             # The last enlarged group may hold fewer channel blocks than cin1_g / cout1_g.

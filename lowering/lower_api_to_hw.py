@@ -58,6 +58,7 @@ from ascend_xdsl.dialects.hw_level import (
     MmadOp,
 )
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, LocalTensorType
+from ascend_xdsl.lowering.convert_conv_to_api import input_start_row
 from ascend_xdsl.lowering.index_arith import (
     Idx,
     add,
@@ -166,7 +167,7 @@ class TileWalk:
         self.k_iter = ceildiv(s.k, t.base_k)
         m_blocks = ceildiv(self.m_iter, t.step_m)
         n_blocks = ceildiv(self.n_iter, t.step_n)
-        self.hi_start = max_(0, sub(mul(s.ho_start, t.stride_h), t.pad_up))
+        self.hi_start = input_start_row(t, s.ho_start)
         if t.iterate_order == ITERATE_ORDER_M:
             with for_loop(0, m_blocks, name="mb") as mb:
                 self.resident_a_loads(mb)
