@@ -1,0 +1,80 @@
+"""The benchmarks' numpy baselines compute dW correctly, and both benchmark scripts run.
+
+Correctness only: the two float32 references of ``benchmarks/bench_conv3d_weight.py`` against the
+project's float64 formula (``runtime/reference.py``) on small layers with padding, stride,
+dilation and groups; then each script once on its tiny layer. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascend_xdsl.runtime.reference import conv3d_weight_reference
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from bench_conv3d_weight import (  # noqa: E402
+    dw_einsum,
+    dw_tap_matmul,
+    grad_output_shape,
+    triple,
+)
+
+# (x shape, weight shape, stride, padding, dilation, groups)
+LAYERS = [
+    ((2, 8, 5, 7, 6), (6, 8, 3, 3, 3), 1, 1, 1, 1),
+    ((1, 4, 9, 8, 7), (5, 4, 3, 2, 3), 2, (1, 0, 2), 1, 1),
+    ((2, 6, 7, 9, 8), (4, 6, 2, 3, 2), 1, (0, 1, 1), (2, 2, 1), 1),
+    ((2, 8, 6, 7, 7), (6, 4, 3, 3, 1), (1, 2, 1), 1, (1, 1, 2), 2),
+]
+
+
+@pytest.mark.parametrize("reference", [dw_einsum, dw_tap_matmul])
+@pytest.mark.parametrize(("x_shape", "w_shape", "stride", "padding", "dilation", "groups"), LAYERS)
+def test_reference_matches_project_formula(
+    reference, x_shape, w_shape, stride, padding, dilation, groups
+):
+    rng = np.random.default_rng(3)
+    dy_shape = grad_output_shape(x_shape, w_shape, stride, padding, dilation)
+    x = rng.standard_normal(x_shape).astype(np.float16)
+    dy = rng.standard_normal(dy_shape).astype(np.float16)
+    p = triple(padding)
+    expect = conv3d_weight_reference(
+        x,
+        dy,
+        w_shape,
+        triple(stride),
+        (p[0], p[0], p[1], p[1], p[2], p[2]),
+        triple(dilation),
+        groups,
+        accumulate=np.float64,
+    )
+    got = reference(x, w_shape, dy, stride, padding, dilation, groups)
+    assert got.dtype == np.float32
+    assert got.shape == tuple(w_shape)
+    np.testing.assert_allclose(got, expect, rtol=0, atol=1e-4 * max(1.0, np.abs(expect).max()))
+
+
+@pytest.mark.parametrize(
+    ("script", "flags"),
+    [
+        ("bench_conv3d_weight.py", ["--tiny", "--repeat", "1", "--no-memory"]),
+        ("bench_scaling.py", ["--tiny", "--quick", "--executor", "interp"]),
+    ],
+)
+def test_script_runs(script, flags):
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *flags],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ratio" in done.stdout
