@@ -204,6 +204,15 @@ def one_blas_thread() -> contextlib.AbstractContextManager[object]:
     return threadpool_limits(1)
 
 
+def threads_note() -> str:
+    """How the timings' BLAS threads are set, for the printout."""
+    try:
+        import threadpoolctl  # noqa: F401
+    except ImportError:
+        return "BLAS threads NOT limited (no threadpoolctl)"
+    return "one BLAS thread"
+
+
 def blas_description() -> str:
     try:
         from threadpoolctl import threadpool_info
@@ -326,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     baseline_name = min(ref_times, key=ref_times.__getitem__)
     baseline = ref_times[baseline_name]
-    print(f"timings: best of {args.repeat}, one BLAS thread")
+    print(f"timings: best of {args.repeat}, {threads_note()}")
     for name, seconds in ref_times.items():
         mark = "  <- baseline" if name == baseline_name else ""
         print(f"  {name:<38}{seconds:9.4f} s{mark}")

@@ -32,6 +32,7 @@ from bench_conv3d_weight import (
     grad_output_shape,
     one_blas_thread,
     simulator,
+    threads_note,
     torch_call,
     torch_one_thread,
 )
@@ -158,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = matrix(base, args.tiny)
     with one_blas_thread(), torch_one_thread() as torch:
         print(f"BLAS: {blas_description()}")
-        print(f"best of {repeat} warm calls (at most {args.budget:g} s each), one BLAS thread")
+        print(f"best of {repeat} warm calls (at most {args.budget:g} s each), {threads_note()}")
         has_torch = torch is not None
         header = f"{'case':<14}{'GMAC':>8}{'simulator s':>13}{'baseline s':>12}{'ratio':>8}"
         print(header + (f"{'torch s':>10}{'sim/torch':>11}" if has_torch else ""))
