@@ -78,3 +78,17 @@ def test_script_runs(script, flags):
     )
     assert done.returncode == 0, done.stderr
     assert "ratio" in done.stdout
+
+
+def test_executor_keyword_passed_only_when_accepted():
+    from bench_conv3d_weight import executor_kwargs
+
+    def with_executor(x, *, executor="compiled"):
+        return x
+
+    def without_executor(x):
+        return x
+
+    assert executor_kwargs(with_executor, "interp") == {"executor": "interp"}
+    assert executor_kwargs(with_executor, None) == {}
+    assert executor_kwargs(without_executor, "compiled") == {}
