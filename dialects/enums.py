@@ -5,7 +5,8 @@
   B2 in L0B, CO1 in L0C, the vector positions in UB, GM in global memory (research sheet §1, §6).
 * ``ConvFormat`` — the data formats of ``ConvCommonApi::ConvFormat`` that a dW kernel uses.
 * ``Pipe`` — the AI Core's instruction queues: S (scalar), V (vector), M (Cube), MTE1 (L1→L0),
-  MTE2 (GM→L1), MTE3 (UB→GM), FIX (fixpipe L0C→GM/L1), and ALL for a full barrier.
+  MTE2 (GM→L1), MTE3 (UB→GM), FIX (fixpipe L0C→GM/L1), and ALL for a full barrier; the enum is
+  the instruction model's (``ascend_xdsl.hw.isa.Pipe``), ``PipeAttr`` is its attribute.
 
 Standalone they print as ``#ascend<position A1>``, ``#ascend<format NDC1HWC0>``,
 ``#ascend<pipe MTE2>``; inside the ascend ops and types they print as the bare keyword.
@@ -17,6 +18,8 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.str_enum import StrEnum
+
+from ascend_xdsl.hw import isa
 
 
 class PhysicalMemory(StrEnum):
@@ -76,15 +79,8 @@ class ConvFormat(StrEnum):
     NZ = "NZ"
 
 
-class Pipe(StrEnum):
-    S = "S"
-    V = "V"
-    M = "M"
-    MTE1 = "MTE1"
-    MTE2 = "MTE2"
-    MTE3 = "MTE3"
-    FIX = "FIX"
-    ALL = "ALL"
+# The pipes are the instruction model's (hw/isa.py); the dialect only wraps them as an attribute.
+Pipe = isa.Pipe
 
 
 @irdl_attr_definition

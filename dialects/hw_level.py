@@ -74,29 +74,19 @@ from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, 
 from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.dialects.attributes import element_type_name
-from ascend_xdsl.dialects.conv_shape import FRACTAL, align_up
+from ascend_xdsl.dialects.conv_shape import align_up
 from ascend_xdsl.dialects.enums import PhysicalMemory, Pipe, PipeAttr, TPosition
 from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
-from ascend_xdsl.hw import HwConfig, load
+from ascend_xdsl.hw import HwConfig, isa, load
 
 Value = SSAValue | Operation
 """What the builders accept for an operand (an op stands for its single result)."""
 
-BLOCK_BYTES = 32
+BLOCK_BYTES = isa.BLOCK_BYTES
 """One block of DataCopy / Fixpipe strides, and one C0 group of channels."""
 
-# Instruction limits (field widths of the Ascend C parameter structs), docs/hw-level-spec.md.
-DATA_COPY_MAX_COUNT = 4095
-DATA_COPY_MAX_LEN = 65535
-DATA_COPY_MAX_STRIDE = 65535
-LOAD3D_MAX_KERNEL = 511
-LOAD3D_MAX_STRIDE = 63
-LOAD3D_MAX_DILATION = 255
-LOAD3D_MAX_PAD = 255
-LOAD2D_MAX_REPEAT = 255
-MMAD_MAX_DIM = 4095
-FIXPIPE_MAX_N = 4095
-FIXPIPE_MAX_M = 65535
+# The instruction limits (field widths of the Ascend C parameter structs) are the instruction
+# model's table, hw/isa.toml (ascend_xdsl.hw.isa.LIMITS); the verifiers below read it.
 
 
 # ----------------------------------------------------------------------------------------------
@@ -121,22 +111,6 @@ def constant_value(v: SSAValue) -> int | None:
     return value
 
 
-_ALIGN_FIGURE: dict[PhysicalMemory, str] = {
-    PhysicalMemory.L1: "l1_align",
-    PhysicalMemory.L0A: "l0ab_align",
-    PhysicalMemory.L0B: "l0ab_align",
-    PhysicalMemory.L0C: "l0c_align",
-    PhysicalMemory.UB: "ub_align",
-}
-_SIZE_FIGURE: dict[PhysicalMemory, str] = {
-    PhysicalMemory.L1: "l1_size",
-    PhysicalMemory.L0A: "l0a_size",
-    PhysicalMemory.L0B: "l0b_size",
-    PhysicalMemory.L0C: "l0c_size",
-    PhysicalMemory.UB: "ub_size",
-}
-
-
 def _on_chip(memory: PhysicalMemory) -> PhysicalMemory:
     if memory == PhysicalMemory.GM:
         raise ValueError("GM is not an on-chip memory: it has no buffer alignment or capacity")
@@ -145,12 +119,12 @@ def _on_chip(memory: PhysicalMemory) -> PhysicalMemory:
 
 def alignment_of(memory: PhysicalMemory, hw: HwConfig | None = None) -> int:
     """Byte alignment of a buffer address in an on-chip ``memory`` (L1 32, L0A/L0B 512, L0C 64)."""
-    return (hw or load()).int(_ALIGN_FIGURE[_on_chip(memory)])
+    return (hw or load()).memory_alignment(_on_chip(memory))
 
 
 def capacity_of(memory: PhysicalMemory, hw: HwConfig | None = None) -> int:
     """Size in bytes of an on-chip ``memory`` (Atlas A2: L1 524288, L0A/L0B 65536, L0C 131072)."""
-    return (hw or load()).int(_SIZE_FIGURE[_on_chip(memory)])
+    return (hw or load()).memory_size(_on_chip(memory))
 
 
 def slot_stride(buffer_type: LocalTensorType, hw: HwConfig | None = None) -> int:
@@ -188,6 +162,29 @@ def _in_range(value: SSAValue, what: str, lo: int, hi: int) -> None:
     c = constant_value(value)
     if c is not None and not lo <= c <= hi:
         raise VerifyException(f"{what} must be in [{lo}, {hi}], got {c}")
+
+
+def _limit(value: SSAValue, instr: str, field: str, what: str | None = None) -> None:
+    """If ``value`` is a constant, check it against the ISA limit of ``instr``'s ``field``."""
+    lim = isa.limit(instr, field)
+    what = what or field
+    if lim.multiple is not None:
+        c = constant_value(value)
+        if c is None:
+            return
+        if lim.hi is not None and not (lim.lo <= c <= lim.hi and c % lim.multiple == 0):
+            raise VerifyException(
+                f"{what} must be a multiple of {lim.multiple} in [{lim.lo}, {lim.hi}], got {c}"
+            )
+        _multiple_of(value, what, lim.multiple)
+    elif lim.hi is not None:
+        _in_range(value, what, lim.lo, lim.hi)
+    elif lim.lo == 0:
+        _non_negative(value, what)
+    else:
+        c = constant_value(value)
+        if c is not None and c < lim.lo:
+            raise VerifyException(f"{what} must be at least {lim.lo}, got {c}")
 
 
 def _non_negative(value: SSAValue, what: str) -> None:
@@ -378,10 +375,10 @@ class DataCopyOp(HwOp):
         dst = _local(self.dst, "dst", (TPosition.A1, TPosition.B1))
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
         _slot_in_range(self.dst, self.dst_slot, "dst")
-        _in_range(self.block_count, "count", 1, DATA_COPY_MAX_COUNT)
-        _in_range(self.block_len, "len", 1, DATA_COPY_MAX_LEN)
-        _in_range(self.src_stride, "src_stride", 0, DATA_COPY_MAX_STRIDE)
-        _in_range(self.dst_stride, "dst_stride", 0, DATA_COPY_MAX_STRIDE)
+        _limit(self.block_count, "data_copy", "count")
+        _limit(self.block_len, "data_copy", "len")
+        _limit(self.src_stride, "data_copy", "src_stride")
+        _limit(self.dst_stride, "data_copy", "dst_stride")
 
 
 _I64_ARRAY = DenseArrayBase.constr(i64)
@@ -491,15 +488,18 @@ class Load3dOp(HwOp):
         if src.tposition == TPosition.B1 and self.is_transposed:
             raise VerifyException("a load3d B1 -> B2 must not set transpose")
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
-        for what, values, hi in (
-            ("kernel", self.kernel_hw, LOAD3D_MAX_KERNEL),
-            ("stride", self.stride_hw, LOAD3D_MAX_STRIDE),
-            ("dilation", self.dilation_hw, LOAD3D_MAX_DILATION),
+        for what, values in (
+            ("kernel", self.kernel_hw),
+            ("stride", self.stride_hw),
+            ("dilation", self.dilation_hw),
         ):
+            lim = isa.limit("load3d", what)
             if len(values) != 2:
                 raise VerifyException(f"{what} must have 2 values [h, w], got {len(values)}")
-            if not all(1 <= v <= hi for v in values):
-                raise VerifyException(f"{what} values must be in [1, {hi}], got {list(values)}")
+            if not all(lim.error("load3d", what, v) is None for v in values):
+                raise VerifyException(
+                    f"{what} values must be in [{lim.lo}, {lim.hi}], got {list(values)}"
+                )
         _slot_in_range(self.src, self.src_slot, "src")
         _slot_in_range(self.dst, self.dst_slot, "dst")
         for what, pad in (
@@ -508,10 +508,10 @@ class Load3dOp(HwOp):
             ("pad left", self.pad_left),
             ("pad right", self.pad_right),
         ):
-            _in_range(pad, what, 0, LOAD3D_MAX_PAD)
+            _limit(pad, "load3d", "pad", what)
         _multiple_of(self.channels, "channels", block_elements(src.element_type))
-        _multiple_of(self.k_ext, "k_ext", FRACTAL)
-        _multiple_of(self.m_ext, "m_ext", FRACTAL)
+        _limit(self.k_ext, "load3d", "k_ext")
+        _limit(self.m_ext, "load3d", "m_ext")
 
 
 @irdl_op_definition
@@ -579,8 +579,8 @@ class Load2dOp(HwOp):
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
         _slot_in_range(self.src, self.src_slot, "src")
         _slot_in_range(self.dst, self.dst_slot, "dst")
-        _in_range(self.repeat, "repeat", 1, LOAD2D_MAX_REPEAT)
-        _non_negative(self.src_stride, "src_stride")
+        _limit(self.repeat, "load2d", "repeat")
+        _limit(self.src_stride, "load2d", "src_stride")
 
 
 @irdl_op_definition
@@ -644,9 +644,9 @@ class MmadOp(HwOp):
         _slot_in_range(self.a, self.a_slot, "a")
         _slot_in_range(self.b, self.b_slot, "b")
         _slot_in_range(self.c, self.c_slot, "c")
-        _in_range(self.m, "m", 1, MMAD_MAX_DIM)
-        _in_range(self.n, "n", 1, MMAD_MAX_DIM)
-        _in_range(self.k, "k", 1, MMAD_MAX_DIM)
+        _limit(self.m, "mmad", "m")
+        _limit(self.n, "mmad", "n")
+        _limit(self.k, "mmad", "k")
 
 
 @irdl_op_definition
@@ -707,14 +707,10 @@ class FixpipeOp(HwOp):
         if not isinstance(dst, GmTensorType) or dst.element_type != f32:
             raise VerifyException(f"dst must be a !ascend.gm_tensor of f32, got {dst}")
         _slot_in_range(self.src, self.src_slot, "src")
-        n = constant_value(self.n)
-        if n is not None and not (FRACTAL <= n <= FIXPIPE_MAX_N and n % FRACTAL == 0):
-            raise VerifyException(
-                f"n must be a multiple of {FRACTAL} in [{FRACTAL}, {FIXPIPE_MAX_N}], got {n}"
-            )
-        _in_range(self.m, "m", 1, FIXPIPE_MAX_M)
-        _non_negative(self.src_stride, "src_stride")
-        _non_negative(self.dst_stride, "dst_stride")
+        _limit(self.n, "fixpipe", "n")
+        _limit(self.m, "fixpipe", "m")
+        _limit(self.src_stride, "fixpipe", "src_stride")
+        _limit(self.dst_stride, "fixpipe", "dst_stride")
 
 
 class _EventOp(HwOp, ABC):
@@ -743,7 +739,8 @@ class _EventOp(HwOp, ABC):
             raise VerifyException(f"pipe ALL cannot be an event endpoint, got {src} -> {dst}")
         if src == dst:
             raise VerifyException(f"src and dst pipes must differ, got {src} -> {dst}")
-        ev, ids = constant_value(self.event), load().event_ids
+        # Ids from user_event_ids up are reserved for the framework: a kernel may not set them.
+        ev, ids = constant_value(self.event), load().user_event_ids
         if ev is not None and not 0 <= ev < ids:
             raise VerifyException(f"event id must be in [0, {ids}), got {ev}")
 

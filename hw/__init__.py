@@ -14,6 +14,16 @@ from functools import cache
 from importlib import resources
 
 DEFAULT_HW = "atlas-a2-910b2"
+"""The hardware every tool, pass and runtime function targets unless told otherwise."""
+
+MEMORY_FIGURES: dict[str, tuple[str, str]] = {
+    "L1": ("l1_size", "l1_align"),
+    "L0A": ("l0a_size", "l0ab_align"),
+    "L0B": ("l0b_size", "l0ab_align"),
+    "L0C": ("l0c_size", "l0c_align"),
+    "UB": ("ub_size", "ub_align"),
+}
+"""On-chip memory name -> the names of its (size, buffer alignment) figures, in bytes."""
 
 
 class UnknownHardwareError(ValueError):
@@ -70,18 +80,43 @@ class HwConfig:
     def event_ids(self) -> int:
         return self.int("event_ids")
 
+    @property
+    def user_event_ids(self) -> int:
+        """Event ids per pipe pair a kernel may use; the ids above are the framework's."""
+        return self.int("user_event_ids")
+
+    def memory_size(self, memory: str) -> int:
+        """Bytes of the on-chip ``memory`` (``L1``, ``L0A``, ``L0B``, ``L0C``, ``UB``)."""
+        return self.int(self._memory_figures(memory)[0])
+
+    def memory_alignment(self, memory: str) -> int:
+        """Byte alignment of a buffer address in the on-chip ``memory``."""
+        return self.int(self._memory_figures(memory)[1])
+
+    def _memory_figures(self, memory: str) -> tuple[str, str]:
+        try:
+            return MEMORY_FIGURES[memory]
+        except KeyError:
+            names = ", ".join(MEMORY_FIGURES)
+            raise ValueError(f"'{memory}' is not an on-chip memory (one of {names})") from None
+
+
+_NOT_HARDWARE = frozenset({"isa"})
+"""Data files here that describe no hardware (``isa.toml``: the instruction limits)."""
+
 
 def available() -> list[str]:
     """Names of every hardware description shipped with the package."""
     files = resources.files(__name__).iterdir()
-    return sorted(f.name.removesuffix(".toml") for f in files if f.name.endswith(".toml"))
+    names = (f.name.removesuffix(".toml") for f in files if f.name.endswith(".toml"))
+    return sorted(n for n in names if n not in _NOT_HARDWARE)
 
 
 @cache
 def load(name: str = DEFAULT_HW) -> HwConfig:
     """The hardware description called ``name`` (e.g. ``atlas-a2-910b2``)."""
     path = resources.files(__name__) / f"{name}.toml"
-    if not path.is_file():
+    if name in _NOT_HARDWARE or not path.is_file():
         raise UnknownHardwareError(
             f"unknown hardware '{name}' (available: {', '.join(available())})"
         )

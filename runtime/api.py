@@ -17,9 +17,11 @@ from functools import cache
 
 import ml_dtypes
 import numpy as np
+from threadpoolctl import threadpool_limits
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module, conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
@@ -81,9 +83,17 @@ def compiled_levels(
     )
 
 
-def interpret(module: ModuleOp, hw: str, x: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """Run the entry function of a compiled module on ``x`` and ``dy``; float32 dW."""
-    (dw,) = make_interpreter(module, hw).call_op(FUNC_NAME, (x, dy))
+def interpret(
+    module: ModuleOp, hw: str, x: np.ndarray, dy: np.ndarray, executor: str = "compiled"
+) -> np.ndarray:
+    """Run the entry function of a compiled module on ``x`` and ``dy``; float32 dW.
+
+    ``executor``: ``"compiled"`` translates each launched kernel to Python once (cached with
+    the module), ``"interp"`` runs it op by op in xDSL's interpreter; both give the same bits.
+    Single-threaded BLAS inside the run: the kernel's GEMMs are small and many, and OpenBLAS
+    threads made loaded runs ten times slower."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        (dw,) = make_interpreter(module, hw, executor=executor).call_op(FUNC_NAME, (x, dy))
     return np.asarray(dw, dtype=np.float32)
 
 
@@ -96,19 +106,21 @@ def run_conv3d_weight(
     dilation: IntOr3 = 1,
     groups: int = 1,
     *,
-    hw: str = "atlas-a2-910b2",
+    hw: str = DEFAULT_HW,
     tiling: str = "heuristic",
     cores: int | None = None,
     override: str = "",
     dk: str = "separate",
     level: str = "hw",
+    executor: str = "compiled",
 ) -> Conv3dWeightResult:
-    """Compile and run the dW kernel, interpreting the program of ``level`` (default: hw)."""
+    """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
+    ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
     levels = compiled_levels(problem, hw, tiling, cores, override, dk)
-    dw = interpret(levels[level], hw, np.asarray(input), np.asarray(grad_output))
+    dw = interpret(levels[level], hw, np.asarray(input), np.asarray(grad_output), executor)
     return Conv3dWeightResult(dw, problem, dict(levels))
 
 
@@ -132,13 +144,18 @@ class KernelRun:
 
 
 def run_compiled(
-    modules: dict[str, ModuleOp], problem: ConvBpFilterShape, *, hw: str, seed: int = 0
+    modules: dict[str, ModuleOp],
+    problem: ConvBpFilterShape,
+    *,
+    hw: str,
+    seed: int = 0,
+    executor: str = "compiled",
 ) -> KernelRun:
     """Interpret the hardware-level program of ``modules`` on seeded random inputs and check it
     against the reference (the main job of ``ascend-conv``)."""
     x, dy = random_inputs(problem, seed)
     start = time.perf_counter()
-    dw = interpret(modules["hw"], hw, x, dy)
+    dw = interpret(modules["hw"], hw, x, dy, executor)
     seconds = time.perf_counter() - start
     return KernelRun(dw, seconds, check(problem, x, dy, dw), seed)
 
@@ -152,8 +169,9 @@ def conv3d_weight(
     dilation: IntOr3 = 1,
     groups: int = 1,
     *,
-    hw: str = "atlas-a2-910b2",
+    hw: str = DEFAULT_HW,
     tiling: str = "heuristic",
+    executor: str = "compiled",
 ) -> np.ndarray:
     """dW like ``torch.nn.grad.conv3d_weight(input, weight_size, grad_output, ...)``.
 

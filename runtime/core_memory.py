@@ -22,6 +22,7 @@ import ml_dtypes
 import numpy as np
 
 from ascend_xdsl import hw
+from ascend_xdsl.dialects.conv_shape import align_up
 
 #: Element types the memories can be viewed as (the element types of the dialect's tensors).
 ELEMENT_TYPES: tuple[np.dtype, ...] = (
@@ -31,22 +32,13 @@ ELEMENT_TYPES: tuple[np.dtype, ...] = (
     np.dtype(np.int32),
 )
 
-#: Physical on-chip memory name -> (size figure, alignment figure) in the hardware description.
-_MEMORY_FIGURES: dict[str, tuple[str, str]] = {
-    "L1": ("l1_size", "l1_align"),
-    "L0A": ("l0a_size", "l0ab_align"),
-    "L0B": ("l0b_size", "l0ab_align"),
-    "L0C": ("l0c_size", "l0c_align"),
-    "UB": ("ub_size", "ub_align"),
-}
-
-MEMORY_NAMES: tuple[str, ...] = tuple(_MEMORY_FIGURES)
+MEMORY_NAMES: tuple[str, ...] = tuple(hw.MEMORY_FIGURES)
 
 
 def memory_sizes(hw_name: str = hw.DEFAULT_HW) -> dict[str, int]:
     """Bytes of every on-chip memory of one core of ``hw_name``."""
     config = hw.load(hw_name)
-    return {name: config.int(size) for name, (size, _) in _MEMORY_FIGURES.items()}
+    return {name: config.memory_size(name) for name in MEMORY_NAMES}
 
 
 class MemoryAccessError(IndexError):
@@ -94,10 +86,6 @@ def view(memory: Memory, byte_offset: int, count: int, dtype: np.dtype | type) -
     return memory.data[byte_offset:end].view(dt)
 
 
-def align_up(value: int, alignment: int) -> int:
-    return -(-value // alignment) * alignment
-
-
 class CoreMemory:
     """The local memories of one AI Core, zero-initialised, sized from the hardware description.
 
@@ -109,8 +97,10 @@ class CoreMemory:
         config = hw.load(hw_name)
         self.hw_name = hw_name
         self.memories: dict[str, Memory] = {
-            name: Memory(name, np.zeros(config.int(size), np.uint8), config.int(align))
-            for name, (size, align) in _MEMORY_FIGURES.items()
+            name: Memory(
+                name, np.zeros(config.memory_size(name), np.uint8), config.memory_alignment(name)
+            )
+            for name in MEMORY_NAMES
         }
 
     def __getitem__(self, name: str) -> Memory:

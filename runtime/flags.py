@@ -8,7 +8,8 @@ block its pipe forever in this order of execution (nothing earlier can release i
 :class:`FlagDeadlockError`; sets left unconsumed at the end of a kernel are reported by
 :meth:`FlagState.pending`, which the interpreter turns into an end-of-kernel error.
 
-IR-independent: pipes are the plain strings of the dialect's ``Pipe`` enum ("MTE2", "M", ...).
+IR-independent: pipes are the instruction model's :class:`~ascend_xdsl.hw.isa.Pipe` (a string
+enum, so "MTE2" works too); which events are legal is the model's ``event_error``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ascend_xdsl import hw
-
-PIPES: frozenset[str] = frozenset({"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"})
+from ascend_xdsl.hw.isa import EVENT_PIPES, Pipe, event_error
 
 
 class FlagDeadlockError(RuntimeError):
@@ -31,24 +31,35 @@ class FlagState:
     """Counters of set-but-not-yet-waited events, per (src pipe, dst pipe, event id)."""
 
     def __init__(self, event_ids: int | None = None) -> None:
-        self.event_ids = hw.load().event_ids if event_ids is None else event_ids
+        """``event_ids``: the ids a kernel may use per pipe pair (default: the hardware figure
+        ``user_event_ids``; the ids above are reserved for the framework)."""
+        self.event_ids = hw.load().int("user_event_ids") if event_ids is None else event_ids
         self._counts: Counter[FlagKey] = Counter()
+        self._checked: set[tuple[str, object, object, int]] = set()
 
     def _check(self, op: str, src: str, dst: str, event: int) -> FlagKey:
+        names = ", ".join(sorted(EVENT_PIPES))
         for pipe in (src, dst):
-            if pipe not in PIPES:
-                raise ValueError(f"{op} pipe '{pipe}' is not one of {', '.join(sorted(PIPES))}")
-        if src == dst:
-            raise ValueError(f"{op} {src}->{dst}: source and destination pipe are the same")
-        if not 0 <= event < self.event_ids:
-            raise ValueError(f"{op} {src}->{dst} event {event} is not in [0, {self.event_ids})")
+            if pipe not in EVENT_PIPES:
+                raise ValueError(f"{op} pipe '{pipe}' is not one of {names}")
+        message = event_error(op, Pipe(src), Pipe(dst), event, self.event_ids)
+        if message is not None:
+            raise ValueError(message)
+        return (str(src), str(dst), event)
+
+    def _key(self, op: str, src: str, dst: str, event: int) -> FlagKey:
+        # A kernel uses a handful of distinct events many thousand times: check each once.
+        seen = (op, src, dst, event)
+        if seen not in self._checked:
+            self._check(op, src, dst, event)
+            self._checked.add(seen)
         return (src, dst, event)
 
     def set(self, src: str, dst: str, event: int) -> None:
-        self._counts[self._check("set_flag", src, dst, event)] += 1
+        self._counts[self._key("set_flag", src, dst, event)] += 1
 
     def wait(self, src: str, dst: str, event: int) -> None:
-        key = self._check("wait_flag", src, dst, event)
+        key = self._key("wait_flag", src, dst, event)
         if self._counts[key] == 0:
             raise FlagDeadlockError(
                 f"wait_flag {src}->{dst} event {event} has no matching set_flag (deadlock)"
@@ -57,4 +68,4 @@ class FlagState:
 
     def pending(self) -> dict[FlagKey, int]:
         """Events set but never waited for, with their counts (empty when balanced)."""
-        return {key: n for key, n in sorted(self._counts.items()) if n}
+        return {(str(s), str(d), e): n for (s, d, e), n in sorted(self._counts.items()) if n}

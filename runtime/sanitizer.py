@@ -14,9 +14,10 @@ NPU. The sanitizer watches what really happens:
   read (WAR, for a write) at a tick ``q``'s clock does not cover is a *hazard*, reported with both
   instructions' locations and the memory range.
 
-A byte range of an instruction is the extent between the first and the last byte it touches
-(``footprint_*`` below). Global memory is not tracked: the dW kernel writes GM only with atomic
-fixpipes and reads only x and dy.
+What an instruction touches is not worked out here: :meth:`Sanitizer.record` takes the
+instruction model's effects (:mod:`ascend_xdsl.hw.isa`: the pipe, and the byte ranges read and
+written, each the extent between the first and the last byte the instruction touches). Global
+memory is not tracked: the dW kernel writes GM only with atomic fixpipes and reads only x and dy.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.ir import Operation
 
+from ascend_xdsl.hw.isa import Effects, Pipe
 from ascend_xdsl.runtime import core_memory
 from ascend_xdsl.runtime.locations import describe_op
 
-PIPES = ("MTE2", "MTE1", "M", "FIX", "MTE3", "V", "S")
+PIPES: tuple[Pipe, ...] = (Pipe.MTE2, Pipe.MTE1, Pipe.M, Pipe.FIX, Pipe.MTE3, Pipe.V, Pipe.S)
 _PIPE_ID = {p: i for i, p in enumerate(PIPES)}
 BLOCK = 32
 
@@ -105,6 +107,18 @@ class Sanitizer:
             self._op_index[key] = len(self._ops)
             self._ops.append(op)
         return self._op_index[key]
+
+    def record(self, op: Operation, effects: Effects) -> None:
+        """``op`` executes with ``effects``: tick its pipe, then check its reads, then its
+        writes (GM is not tracked)."""
+        pipe = effects.pipe
+        tick = self.tick(pipe)
+        for span in effects.reads:
+            if span.memory != "GM":
+                self.access(op, pipe, span.memory, span.lo, span.hi, False, tick)
+        for span in effects.writes:
+            if span.memory != "GM":
+                self.access(op, pipe, span.memory, span.lo, span.hi, True, tick)
 
     def tick(self, pipe: str) -> int:
         q = _PIPE_ID[pipe]
@@ -183,5 +197,5 @@ class Sanitizer:
             np.maximum(self.clock[d], queue.popleft(), out=self.clock[d])
 
     def barrier(self, pipe: str) -> None:
-        if pipe == "ALL":
+        if pipe == Pipe.ALL:
             self.clock[:] = self.clock.max(axis=0)

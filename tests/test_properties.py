@@ -1,7 +1,8 @@
 """Property test: for random small problems, the compiled hardware-level program computes dW.
 
 Shapes, strides, asymmetric pads, dilations, groups, element type and core count are drawn at
-random; the program the pipeline produces is interpreted and checked against the reference
+random; the program the pipeline produces is run by both executors, which must agree bit
+for bit, and checked against the reference
 within the derived tolerance (runtime/check.py), and the sanitizer must find no hazard.
 """
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
 from ascend_xdsl.runtime.check import check
-from ascend_xdsl.runtime.interpreter import make_interpreter
+from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 
 
@@ -56,8 +57,14 @@ def test_compiled_kernel_computes_dw(case):
     levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, "", dk)
     x, dy = random_inputs(problem, seed=1)
     assert x.dtype == (np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16)
-    sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
-    (dw,) = make_interpreter(levels["hw"], sanitizer=sanitizer).call_op("conv3d_bp_filter", (x, dy))
-    result = check(problem, x, dy, np.asarray(dw))
+    results = []
+    for executor in EXECUTORS:
+        sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
+        interpreter = make_interpreter(levels["hw"], sanitizer=sanitizer, executor=executor)
+        (dw,) = interpreter.call_op("conv3d_bp_filter", (x, dy))
+        assert sanitizer.hazards == [], [h.describe() for h in sanitizer.hazards]
+        results.append(np.asarray(dw))
+    compiled, interp = results
+    assert np.array_equal(compiled.view(np.uint32), interp.view(np.uint32)), "executors differ"
+    result = check(problem, x, dy, compiled)
     assert result.ok, f"{problem}: {result.describe()}"
-    assert sanitizer.hazards == [], [h.describe() for h in sanitizer.hazards]

@@ -18,7 +18,7 @@ from ascend_xdsl.dialects.hw_level import AllocBufferOp
 from ascend_xdsl.runtime.api import compiled_levels, problem_of, run_conv3d_weight
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.core_memory import MemoryAccessError
-from ascend_xdsl.runtime.interpreter import make_interpreter
+from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 
 
@@ -63,19 +63,26 @@ def _run(
     level: str = "hw",
     **kw: object,
 ) -> float:
+    """Run with both executors: the compiled one must give the interpreter's dW bit for bit."""
     x, dy = _data(x_shape, _dy_shape(x_shape, w, stride, pads, dilation), dtype)
-    got = run_conv3d_weight(
-        x,
-        w,
-        dy,
-        stride,
-        pads,
-        dilation,
-        groups,
-        level=level,
-        **kw,  # type: ignore[arg-type]
-    )
-    return _check(got.grad_weight, got.problem, x, dy)
+    results = [
+        run_conv3d_weight(
+            x,
+            w,
+            dy,
+            stride,
+            pads,
+            dilation,
+            groups,
+            level=level,
+            executor=executor,
+            **kw,  # type: ignore[arg-type]
+        )
+        for executor in EXECUTORS
+    ]
+    compiled, interp = (r.grad_weight for r in results)
+    assert np.array_equal(compiled.view(np.uint32), interp.view(np.uint32))
+    return _check(compiled, results[0].problem, x, dy)
 
 
 DEFAULT_X = (2, 64, 8, 28, 28)
@@ -154,12 +161,15 @@ def _modules_with_moved_buffer():
     return levels, None, x, dy, p
 
 
-def test_wrong_buffer_plan_is_detected() -> None:
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_wrong_buffer_plan_is_detected(executor: str) -> None:
+    """Also shows that the compiled executor never runs an edited kernel stale: the same module
+    runs once with the right plan, then again after the edit."""
     levels, _, x, dy, p = _modules_with_moved_buffer()
     hw_module = levels["hw"]  # type: ignore[index]
     ref = conv3d_weight_reference(x, dy, p.weight_shape, p.strides, p.pads, p.dilations, p.groups)
     # Correct plan first.
-    (good,) = make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+    (good,) = make_interpreter(hw_module, executor=executor).call_op("conv3d_bp_filter", (x, dy))
     _check(good, p, x, dy)
     allocs = [op for op in hw_module.walk() if isinstance(op, AllocBufferOp)]
     b1 = next(a for a in allocs if str(a.buffer_type.tposition) == "B1")
@@ -167,13 +177,14 @@ def test_wrong_buffer_plan_is_detected() -> None:
     # Move B1 onto A1: the x rows overwrite the dy rows in L1.
     b1.offset = a1.offset
     try:
-        (bad,) = make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+        (bad,) = make_interpreter(hw_module, executor=executor).call_op("conv3d_bp_filter", (x, dy))
     except MemoryAccessError:
         return
     assert float(np.abs(bad - ref).max()) > 1.0
 
 
-def test_out_of_bounds_plan_raises() -> None:
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_out_of_bounds_plan_raises(executor: str) -> None:
     levels, _, x, dy, _p = _modules_with_moved_buffer()
     hw_module = levels["hw"]  # type: ignore[index]
     allocs = [op for op in hw_module.walk() if isinstance(op, AllocBufferOp)]
@@ -182,16 +193,17 @@ def test_out_of_bounds_plan_raises() -> None:
 
     co1.offset = IntegerAttr(131072 - 64, i64)  # past the end of L0C
     with pytest.raises(MemoryAccessError):
-        make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+        make_interpreter(hw_module, executor=executor).call_op("conv3d_bp_filter", (x, dy))
 
 
-def test_unplanned_buffer_raises() -> None:
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_unplanned_buffer_raises(executor: str) -> None:
     levels, _, x, dy, _p = _modules_with_moved_buffer()
     hw_module = levels["hw"]  # type: ignore[index]
     alloc = next(op for op in hw_module.walk() if isinstance(op, AllocBufferOp))
     alloc.offset = None
     with pytest.raises(RuntimeError, match="no planned offset"):
-        make_interpreter(hw_module).call_op("conv3d_bp_filter", (x, dy))
+        make_interpreter(hw_module, executor=executor).call_op("conv3d_bp_filter", (x, dy))
 
 
 def test_problem_is_a_value() -> None:
@@ -221,9 +233,10 @@ def test_integer_inputs_are_computed_exactly() -> None:
     x = rng.integers(-2, 3, x_shape).astype(np.float16)
     dy = rng.integers(-2, 3, _dy_shape(x_shape, w, (1, 1, 1), (0, 0, 1, 1, 1, 1), (1, 1, 1)))
     dy = dy.astype(np.float16)
-    result = run_conv3d_weight(x, w, dy, 1, (0, 0, 1, 1, 1, 1), cores=2)
     exact = conv3d_weight_reference(x, dy, w, (1, 1, 1), (0, 0, 1, 1, 1, 1), accumulate=np.float64)
-    assert np.array_equal(result.grad_weight, exact)
+    for executor in EXECUTORS:
+        result = run_conv3d_weight(x, w, dy, 1, (0, 0, 1, 1, 1, 1), cores=2, executor=executor)
+        assert np.array_equal(result.grad_weight, exact)
     assert check(result.problem, x, dy, result.grad_weight).tolerance == 0.0
 
 

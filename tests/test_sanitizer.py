@@ -18,15 +18,16 @@ from ascend_xdsl.dialects.hw_level import AllocBufferOp, WaitFlagOp
 from ascend_xdsl.lowering.build import conv_problem
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.api import compiled_levels, problem_of
-from ascend_xdsl.runtime.interpreter import KernelError, make_interpreter
+from ascend_xdsl.runtime.interpreter import EXECUTORS, KernelError, make_interpreter
 from ascend_xdsl.runtime.locations import parse_file
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 
 
-def _run(module, x, dy) -> tuple[Sanitizer, str | None]:
+def _run(module, x, dy, executor: str = "compiled") -> tuple[Sanitizer, str | None]:
     sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
     try:
-        make_interpreter(module, sanitizer=sanitizer).call_op("conv3d_bp_filter", (x, dy))
+        interpreter = make_interpreter(module, sanitizer=sanitizer, executor=executor)
+        interpreter.call_op("conv3d_bp_filter", (x, dy))
     except KernelError as e:
         return sanitizer, str(e)
     return sanitizer, None
@@ -67,12 +68,28 @@ def _is_drain(op: WaitFlagOp) -> bool:
     return True
 
 
+@pytest.mark.parametrize("executor", EXECUTORS)
 @pytest.mark.parametrize("name", sorted(KERNELS))
-def test_pipeline_kernels_have_no_hazard(name):
+def test_pipeline_kernels_have_no_hazard(name, executor):
     module, x, dy = _kernel(name)
-    sanitizer, error = _run(module, x, dy)
+    sanitizer, error = _run(module, x, dy, executor)
     assert error is None
     assert sanitizer.hazards == [], [h.describe() for h in sanitizer.hazards]
+
+
+def test_both_executors_report_the_same_hazards():
+    """The sanitizer sees the same effects, in the same order, from either executor."""
+    module, x, dy = _kernel("order_m")
+    ops = list(module.walk())
+    waits = [i for i, op in enumerate(ops) if isinstance(op, WaitFlagOp) and not _is_drain(op)]
+    mutant = module.clone()
+    victim = list(mutant.walk())[waits[len(waits) // 2]]
+    victim.detach()
+    victim.erase()
+    reports = [
+        [h.describe() for h in _run(mutant, x, dy, executor)[0].hazards] for executor in EXECUTORS
+    ]
+    assert reports[0] and reports[0] == reports[1]
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))

@@ -878,17 +878,17 @@ ascend.set_flag FIX -> ALL event %e
 
 // -----
 
-// set_flag: constant event id < 8
-%e = arith.constant 8 : index
+// set_flag: constant event id < 6 (user_event_ids: 6 and 7 are reserved for the framework)
+%e = arith.constant 6 : index
 ascend.set_flag MTE2 -> MTE1 event %e
-// CHECK: Operation does not verify: event id must be in [0, 8), got 8
+// CHECK: Operation does not verify: event id must be in [0, 6), got 6
 
 // -----
 
 // set_flag: constant event id >= 0
 %e = arith.constant -1 : index
 ascend.set_flag M -> FIX event %e
-// CHECK: Operation does not verify: event id must be in [0, 8), got -1
+// CHECK: Operation does not verify: event id must be in [0, 6), got -1
 
 // -----
 
@@ -913,14 +913,14 @@ ascend.wait_flag FIX -> ALL event %e
 
 // -----
 
-// wait_flag: constant event id < 8
-%e = arith.constant 8 : index
+// wait_flag: constant event id < 6 (user_event_ids: 6 and 7 are reserved for the framework)
+%e = arith.constant 7 : index
 ascend.wait_flag MTE2 -> MTE1 event %e
-// CHECK: Operation does not verify: event id must be in [0, 8), got 8
+// CHECK: Operation does not verify: event id must be in [0, 6), got 7
 
 // -----
 
 // wait_flag: constant event id >= 0
 %e = arith.constant -1 : index
 ascend.wait_flag M -> FIX event %e
-// CHECK: Operation does not verify: event id must be in [0, 8), got -1
+// CHECK: Operation does not verify: event id must be in [0, 6), got -1

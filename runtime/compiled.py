@@ -1,0 +1,490 @@
+"""The compiled executor: each launched kernel translated once into a Python function.
+
+Interpreting a lowered kernel op by op spends most of its time in xDSL's dispatch of the tens
+of thousands of index, flag and loop ops around the few thousand instructions. This module
+translates a kernel (a ``func.func`` that ``ascend.launch`` calls) into Python source once:
+
+* SSA values become locals; ``arith.constant`` becomes a literal, and index arithmetic whose
+  operands are all literals is folded at translation time; the rest is inlined Python
+  arithmetic (``arith.remsi``/``divsi`` truncate toward zero, as in C);
+* ``scf.for`` becomes ``for ... in range(...)``, ``scf.if`` an ``if``, ``scf.while`` a
+  ``while``, with their iteration arguments and results as locals;
+* every hardware instruction becomes one call of the per-core machine (``runtime/machine.py``:
+  instruction model, numpy backend, flags, sanitizer), every API call one call of
+  ``runtime/api_sim.py`` — the same functions the xDSL interpreter calls, so the two executors
+  give bit-identical results and nothing computes dW another way.
+
+The translation of a kernel is cached on its ``func.func`` together with a fingerprint of the
+kernel (every op, operand, attribute and block, in order): a kernel edited after its first run
+is translated again, never run stale. An exception raised by the generated code gets the
+failing op as ``ascend_op`` (from the generated line it was raised on), so reports can name the
+op by its file:line:column exactly as with the interpreter.
+
+Ops the translator does not know raise :class:`UnsupportedOpError`, naming the op; the
+interpreter (``executor="interp"``) runs any op xDSL can.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import types
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from ascend_xdsl.dialects import api_level, hw_level
+from ascend_xdsl.runtime import api_sim
+from ascend_xdsl.runtime.arith_functions import remsi
+from ascend_xdsl.runtime.machine import Core, Load3dStatic, buffer_spec
+
+__all__ = ["CompiledKernel", "UnsupportedOpError", "compile_kernel", "kernel_of"]
+
+
+class UnsupportedOpError(RuntimeError):
+    """An op the compiled executor cannot translate (run it with ``executor="interp"``)."""
+
+
+def divsi(a: int, b: int) -> int:
+    """``arith.divsi``: the quotient truncated toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# Index/i1 binary ops: (Python template, folding function). Operands are locals or literals.
+_BINARY: dict[type[Operation], tuple[str, Callable[[int, int], int]]] = {
+    arith.AddiOp: ("{a} + {b}", lambda a, b: a + b),
+    arith.SubiOp: ("{a} - {b}", lambda a, b: a - b),
+    arith.MuliOp: ("{a} * {b}", lambda a, b: a * b),
+    arith.FloorDivSIOp: ("{a} // {b}", lambda a, b: a // b),
+    arith.CeilDivSIOp: ("-(-{a} // {b})", lambda a, b: -(-a // b)),
+    arith.RemSIOp: ("_remsi({a}, {b})", remsi),
+    arith.DivSIOp: ("_divsi({a}, {b})", divsi),
+    arith.MinSIOp: ("min({a}, {b})", min),
+    arith.MaxSIOp: ("max({a}, {b})", max),
+    arith.AndIOp: ("{a} & {b}", lambda a, b: a & b),
+    arith.OrIOp: ("{a} | {b}", lambda a, b: a | b),
+    arith.XOrIOp: ("{a} ^ {b}", lambda a, b: a ^ b),
+}
+_CMPI: dict[str, tuple[str, Callable[[int, int], bool]]] = {
+    "eq": ("==", lambda a, b: a == b),
+    "ne": ("!=", lambda a, b: a != b),
+    "slt": ("<", lambda a, b: a < b),
+    "sle": ("<=", lambda a, b: a <= b),
+    "sgt": (">", lambda a, b: a > b),
+    "sge": (">=", lambda a, b: a >= b),
+}
+
+# Hardware instructions: op class -> machine method (the op itself is its first argument).
+_MACHINE: dict[type[Operation], str] = {
+    hw_level.DataCopyOp: "data_copy",
+    hw_level.MmadOp: "mmad",
+}
+
+# API calls: op class -> api_sim function (operands in order).
+_API: dict[type[Operation], Callable[..., Any]] = {
+    api_level.SetGradOutputOp: api_sim.set_grad_output,
+    api_level.SetInputOp: api_sim.set_input,
+    api_level.SetSingleShapeOp: api_sim.set_single_shape,
+    api_level.SetStartPositionOp: api_sim.set_start_position,
+    api_level.EndOp: api_sim.end,
+}
+
+
+def _is_fast_int(value: SSAValue) -> bool:
+    """Index and i1 values, the only integers the executor computes with plain Python ints
+    (64-bit index arithmetic never wraps in the kernels' offsets; other widths would)."""
+    t = value.type
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data == 1)
+
+
+class _Writer:
+    """The generated source: indented lines, each remembered with the op it executes."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.ops: dict[int, Operation] = {}
+        self.depth = 1
+
+    def emit(self, text: str, op: Operation | None = None) -> None:
+        self.lines.append("    " * self.depth + text)
+        if op is not None:
+            self.ops[len(self.lines) + 1] = op  # + 1: the def line comes first
+
+
+@dataclass
+class _Translator:
+    """Translates one kernel function into the body of ``def kernel(core, *args)``."""
+
+    hw_name: str
+    out: _Writer = field(default_factory=_Writer)
+    names: dict[SSAValue, str] = field(default_factory=dict)
+    literals: dict[SSAValue, int | bool] = field(default_factory=dict)
+    consts: list[Any] = field(default_factory=list)
+    counter: itertools.count = field(default_factory=itertools.count)
+
+    # -- values -------------------------------------------------------------------------------
+
+    def fresh(self, value: SSAValue, prefix: str = "v") -> str:
+        name = f"{prefix}{next(self.counter)}"
+        self.names[value] = name
+        return name
+
+    def ref(self, value: SSAValue) -> str:
+        if value in self.literals:
+            return repr(self.literals[value])
+        return self.names[value]
+
+    def const(self, obj: Any) -> str:
+        """A name for a Python object the generated code needs (an op, a geometry, ...)."""
+        self.consts.append(obj)
+        return f"K[{len(self.consts) - 1}]"
+
+    def literal(self, value: SSAValue) -> int | bool | None:
+        return self.literals.get(value)
+
+    # -- structure ----------------------------------------------------------------------------
+
+    def block(self, block: Block) -> None:
+        start = len(self.out.lines)
+        for op in block.ops:
+            self.op(op)
+        if len(self.out.lines) == start:
+            self.out.emit("pass")
+
+    def assign(self, targets: Sequence[str], values: Sequence[SSAValue], op: Operation) -> None:
+        if targets:
+            lhs = ", ".join(targets)
+            rhs = ", ".join(self.ref(v) for v in values)
+            self.out.emit(f"{lhs}, = {rhs}," if len(targets) == 1 else f"{lhs} = {rhs}", op)
+
+    def op(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            return self.constant(op)
+        kind = type(op)
+        if kind in _BINARY or isinstance(op, arith.CmpiOp | arith.SelectOp):
+            return self.arith(op)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise UnsupportedOpError(
+                f"the compiled executor cannot run {op.name}; use the interpreter "
+                "(--executor interp)"
+            )
+        handler(self, op)
+
+    # -- arith --------------------------------------------------------------------------------
+
+    def constant(self, op: arith.ConstantOp) -> None:
+        attr = op.value
+        if not (isinstance(attr, IntegerAttr) and _is_fast_int(op.result)):
+            raise UnsupportedOpError(
+                f"the compiled executor runs index and i1 constants only, not {attr}"
+            )
+        value = attr.value.data
+        t = attr.type
+        self.literals[op.result] = (
+            bool(value) if isinstance(t, IntegerType) and t.width.data == 1 else value
+        )
+
+    def arith(self, op: Operation) -> None:
+        if not all(_is_fast_int(v) for v in (*op.operands, *op.results)):
+            raise UnsupportedOpError(
+                f"the compiled executor runs {op.name} on index and i1 values only"
+            )
+        if isinstance(op, arith.SelectOp):
+            c, a, b = op.operands
+            lc = self.literal(c)
+            if lc is not None:
+                chosen = a if lc else b
+                if chosen in self.literals:
+                    self.literals[op.result] = self.literals[chosen]
+                    return
+                self.out.emit(f"{self.fresh(op.result)} = {self.ref(chosen)}", op)
+                return
+            expr = f"{self.ref(a)} if {self.ref(c)} else {self.ref(b)}"
+            self.out.emit(f"{self.fresh(op.result)} = {expr}", op)
+            return
+        a, b = op.operands
+        if isinstance(op, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            if predicate not in _CMPI:
+                raise UnsupportedOpError(f"the compiled executor has no cmpi {predicate}")
+            template, fold = f"{{a}} {_CMPI[predicate][0]} {{b}}", _CMPI[predicate][1]
+        else:
+            template, fold = _BINARY[type(op)]
+        la, lb = self.literal(a), self.literal(b)
+        result = op.results[0]
+        if la is not None and lb is not None:
+            try:
+                folded = fold(int(la), int(lb))
+            except ZeroDivisionError:
+                pass  # raise at run time, on the op's own line
+            else:
+                is_i1 = isinstance(result.type, IntegerType)
+                self.literals[result] = bool(folded) if is_i1 else int(folded)
+                return
+        expr = template.format(a=self.ref(a), b=self.ref(b))
+        self.out.emit(f"{self.fresh(result)} = {expr}", op)
+
+    # -- scf ----------------------------------------------------------------------------------
+
+    def scf_for(self, op: scf.ForOp) -> None:
+        body = op.body.block
+        iv, *carried = body.args
+        results = [self.fresh(r, "r") for r in op.results]
+        self.assign(results, op.iter_args, op)
+        for arg, name in zip(carried, results, strict=True):
+            self.names[arg] = name
+        bounds = ", ".join(self.ref(v) for v in (op.lb, op.ub, op.step))
+        self.out.emit(f"for {self.fresh(iv, 'i')} in range({bounds}):", op)
+        self.out.depth += 1
+        self.block_with_yield(body, results)
+        self.out.depth -= 1
+
+    def block_with_yield(self, block: Block, targets: Sequence[str]) -> None:
+        """A region's block whose ``scf.yield`` assigns ``targets``."""
+        start = len(self.out.lines)
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp):
+                self.assign(targets, op.arguments, op)
+            else:
+                self.op(op)
+        if len(self.out.lines) == start:
+            self.out.emit("pass")
+
+    def scf_if(self, op: scf.IfOp) -> None:
+        results = [self.fresh(r, "r") for r in op.results]
+        cond = self.literal(op.cond)
+        if cond is not None:  # a folded condition: only one branch exists at run time
+            region = op.true_region if cond else op.false_region
+            if region.blocks:
+                self.block_with_yield(region.block, results)
+            return
+        self.out.emit(f"if {self.ref(op.cond)}:", op)
+        self.out.depth += 1
+        self.block_with_yield(op.true_region.block, results)
+        self.out.depth -= 1
+        if op.false_region.blocks:
+            self.out.emit("else:")
+            self.out.depth += 1
+            self.block_with_yield(op.false_region.block, results)
+            self.out.depth -= 1
+
+    def scf_while(self, op: scf.WhileOp) -> None:
+        before, after = op.before_region.block, op.after_region.block
+        state = [self.fresh(a, "w") for a in before.args]
+        self.assign(state, op.arguments, op)
+        results = [self.fresh(r, "r") for r in op.results]
+        self.out.emit("while True:", op)
+        self.out.depth += 1
+        for inner in before.ops:
+            if isinstance(inner, scf.ConditionOp):
+                self.out.emit(f"if not {self.ref(inner.cond)}:", inner)
+                self.out.depth += 1
+                self.assign(results, inner.arguments, inner)
+                self.out.emit("break")
+                self.out.depth -= 1
+                after_names = [self.fresh(a, "w") for a in after.args]
+                self.assign(after_names, inner.arguments, inner)
+            else:
+                self.op(inner)
+        self.block_with_yield(after, state)
+        self.out.depth -= 1
+
+    def func_return(self, op: func.ReturnOp) -> None:
+        values = ", ".join(self.ref(v) for v in op.arguments)
+        self.out.emit(f"return ({values}{',' if len(op.arguments) == 1 else ''})", op)
+
+    # -- ascend -------------------------------------------------------------------------------
+
+    def call(self, target: str, args: Sequence[str], op: Operation, result: str = "") -> None:
+        self.out.emit(f"{result}{target}({', '.join(args)})", op)
+
+    def operands(self, op: Operation) -> list[str]:
+        return [self.ref(v) for v in op.operands]
+
+    def block_idx(self, op: hw_level.GetBlockIdxOp) -> None:
+        self.out.emit(f"{self.fresh(op.result)} = core.block_idx", op)
+
+    def alloc_buffer(self, op: hw_level.AllocBufferOp) -> None:
+        try:
+            spec = buffer_spec(op, self.hw_name)
+        except RuntimeError as e:  # raised when executed, like the interpreter does
+            self.out.emit(f"raise {self.const(e)}", op)
+            self.names[op.result] = "None"
+            return
+        self.call("alloc_buffer", [self.const(spec)], op, f"{self.fresh(op.result)} = ")
+
+    def machine(self, op: Operation) -> None:
+        self.call(_MACHINE[type(op)], [self.const(op), *self.operands(op)], op)
+
+    def load3d(self, op: hw_level.Load3dOp) -> None:
+        static = self.const(Load3dStatic.of(op))
+        self.call("load3d", [self.const(op), static, *self.operands(op)], op)
+
+    def load2d(self, op: hw_level.Load2dOp) -> None:
+        args = [self.const(op), repr(op.is_transposed), *self.operands(op)]
+        self.call("load2d", args, op)
+
+    def fixpipe(self, op: hw_level.FixpipeOp) -> None:
+        self.call("fixpipe", [self.const(op), repr(op.is_atomic), *self.operands(op)], op)
+
+    def flag(self, op: hw_level.SetFlagOp | hw_level.WaitFlagOp) -> None:
+        target = "set_flag" if isinstance(op, hw_level.SetFlagOp) else "wait_flag"
+        pipes = [self.const(op.src_pipe), self.const(op.dst_pipe)]
+        self.call(target, [*pipes, self.ref(op.event)], op)
+
+    def barrier(self, op: hw_level.PipeBarrierOp) -> None:
+        self.call("pipe_barrier", [self.const(op.pipe())], op)
+
+    def api_create(self, op: api_level.CreateOp) -> None:
+        self.call("ApiObject", [], op, f"{self.fresh(op.result)} = ")
+
+    def api_init(self, op: api_level.InitOp) -> None:
+        self.call("api_init", [self.ref(op.obj), self.const(op.tiling.tiling)], op)
+
+    def api_call(self, op: Operation) -> None:
+        self.call(self.const(_API[type(op)]), self.operands(op), op)
+
+    def api_iterate(self, op: api_level.IterateOp) -> None:
+        self.call("api_iterate", [self.ref(op.obj)], op, f"{self.fresh(op.more)} = ")
+
+    def api_get_tensor_c(self, op: api_level.GetTensorCOp) -> None:
+        args = [*self.operands(op), repr(op.atomic is not None)]
+        self.call("api_get_tensor_c", args, op)
+
+
+_HANDLERS: dict[type[Operation], Callable[[_Translator, Any], None]] = {
+    scf.ForOp: _Translator.scf_for,
+    scf.IfOp: _Translator.scf_if,
+    scf.WhileOp: _Translator.scf_while,
+    func.ReturnOp: _Translator.func_return,
+    hw_level.GetBlockIdxOp: _Translator.block_idx,
+    hw_level.AllocBufferOp: _Translator.alloc_buffer,
+    hw_level.DataCopyOp: _Translator.machine,
+    hw_level.MmadOp: _Translator.machine,
+    hw_level.Load3dOp: _Translator.load3d,
+    hw_level.Load2dOp: _Translator.load2d,
+    hw_level.FixpipeOp: _Translator.fixpipe,
+    hw_level.SetFlagOp: _Translator.flag,
+    hw_level.WaitFlagOp: _Translator.flag,
+    hw_level.PipeBarrierOp: _Translator.barrier,
+    api_level.CreateOp: _Translator.api_create,
+    api_level.InitOp: _Translator.api_init,
+    api_level.IterateOp: _Translator.api_iterate,
+    api_level.GetTensorCOp: _Translator.api_get_tensor_c,
+    **{kind: _Translator.api_call for kind in _API},
+}
+
+# The machine methods the generated code calls, bound to the core once per run.
+_BOUND = ("alloc_buffer", "data_copy", "load3d", "load2d", "mmad", "fixpipe", "set_flag",
+          "wait_flag", "pipe_barrier")  # fmt: skip
+
+
+@dataclass(eq=False)
+class CompiledKernel:
+    """One kernel translated to Python: ``run(core, args)`` executes it on one core."""
+
+    name: str
+    source: str
+    filename: str
+    lines: dict[int, Operation]
+    function: Callable[..., tuple[Any, ...]]
+
+    def run(self, core: Core, args: Sequence[Any]) -> tuple[Any, ...]:
+        try:
+            return self.function(core, *args)
+        except Exception as e:
+            op = self.failing_op(e)
+            if op is not None and getattr(e, "ascend_op", None) is None:
+                e.ascend_op = op  # type: ignore[attr-defined]
+            raise
+
+    def failing_op(self, e: BaseException) -> Operation | None:
+        """The op whose generated line raised ``e`` (the innermost one in this kernel)."""
+        op = None
+        tb: types.TracebackType | None = e.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                op = self.lines.get(tb.tb_lineno, op)
+            tb = tb.tb_next
+        return op
+
+
+_SERIAL = itertools.count()
+
+
+def compile_kernel(kernel: func.FuncOp, hw_name: str) -> CompiledKernel:
+    """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`)."""
+    t = _Translator(hw_name)
+    params = [t.fresh(arg, "a") for arg in kernel.body.block.args]
+    t.block(kernel.body.block)
+    prologue = [f"    {name} = core.{name}" for name in _BOUND]
+    head = f"def kernel(core{''.join(', ' + p for p in params)}):"
+    # Line numbers of the body shift by the prologue: the writer counted from line 2.
+    shift = len(prologue)
+    lines = {line + shift: op for line, op in t.out.ops.items()}
+    source = "\n".join([head, *prologue, *t.out.lines, "    return ()", ""])
+    name = kernel.sym_name.data
+    filename = f"<ascend kernel @{name} #{next(_SERIAL)}>"
+    namespace: dict[str, Any] = {
+        "K": tuple(t.consts),
+        "_remsi": remsi,
+        "_divsi": divsi,
+        "ApiObject": api_sim.ApiObject,
+        "api_init": api_sim.init,
+        "api_iterate": api_sim.iterate,
+        "api_get_tensor_c": api_sim.get_tensor_c,
+    }
+    exec(compile(source, filename, "exec"), namespace)
+    # So that tracebacks and debuggers can show the generated lines.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return CompiledKernel(name, source, filename, lines, namespace["kernel"])
+
+
+def fingerprint(kernel: func.FuncOp) -> int:
+    """A hash of everything in ``kernel`` that the translation depends on: each op (its class,
+    identity, parent block, operands, results, properties and attributes) in walk order."""
+    parts: list[object] = []
+    for op in kernel.walk():
+        parts.append(
+            (
+                type(op),
+                id(op),
+                id(op.parent),
+                tuple(map(id, op.operands)),
+                tuple(map(id, op.results)),
+                tuple(op.properties.items()),
+                tuple(op.attributes.items()),
+                tuple(len(r.blocks) for r in op.regions),
+            )
+        )
+    return hash(tuple(parts))
+
+
+_CACHE: weakref.WeakKeyDictionary[func.FuncOp, tuple[int, str, CompiledKernel]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def kernel_of(module: ModuleOp, name: str, hw_name: str) -> CompiledKernel:
+    """The compiled kernel ``@name`` of ``module``, translated once and cached until the
+    kernel changes (see :func:`fingerprint`)."""
+    kernel = next(
+        (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name),
+        None,
+    )
+    if kernel is None:
+        raise RuntimeError(f"ascend.launch: no function @{name} in the module")
+    key = fingerprint(kernel)
+    cached = _CACHE.get(kernel)
+    if cached is not None and cached[0] == key and cached[1] == hw_name:
+        return cached[2]
+    compiled = compile_kernel(kernel, hw_name)
+    _CACHE[kernel] = (key, hw_name, compiled)
+    return compiled

@@ -1,0 +1,445 @@
+"""One simulated AI Core executing a kernel: the machine both executors drive.
+
+A :class:`Core` holds one block's state (its memories, event flags and planned buffers) and has
+one method per hardware instruction. Each method takes the instruction's operand integers and
+values, decodes its geometry through the instruction model (:mod:`ascend_xdsl.hw.isa`), hands the
+model's effects to the sanitizer when there is one, and moves the data with the numpy backend
+(``runtime/instructions.py``). The xDSL interpreter (``runtime/interpreter.py``) and the compiled
+executor (``runtime/compiled.py``) call exactly these methods, so the two execute the same
+instructions the same way and give bit-identical results.
+
+Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
+cost. The 16-bit GM tensors are decoded once (``GmTensor.as_f32``) and L1 has a float32 mirror
+that every ``data_copy`` updates in the same step as the bytes (it is the only instruction that
+writes L1), so ``load3d`` gathers float32 values directly. The mirror is used only while L1 has
+been written in one element type; a second type switches it off for the rest of the core's run.
+
+Decoded L0 matrices. ``load3d`` computes the L0A/L0B tile as a matrix (the img2col gather); the
+Cube then needs it in float32. Writing the fractal bytes and unpacking them again in every
+``mmad`` was half of the mmad's time. So a load3d into L0A/L0B keeps the matrix and *owes* its
+bytes: an ``mmad`` that reads exactly that tile (the same fractal geometry) takes the matrix
+(cast to float32 once), and any other access to those bytes (a ``load2d`` or ``load3d`` over
+part of them, an ``mmad`` with another geometry, :meth:`Core.sync`) first writes the owed bytes.
+Since the owed bytes are the gather's own values, this is exact: memory reads the same as if
+every instruction had written its bytes at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.ir import Operation
+
+from ascend_xdsl import hw
+from ascend_xdsl.dialects import hw_level
+from ascend_xdsl.dialects.types import LocalTensorType
+from ascend_xdsl.hw import isa
+from ascend_xdsl.hw.isa import FRACTAL, Pipe
+from ascend_xdsl.runtime import instructions as ins
+from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
+from ascend_xdsl.runtime.flags import FlagState
+from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.runtime.values import Buffer, GmTensor, np_dtype
+
+F32 = np.dtype(np.float32)
+
+#: Memories whose tiles the machine may hold as decoded matrices (see the module docstring).
+MATRIX_MEMORIES = ("L0A", "L0B")
+_MAX_TILES = 8
+
+
+class KernelError(RuntimeError):
+    """A protocol violation at the end of a kernel run (e.g. a flag set but never waited)."""
+
+
+@dataclass(frozen=True)
+class BufferSpec:
+    """What ``alloc_buffer`` allocates: decoded once per op from its type and properties."""
+
+    memory: str
+    position: str
+    dtype: np.dtype
+    count: int
+    slots: int
+    offset: int
+    stride: int
+
+
+def buffer_spec(op: hw_level.AllocBufferOp, hw_name: str) -> BufferSpec:
+    t = op.buffer_type
+    assert isinstance(t, LocalTensorType)
+    offset = op.offset_bytes
+    if offset is None:
+        raise RuntimeError(
+            f"{op.name} of {t.tposition} has no planned offset: run ascend-plan-buffers"
+        )
+    return BufferSpec(
+        str(t.memory),
+        str(t.tposition),
+        np_dtype(t.element_type),
+        t.num_elements,
+        op.num_slots,
+        offset,
+        hw_level.slot_stride(t, hw.load(hw_name)),
+    )
+
+
+@dataclass(frozen=True)
+class Load3dStatic:
+    """The properties of a load3d op (fixed per op; the operands vary per execution)."""
+
+    kernel: tuple[int, int]
+    stride: tuple[int, int]
+    dilation: tuple[int, int]
+    transpose: bool
+
+    @staticmethod
+    def of(op: hw_level.Load3dOp) -> Load3dStatic:
+        return Load3dStatic(
+            tuple(op.kernel_hw),  # type: ignore[arg-type]
+            tuple(op.stride_hw),  # type: ignore[arg-type]
+            tuple(op.dilation_hw),  # type: ignore[arg-type]
+            op.is_transposed,
+        )
+
+
+@dataclass(eq=False)
+class _Tile:
+    """An L0 tile held as its float32 matrix, its bytes owed (see the module docstring)."""
+
+    addr: int
+    end: int
+    matrix: np.ndarray
+    """The matrix, decoded to float32 (exact: every 16-bit float is a float32)."""
+    dtype: np.dtype
+    """The element type the load wrote, which the owed bytes are in."""
+    transpose: bool
+    """Zz (A side) when set, Zn (B side) otherwise."""
+
+    def fractal_rows(self) -> tuple[int, int]:
+        return self.matrix.shape[0] // FRACTAL, self.matrix.shape[1] // FRACTAL
+
+
+@dataclass(eq=False)
+class Core:
+    """The machine state of one block (one AI Core running the kernel)."""
+
+    block_idx: int
+    hw_name: str = hw.DEFAULT_HW
+    sanitizer: Sanitizer | None = None
+    memory: CoreMemory = field(init=False)
+    flags: FlagState = field(init=False)
+    buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
+    """(memory, position, first byte, end byte) of every buffer allocated so far."""
+    _tiles: dict[str, list[_Tile]] = field(init=False)
+    """The owed tiles of each L0 memory, oldest first."""
+
+    # -- the L1 mirror ------------------------------------------------------------------------
+
+    def _mirror_of(self, buf: Buffer, slot: int, view: np.ndarray) -> np.ndarray | None:
+        """The float32 mirror of ``buf``'s slot, if L1 is mirrored in the view's type."""
+        if buf.memory != "L1" or not self._mirror_ok or view.dtype != self._mirror_dtype:
+            return None
+        base = buf.address(slot) // 2
+        return self._mirror[base : base + view.size]
+
+    def _mirror_write(
+        self,
+        src: GmTensor,
+        src_off: int,
+        buf: Buffer,
+        slot: int,
+        view: np.ndarray,
+        dst_off: int,
+        g: isa.DataCopy,
+    ) -> None:
+        """Repeat a data_copy into L1 on the float32 mirror."""
+        if not self._mirror_ok:
+            return
+        if view.dtype not in ins.CUBE_TYPES or self._mirror_dtype not in (None, view.dtype):
+            self._mirror_ok = False
+            return
+        self._mirror_dtype = view.dtype
+        mirror = self._mirror_of(buf, slot, view)
+        assert mirror is not None
+        ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
+
+    def __post_init__(self) -> None:
+        self.memory = CoreMemory(self.hw_name)
+        self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
+        self._mirror_dtype: np.dtype | None = None
+        self._mirror_ok = True
+        self.flags = FlagState(hw.load(self.hw_name).int("user_event_ids"))
+        self._tiles = {name: [] for name in MATRIX_MEMORIES}
+        if self.sanitizer is not None:
+            self.sanitizer.new_core(self.block_idx)
+
+    # -- owed L0 bytes ------------------------------------------------------------------------
+
+    def _write_tile(self, memory: str, tile: _Tile) -> None:
+        view = self.memory.view(memory, tile.addr, tile.matrix.size, tile.dtype)
+        view[:] = ins.l0_layout(tile.matrix, tile.transpose, tile.dtype)
+
+    def _settle(self, memory: str, lo: int, hi: int) -> None:
+        """Before an access to ``[lo, hi)`` through the bytes: if an owed tile overlaps it,
+        write every owed tile of the memory, oldest first (later tiles overwrite earlier ones
+        where they overlap, as the loads did), and forget them."""
+        tiles = self._tiles.get(memory)
+        if tiles and any(t.addr < hi and lo < t.end for t in tiles):
+            for tile in tiles:
+                self._write_tile(memory, tile)
+            tiles.clear()
+
+    def _owe(self, memory: str, tile: _Tile) -> None:
+        """Record ``tile`` as the newest owed tile; tiles it covers entirely are dead."""
+        tiles = self._tiles[memory]
+        tiles[:] = [t for t in tiles if not (tile.addr <= t.addr and t.end <= tile.end)]
+        tiles.append(tile)
+        if len(tiles) > _MAX_TILES:  # many partly overwritten tiles: pay the bytes once
+            self._settle(memory, tile.addr, tile.end)
+
+    def sync(self) -> None:
+        """Write every owed byte (memory then reads as if written instruction by instruction)."""
+        for memory, tiles in self._tiles.items():
+            for tile in tiles:
+                self._write_tile(memory, tile)
+            tiles.clear()
+
+    def _tile_at(self, memory: str, addr: int, end: int) -> _Tile | None:
+        """The owed tile starting at ``addr`` if it is the newest one overlapping
+        ``[addr, end)`` and covers it (so reading its matrix reads what the bytes would)."""
+        for tile in reversed(self._tiles.get(memory, ())):
+            if tile.addr < end and addr < tile.end:
+                return tile if tile.addr == addr and end <= tile.end else None
+        return None
+
+    def _matrix(
+        self, buf: Buffer, slot: int, view: np.ndarray, g: isa.Mmad, side: str
+    ) -> np.ndarray:
+        """mmad operand ``side`` ("A" or "B") in float32: the owed tile when the mmad reads
+        exactly its fractals, else unpacked from the bytes."""
+        addr = buf.address(slot)
+        if side == "A":
+            end = addr + g.a_elems * view.itemsize
+            tile = self._tile_at(buf.memory, addr, end)
+            if tile is not None and tile.transpose and tile.dtype == view.dtype:
+                rows, cols = tile.fractal_rows()  # Zz (M1, K1): one M block row is K1 fractals
+                if (g.k1 == cols and g.m1 <= rows) or (g.m1 == 1 and g.k1 <= cols):
+                    return tile.matrix[: g.m, : g.k]
+            self._settle(buf.memory, addr, end)
+            return ins.unpack_a(view, g)
+        end = addr + g.b_elems * view.itemsize
+        tile = self._tile_at(buf.memory, addr, end)
+        if tile is not None and not tile.transpose and tile.dtype == view.dtype:
+            rows, cols = tile.fractal_rows()  # Zn (K1, N1): one K block row is N1 fractals
+            if (g.n1 == cols and g.k1 <= rows) or (g.k1 == 1 and g.n1 <= cols):
+                return tile.matrix[: g.k, : g.n]
+        self._settle(buf.memory, addr, end)
+        return ins.unpack_b(view, g)
+
+    # -- buffers ------------------------------------------------------------------------------
+
+    def alloc_buffer(self, spec: BufferSpec) -> Buffer:
+        """The buffer of ``spec``; buffers live for the whole kernel, so two may never overlap."""
+        slots = [
+            self.memory.slot_view(spec.memory, spec.offset, s, spec.slots, spec.count, spec.dtype)
+            for s in range(spec.slots)
+        ]
+        lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
+        for other_memory, other, other_lo, other_hi in self.buffers:
+            if other_memory == spec.memory and lo < other_hi and other_lo < hi:
+                raise MemoryAccessError(
+                    f"{spec.position} buffer [{lo}, {hi}) overlaps {other} buffer "
+                    f"[{other_lo}, {other_hi}) in {spec.memory}: the address plan is wrong"
+                )
+        self.buffers.append((spec.memory, spec.position, lo, hi))
+        return Buffer(spec.memory, spec.offset, slots, spec.stride, spec.dtype.itemsize)
+
+    # -- instructions -------------------------------------------------------------------------
+
+    def data_copy(
+        self,
+        op: Operation,
+        src: GmTensor,
+        src_off: int,
+        dst: Buffer,
+        slot: int,
+        dst_off: int,
+        count: int,
+        length: int,
+        src_stride: int,
+        dst_stride: int,
+    ) -> None:
+        g = isa.DataCopy.decode(count, length, src_stride, dst_stride)
+        view = dst.slot(slot)
+        lo = dst.address(slot) + dst_off * dst.element_bytes
+        if self.sanitizer is not None:
+            self.sanitizer.record(op, g.effects(src_off * src.data.itemsize, dst.memory, lo))
+        if dst.memory in self._tiles:
+            self._settle(dst.memory, lo, lo + g.dst_bytes)
+        ins.data_copy_g(src.data, src_off, view, dst_off, g)
+        if dst.memory == "L1":
+            self._mirror_write(src, src_off, dst, slot, view, dst_off, g)
+
+    def load3d(
+        self,
+        op: Operation,
+        st: Load3dStatic,
+        src: Buffer,
+        src_slot: int,
+        src_off: int,
+        dst: Buffer,
+        dst_slot: int,
+        l1_h: int,
+        l1_w: int,
+        channels: int,
+        k_start: int,
+        k_ext: int,
+        m_start: int,
+        m_ext: int,
+        pad_top: int,
+        pad_bottom: int,
+        pad_left: int,
+        pad_right: int,
+    ) -> None:
+        g = isa.Load3d.decode(
+            l1_h,
+            l1_w,
+            channels,
+            k_start,
+            k_ext,
+            m_start,
+            m_ext,
+            (pad_top, pad_bottom, pad_left, pad_right),
+            st.kernel,
+            st.stride,
+            st.dilation,
+            st.transpose,
+            src.element_bytes,
+        )
+        sview, dview = src.slot(src_slot), dst.slot(dst_slot)
+        if sview.dtype != dview.dtype:
+            raise ValueError(
+                f"load3d element types differ: source {sview.dtype}, destination {dview.dtype}"
+            )
+        ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
+        s_addr = src.address(src_slot) + src_off * src.element_bytes
+        d_addr = dst.address(dst_slot)
+        if self.sanitizer is not None:
+            self.sanitizer.record(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
+        if src.memory in self._tiles:
+            self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
+        mirror = self._mirror_of(src, src_slot, sview)
+        if mirror is not None:
+            matrix = ins.load3d_matrix(mirror, src_off, g)
+        else:
+            matrix = ins.load3d_matrix(sview, src_off, g).astype(F32)
+        if dst.memory == "L1":
+            self._mirror_ok = False  # only data_copy keeps the mirror
+        tiles = self._tiles.get(dst.memory)
+        if tiles is None:
+            dview[: g.out_elems] = ins.l0_layout(matrix, g.transpose, dview.dtype)
+            return
+        end = d_addr + g.out_elems * dst.element_bytes
+        self._owe(dst.memory, _Tile(d_addr, end, matrix, dview.dtype, g.transpose))
+
+    def load2d(
+        self,
+        op: Operation,
+        transpose: bool,
+        src: Buffer,
+        src_slot: int,
+        src_off: int,
+        dst: Buffer,
+        dst_slot: int,
+        dst_off: int,
+        repeat: int,
+        src_stride: int,
+    ) -> None:
+        g = isa.Load2d.decode(repeat, src_stride, transpose, src.element_bytes)
+        s_addr = src.address(src_slot) + src_off * src.element_bytes
+        d_addr = dst.address(dst_slot) + dst_off * dst.element_bytes
+        if self.sanitizer is not None:
+            self.sanitizer.record(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
+        if src.memory in self._tiles:
+            self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
+        if dst.memory in self._tiles:
+            self._settle(dst.memory, d_addr, d_addr + g.dst_elems * dst.element_bytes)
+        if dst.memory == "L1":
+            self._mirror_ok = False  # only data_copy keeps the mirror
+        ins.load2d_g(src.slot(src_slot), src_off, dst.slot(dst_slot), dst_off, g)
+
+    def mmad(
+        self,
+        op: Operation,
+        a: Buffer,
+        a_slot: int,
+        b: Buffer,
+        b_slot: int,
+        c: Buffer,
+        c_slot: int,
+        m: int,
+        n: int,
+        k: int,
+        init: bool,
+    ) -> None:
+        g = isa.Mmad.decode(m, n, k, a.element_bytes)
+        av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
+        ins.mmad_operands(av, bv, cv, g)
+        if self.sanitizer is not None:
+            self.sanitizer.record(
+                op,
+                g.effects(
+                    (a.memory, a.address(a_slot)),
+                    (b.memory, b.address(b_slot)),
+                    (c.memory, c.address(c_slot)),
+                    bool(init),
+                ),
+            )
+        product = self._matrix(a, a_slot, av, g, "A") @ self._matrix(b, b_slot, bv, g, "B")
+        ins.accumulate(cv, product, g, bool(init))
+
+    def fixpipe(
+        self,
+        op: Operation,
+        atomic: bool,
+        src: Buffer,
+        slot: int,
+        dst: GmTensor,
+        dst_off: int,
+        m: int,
+        n: int,
+        src_stride: int,
+        dst_stride: int,
+    ) -> None:
+        g = isa.Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
+        if self.sanitizer is not None:
+            self.sanitizer.record(
+                op, g.effects(src.memory, src.address(slot), dst_off * dst.data.itemsize)
+            )
+        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)
+        dst.written()
+
+    def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
+        self.flags.set(src, dst, event)
+        if self.sanitizer is not None:
+            self.sanitizer.set_flag(src, dst, event)
+
+    def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
+        self.flags.wait(src, dst, event)
+        if self.sanitizer is not None:
+            self.sanitizer.wait_flag(src, dst, event)
+
+    def pipe_barrier(self, pipe: Pipe) -> None:
+        # In-order simulation: every earlier instruction is already complete.
+        if self.sanitizer is not None:
+            self.sanitizer.barrier(pipe)
+
+    def finish(self) -> None:
+        """End of the kernel on this core: every flag that was set must have been waited for."""
+        pending = self.flags.pending()
+        if pending:
+            raise KernelError(
+                f"block {self.block_idx}: flags set but never waited at kernel end: {pending}"
+            )

@@ -1,0 +1,139 @@
+"""How the simulator represents the IR's values at run time.
+
+* ``memref`` — a numpy array (NCDHW for x/dy, (Cout, Cin/g, kD, kH, kW) for dW) of
+  ``np.float16`` / ``ml_dtypes.bfloat16`` / ``np.float32``;
+* ``!ascend.gm_tensor`` — a :class:`GmTensor`: the flat numpy array of the physical (formatted)
+  layout plus its type (and, for FRACTAL_Z_3D, the group count the layout depends on);
+  :func:`to_gm` / :func:`from_gm` convert through the layout maps of ``dialects/formats.py``;
+* ``!ascend.local_tensor`` — a :class:`Buffer`: per-slot views into the running core's memory
+  (``runtime/core_memory.py``), made by ``alloc_buffer`` from the planned byte offset;
+* ``index`` and ``i1`` — Python ``int`` and ``bool``.
+
+Both executors (``runtime/interpreter.py`` and ``runtime/compiled.py``) use these classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
+from xdsl.ir import Attribute
+
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.dialects.enums import ConvFormat
+from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.runtime.core_memory import MemoryAccessError
+
+
+def np_dtype(t: Attribute) -> np.dtype:
+    """numpy dtype of an xDSL element type."""
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, IntegerType) and t.width.data == 32:
+        return np.dtype(np.int32)
+    raise TypeError(f"no numpy dtype for element type {t}")
+
+
+@dataclass(eq=False)
+class GmTensor:
+    """A tensor in global memory: the flat physical array and its type."""
+
+    type: GmTensorType
+    data: np.ndarray
+    groups: int = 1
+    _f32: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.type.get_shape()
+
+    def as_f32(self) -> np.ndarray:
+        """The elements decoded to float32, once: the machine's L1 mirror copies from it. A
+        kernel never writes a 16-bit GM tensor (fixpipe writes float32 only), so the decoded
+        copy stays exact for the whole run; :meth:`written` forgets it all the same."""
+        if self.data.dtype == np.float32:
+            return self.data
+        if self._f32 is None:
+            self._f32 = self.data.astype(np.float32)
+        return self._f32
+
+    def written(self) -> None:
+        self._f32 = None
+
+
+def groups_of(t: GmTensorType) -> int:
+    """Groups of a gm_tensor type (only FRACTAL_Z_3D depends on them)."""
+    return t.groups.data
+
+
+def physical_shape(t: GmTensorType, groups: int) -> tuple[int, ...]:
+    shape = t.get_shape()
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        return formats.ndc1hwc0_shape(*shape, C0)  # type: ignore[arg-type]
+    if t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        return formats.fractal_z_3d_shape(*shape, groups, C0)  # type: ignore[arg-type]
+    raise NotImplementedError(f"no physical layout for {t.conv_format}")
+
+
+def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
+    """Logical numpy array -> GmTensor in the type's format."""
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        phys = formats.ncdhw_to_ndc1hwc0(array, C0)
+    elif t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        phys = formats.oihw_to_fractal_z_3d(array, groups, C0)
+    else:
+        raise NotImplementedError(f"trans_data to {t.conv_format}")
+    return GmTensor(t, np.ascontiguousarray(phys).reshape(-1), groups)
+
+
+def from_gm(g: GmTensor) -> np.ndarray:
+    """GmTensor -> logical numpy array."""
+    t = g.type
+    shape = t.get_shape()
+    phys = g.data.reshape(physical_shape(t, g.groups))
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        return formats.ndc1hwc0_to_ncdhw(phys, shape[1])
+    if t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        return formats.fractal_z_3d_to_oihw(phys, *shape, g.groups)  # type: ignore[arg-type]
+    raise NotImplementedError(f"trans_data from {t.conv_format}")
+
+
+def zeros_gm(t: GmTensorType) -> GmTensor:
+    """A zero-filled GM tensor of type ``t`` (``ascend.alloc_gm``)."""
+    groups = groups_of(t)
+    size = int(np.prod(physical_shape(t, groups)))
+    return GmTensor(t, np.zeros(size, np_dtype(t.element_type)), groups)
+
+
+@dataclass(eq=False)
+class Buffer:
+    """A planned local buffer of one core: one flat typed view per slot."""
+
+    memory: str
+    offset: int
+    slots: list[np.ndarray]
+    stride: int
+    """Bytes from one slot to the next."""
+    element_bytes: int
+
+    def address(self, slot: int) -> int:
+        """The byte address of ``slot`` in the buffer's memory (the slot is range-checked)."""
+        if not 0 <= slot < len(self.slots):
+            raise MemoryAccessError(
+                f"{self.memory} slot {slot} out of range for a {len(self.slots)}-slot buffer"
+            )
+        return self.offset + slot * self.stride
+
+    def slot(self, s: int) -> np.ndarray:
+        if not 0 <= s < len(self.slots):
+            raise MemoryAccessError(
+                f"{self.memory} slot {s} out of range for a {len(self.slots)}-slot buffer"
+            )
+        return self.slots[s]

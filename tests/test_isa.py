@@ -1,0 +1,111 @@
+"""The instruction model (hw/isa.py): one table of limits, effects, and the machine on top.
+
+The ISA limits live in hw/isa.toml only: lowering one of them changes what the verifier and the
+simulator accept alike. The effects are checked against hand-computed byte ranges of
+docs/hw-level-spec.md. The machine's decoded L0 tiles and L1 mirror are checked to leave the
+memories exactly as writing every instruction's bytes at once would.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.utils.exceptions import VerifyException
+
+from ascend_xdsl.dialects.hw_level import _limit
+from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.hw import isa
+from ascend_xdsl.runtime import instructions as ins
+from ascend_xdsl.runtime.machine import BufferSpec, Core, Load3dStatic
+from ascend_xdsl.runtime.values import GmTensor
+
+
+def test_every_limit_has_a_source():
+    for instr, fields in isa.LIMITS.items():
+        for name, limit in fields.items():
+            assert limit.source, (instr, name)
+            assert limit.hi is None or limit.lo <= limit.hi
+
+
+def test_the_simulator_reads_the_table(monkeypatch):
+    monkeypatch.setitem(isa.LIMITS["mmad"], "k", isa.Limit(1, 100, None, "test"))
+    isa.Mmad.decode.cache_clear()
+    try:
+        a = np.zeros(4096, np.float16)
+        with pytest.raises(isa.InstructionError, match=r"mmad k 128 is not in \[1, 100\]"):
+            ins.mmad(a, a, np.zeros(4096, np.float32), 16, 16, 128, True)
+    finally:
+        isa.Mmad.decode.cache_clear()
+
+
+def test_verifier_reads_the_table(monkeypatch):
+    k = arith.ConstantOp(IntegerAttr(128, IndexType())).result
+    _limit(k, "mmad", "k")  # legal on the real table
+    monkeypatch.setitem(isa.LIMITS["mmad"], "k", isa.Limit(1, 100, None, "test"))
+    with pytest.raises(VerifyException, match=r"k must be in \[1, 100\], got 128"):
+        _limit(k, "mmad", "k")
+
+
+def test_effects_are_the_spec_footprints():
+    g = isa.DataCopy.decode(3, 2, 5, 1)  # 3 runs of 2 blocks, gaps 5 (GM) and 1 (L1) blocks
+    e = g.effects(100, "L1", 64)
+    assert e.pipe == isa.Pipe.MTE2
+    assert e.reads == (isa.Span("GM", 100, 100 + (2 * 7 + 2) * 32),)
+    assert e.writes == (isa.Span("L1", 64, 64 + (2 * 3 + 2) * 32),)
+    m = isa.Mmad.decode(20, 40, 10, 2)  # M1 2, N1 3, K1 1
+    e = m.effects(("L0A", 0), ("L0B", 512), ("L0C", 1024), init=False)
+    assert e.reads == (
+        isa.Span("L0A", 0, 2 * 1 * 256 * 2),
+        isa.Span("L0B", 512, 512 + 1 * 3 * 256 * 2),
+        isa.Span("L0C", 1024, 1024 + 3 * 2 * 256 * 4),
+    )
+    assert m.effects(("L0A", 0), ("L0B", 0), ("L0C", 0), init=True).reads[-1].memory == "L0B"
+    f = isa.Fixpipe.decode(20, 32, 32, 64, True)  # 2 blocks of 20 rows
+    assert f.effects("L0C", 0, 0).reads == (isa.Span("L0C", 0, (32 * 16 + 20 * 16) * 4),)
+    assert f.effects("L0C", 0, 8).writes == (isa.Span("GM", 8, 8 + (64 * 8 + 20 * 16) * 4),)
+    assert isa.fixpipe_dst_stride(4) == 4 * 16 * 16 * 4 // 32
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
+def test_owed_tiles_leave_the_bytes_as_direct_writes(dtype):
+    """load3d into L0B keeps a matrix; a load2d over half of it, an mmad that reads it with
+    another geometry and sync() must all see the bytes a direct write would have left."""
+    rng = np.random.default_rng(0)
+    fmap = rng.standard_normal(2 * 6 * 6 * 16).astype(np.float32).astype(dtype)
+    gm_type = GmTensorType.__new__(GmTensorType)  # only .data is used by data_copy
+    gm = GmTensor(gm_type, fmap)
+    core = Core(0)
+    dt = np.dtype(dtype)
+    l1 = core.alloc_buffer(BufferSpec("L1", "B1", dt, 4096, 1, 0, 8192))
+    l0b = core.alloc_buffer(BufferSpec("L0B", "B2", dt, 8192, 1, 0, 16384))
+    l0a = core.alloc_buffer(BufferSpec("L0A", "A2", dt, 4096, 1, 0, 8192))
+    l0c = core.alloc_buffer(BufferSpec("L0C", "CO1", np.dtype(np.float32), 4096, 1, 0, 16384))
+    core.data_copy(None, gm, 0, l1, 0, 0, 1, fmap.size // 16, 0, 0)  # type: ignore[arg-type]
+    st = Load3dStatic((3, 3), (1, 1), (1, 1), False)
+    window = (6, 6, 32, 0, 64, 0, 32, 1, 1, 1, 1)  # l1_h, l1_w, ch, k0, kext, m0, mext, pads
+    core.load3d(None, st, l1, 0, 0, l0b, 0, *window)  # type: ignore[arg-type]
+    # The same load written directly, as bytes.
+    expect = np.zeros(8192, dt)
+    geometry = dict(
+        zip(("l1_h", "l1_w", "channels", "k_start", "k_ext", "m_start", "m_ext"), window)
+    )
+    ins.load3d(
+        fmap, 0, expect, pad=window[7:], kernel=(3, 3), stride=(1, 1), dilation=(1, 1),
+        transpose=False, **geometry,
+    )  # fmt: skip
+    # An mmad with k 16 of the 32 positions (K1 1): another geometry than the tile's, same N1.
+    core.data_copy(None, gm, 0, l1, 0, 0, 1, 16, 0, 0)  # type: ignore[arg-type]
+    a_vals = rng.standard_normal(16 * 16).astype(np.float32).astype(dtype)
+    l0a.slot(0)[:256] = a_vals
+    core.mmad(None, l0a, 0, l0b, 0, l0c, 0, 16, 64, 16, True)  # type: ignore[arg-type]
+    c_expect = np.zeros(4096, np.float32)
+    ins.mmad(a_vals, expect, c_expect, 16, 64, 16, True)
+    assert np.array_equal(l0c.slot(0)[: c_expect.size], c_expect)
+    # A load2d over the first half overwrites bytes of the (now written) tile.
+    core.load2d(None, False, l1, 0, 0, l0b, 0, 0, 2, 1)  # type: ignore[arg-type]
+    ins.load2d(l1.slot(0), 0, expect, 0, 2, 1, False)
+    core.sync()
+    assert np.array_equal(l0b.slot(0).view(np.uint16), expect.view(np.uint16))
