@@ -90,7 +90,11 @@ def test_owed_tiles_leave_the_bytes_as_direct_writes(dtype):
     # The same load written directly, as bytes.
     expect = np.zeros(8192, dt)
     geometry = dict(
-        zip(("l1_h", "l1_w", "channels", "k_start", "k_ext", "m_start", "m_ext"), window)
+        zip(
+            ("l1_h", "l1_w", "channels", "k_start", "k_ext", "m_start", "m_ext"),
+            window[:7],
+            strict=True,
+        )
     )
     ins.load3d(
         fmap, 0, expect, pad=window[7:], kernel=(3, 3), stride=(1, 1), dilation=(1, 1),
