@@ -28,7 +28,7 @@ from ascend_xdsl.lowering.pipeline import (
     parse_tiling,
     pipeline_spec,
 )
-from ascend_xdsl.tools.registry import PASSES
+from ascend_xdsl.lowering.registry import PASSES
 
 
 def _module() -> ModuleOp:
