@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl import hw as hw_data
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
+from ascend_xdsl.passes.tiling_options import STRATEGIES
 
 PassRegistry = Mapping[str, Callable[[], type[ModulePass]]]
 
@@ -85,8 +86,6 @@ def _levels(pipeline: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 
 LEVELS: tuple[str, ...] = _levels(PIPELINE)
 """Every IR level in pipeline order: ``("op", "format", "api", "hw")``."""
-
-STRATEGIES = ("heuristic", "fixed")
 
 
 class PipelineError(ValueError):

@@ -27,6 +27,7 @@ from ascend_xdsl.dialects.hw_level import (
     capacity_of,
     slot_stride,
 )
+from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.passes.hardware import load_hw
 
 
@@ -36,7 +37,7 @@ class PlanBuffersPass(ModulePass):
 
     name = "ascend-plan-buffers"
 
-    hw: str = "atlas-a2-910b2"
+    hw: str = DEFAULT_HW
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         hw = load_hw(self.hw)

@@ -29,12 +29,10 @@ from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
 from ascend_xdsl.dialects.types import GmTensorType
-from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import load_hw
-
-STRATEGIES = ("heuristic", "fixed")
-DK_MODES = ("separate", "fused")
+from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES
 
 
 def parse_overrides(text: str) -> dict[str, int]:
@@ -119,7 +117,7 @@ class TileConv3DBpFilterPass(ModulePass):
     name = "ascend-tile-conv3d-bp-filter"
 
     strategy: str = "heuristic"
-    hw: str = "atlas-a2-910b2"
+    hw: str = DEFAULT_HW
     cores: int = 0
     override: str = ""
     tiling_file: str = ""
