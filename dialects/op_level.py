@@ -60,7 +60,7 @@ def shape_and_element_type(t: Attribute) -> tuple[tuple[int, ...], Attribute]:
     return t.get_shape(), t.element_type
 
 
-def problem_of(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
+def shape_of_conv_op(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
     """The dW problem an op describes (x shape, weight shape from its result, attributes)."""
     x_shape, et = shape_and_element_type(op.x.type)
     weight_shape, _ = shape_and_element_type(op.result.type)
@@ -184,7 +184,7 @@ class Conv3DBackpropFilterOp(IRDLOperation):
             )
         if dw_et != f32:
             raise VerifyException(f"dW element type must be f32, got {element_type_name(dw_et)}")
-        problem = problem_of(self)
+        problem = shape_of_conv_op(self)
         errors = problem.errors()
         if errors:
             raise VerifyException(errors[0])

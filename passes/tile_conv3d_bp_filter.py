@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyExcepti
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
@@ -158,7 +158,7 @@ class TileConv3DBpFilterPass(ModulePass):
                 tiling = conv.tiling.tiling
             else:
                 try:
-                    problem = problem_of(conv)
+                    problem = shape_of_conv_op(conv)
                     fuse = self.dk == "fused"
                     if fuse and (reason := can_fuse_dk(problem)) is not None:
                         raise PassFailedException(f"dk=fused is not possible: {reason}")

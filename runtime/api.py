@@ -20,7 +20,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.lowering.build import FUNC_NAME, build_module, conv_problem
+from ascend_xdsl.lowering.build import FUNC_NAME, build_module
+from ascend_xdsl.lowering.build import shape_from_torch_args as conv_problem
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.runtime.check import CheckResult, check

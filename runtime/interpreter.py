@@ -55,7 +55,8 @@ from ascend_xdsl.dialects.conv_shape import C0, ceil_div
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.format_level import TransDataOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.dialects.op_level import shape_of_conv_op as problem_of
 from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
 from ascend_xdsl.runtime import instructions
 from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError

@@ -14,7 +14,8 @@ from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, M
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.launch import CONV_ATTR, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.dialects.op_level import shape_of_conv_op as problem_of
 
 
 def find_function(module: ModuleOp, name: str) -> func.FuncOp | None:
