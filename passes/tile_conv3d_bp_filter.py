@@ -4,7 +4,9 @@ Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to eve
 ``ascend.conv3d_backprop_filter``. Strategies:
 
 * ``heuristic`` (default) — the vendor host tiler re-derived in ``dw_tiling_heuristic.py``
-  (research sheet §4.2/§4.3), with the multi-core split over ``cores`` AI Cores
+  (hicann/asc-devkit ``conv3d_bp_filter_tiling.cpp`` and the basic-block tiling of hicann/ops-nn
+  ``conv/conv3d_backprop_filter_v2/op_host/op_tiling/arch22/``), with the multi-core split over
+  ``cores`` AI Cores
   (``cores=0``: every AI Cube core of ``hw``);
 * ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>``, what
   ``ascend-conv --tiling fixed:FILE`` passes) or, without a file, the one the op already
