@@ -1,6 +1,7 @@
 """API level: the Ascend C ``Conv3DBackpropFilter`` high-level API as IR.
 
-A dW kernel written against the vendor API (research sheet §1.3) reads
+A dW kernel written against the vendor API (hicann/asc-devkit
+``include/adv_api/conv_backprop/conv3d_bp_filter_intf.h`` and its docs ``Init`` … ``End``) reads
 
     Conv3DBackpropFilter<INPUT, WEIGHT, GRAD_OUTPUT, GRAD_WEIGHT> dw;
     dw.Init(&tiling);

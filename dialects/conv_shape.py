@@ -4,8 +4,11 @@ A dW problem is fully described by the input x (N, Cin, Di, Hi, Wi), the weight
 (Cout, Cin/groups, kD, kH, kW), strides, pads (front, back, up, down, left, right), dilations and
 groups. The gradient dy then has the shape (N, Cout, Do, Ho, Wo) given by the usual convolution
 arithmetic. This module is the single place where that arithmetic and the vendor limits live
-(research sheet §1.5 and §7.1): the op verifier, the front-door builder, the tiler and the
-runtime reference all use it. It is plain Python, with no IR in it.
+(the Load3D limits of hicann/asc-devkit ``impl/adv_api/tiling/conv_backprop/
+conv3d_bp_filter_tiling_base.cpp`` and ``conv3d_bp_tiling_util.h``; the operator constraints of
+hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md`` and
+``op_host/conv3d_backprop_filter_v2_def.cpp``): the op verifier, the front-door builder, the
+tiler and the runtime reference all use it. It is plain Python, with no IR in it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Vendor limits (research §1.5 Load3D limits, §7.1 operator constraints).
+# Vendor limits: strides H/W ≤ 63, pads and dilations H/W ≤ 255 and kernel H/W ≤ 511 are Load3D's
+# (asc-devkit conv3d_bp_tiling_util.h); stride D ≤ 255, the D pads and dilation ≤ 255 and
+# groups ≤ 65535 are the operator's (ops-nn conv/conv3d_backprop_filter_v2/README.md).
 MAX_STRIDE_HW = 63
 MAX_STRIDE_D = 255
 MAX_PAD = 255
@@ -30,7 +35,8 @@ C0 = 16
 """Channels per 32-byte C0 block of a 2-byte element type (f16, bf16: the types supported)."""
 
 DTYPES = ("f16", "bf16")
-"""Element types of x and dy accepted by the Ascend C API (research §1.2)."""
+"""Element types of x and dy accepted by the Ascend C API (hicann/asc-devkit docs,
+``Conv3DBackpropFilter使用说明.md`` tables 1 and 2: half or bfloat16_t)."""
 
 
 def c0_for(dtype: str) -> int:
@@ -64,7 +70,10 @@ class GroupEnlargement:
 
 def group_enlargement(cin_g: int, cout_g: int, groups: int, c0: int) -> GroupEnlargement:
     """How ``groups`` groups of ``cin_g``→``cout_g`` channels are packed into C0-aligned
-    "enlarged" groups (research §4.1). Shared by the shape record, the formats and the tiler."""
+    "enlarged" groups, the vendor's ``magFactor`` (hicann/asc-devkit
+    ``Conv3dBpFilterTilingBase::ShapeInitCalc``; hicann/ops-nn
+    ``conv_backprop_filter_context_utils.cpp``). Shared by the shape record, the formats and
+    the tiler."""
     mf0 = math.lcm(cin_g, c0) // cin_g
     mf1 = math.lcm(cout_g, 16) // cout_g
     mag = min(math.lcm(mf0, mf1), groups)
@@ -162,7 +171,7 @@ class ConvBpFilterShape:
 
     @property
     def group_enlargement(self) -> GroupEnlargement:
-        """How groups are packed into C0-aligned "enlarged" groups (research §4.1)."""
+        """How groups are packed into C0-aligned "enlarged" groups (:func:`group_enlargement`)."""
         return group_enlargement(
             self.cin // self.groups, self.cout // self.groups, self.groups, self.c0
         )

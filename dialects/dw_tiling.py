@@ -1,16 +1,20 @@
 """The tiling of a dW kernel: every field of the vendor's ``TConv3DBpFilterTiling``.
 
-``DwTiling`` is the plain-Python record (one field per ``TConv3DBpFilterTiling`` field, research
-sheet §2.1, in the vendor's order, spelled in snake_case) plus the multi-core split that the
-operator-level tiling adds (``batch_dim`` … ``dk_dim``, research §2.1 OPSNN params) and the
-DEVKIT basic block (``single_core_m/n/k``). The tiler produces it, the ``#ascend.dw_tiling``
-attribute carries it through the IR, and the lowering and runtime read it.
+``DwTiling`` is the plain-Python record (one field per ``TConv3DBpFilterTiling`` field of
+hicann/asc-devkit ``include/adv_api/conv_backprop/conv3d_bp_filter_tilingdata.h``, in the vendor's
+order, spelled in snake_case) plus the multi-core split that the operator-level tiling adds
+(``batch_dim`` … ``dk_dim``, the ``params`` of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/
+op_kernel/arch22/conv3d_backprop_filter_v2_tiling_data.h``) and the DEVKIT basic block
+(``single_core_m/n/k``). The tiler produces it, the ``#ascend.dw_tiling`` attribute carries it
+through the IR, and the lowering and runtime read it.
 
 The small formulas that size the x (B1) buffer — how many Ho rows a run of K positions can touch,
-how many input rows and Cin1 rows that means, and the resulting ``bl1Bound`` (research §3.4, §4.2)
-— live here too, because both the host tiler (``passes/dw_tiling_heuristic.py``) and
-:meth:`DwTiling.errors` (which the ``#ascend.dw_tiling`` verifier calls) need exactly the same
-numbers. Conventions for the per-core shares are documented on :class:`DwTiling`.
+how many input rows and Cin1 rows that means, and the resulting ``bl1Bound`` (hicann/asc-devkit
+``impl/adv_api/tiling/conv_backprop/conv3d_bp_filter_tiling.cpp`` on the host,
+``dav_v220/conv3d_bp_filter_sub_func.h`` in the kernel) — live here too, because both the host
+tiler (``passes/dw_tiling_heuristic.py``) and :meth:`DwTiling.errors` (which the
+``#ascend.dw_tiling`` verifier calls) need exactly the same numbers. Conventions for the
+per-core shares are documented on :class:`DwTiling`.
 """
 
 from __future__ import annotations
@@ -27,14 +31,15 @@ L0C_ELEMENT_BYTES = 4
 
 
 def element_bytes(channel_size: int) -> int:
-    """Bytes of one x/dy element: a C0 block is always 32 bytes (research §4.1)."""
+    """Bytes of one x/dy element: a C0 block is always 32 bytes (C0 = 32 B / element size)."""
     return 32 // channel_size
 
 
 def ho_rows_bound(k_positions: int, wo: int) -> int:
     """Host bound on the Ho rows that one B1 block of ``k_positions`` (Ho·Wo positions) can touch.
 
-    This is the host tiler's ``hoCal`` (research §4.2, bl1Bound). A block starting mid-row spills
+    This is the host tiler's ``hoCal`` (asc-devkit ``conv3d_bp_filter_tiling.cpp``, bl1Bound). A
+    block starting mid-row spills
     into one more row, so unless the block length and Wo divide one another the bound is
     ⌊k/Wo⌋ + 2 (or 2 when the block is shorter than a row). It is never below
     :func:`rows_to_copy`, which is what the kernel really copies.
@@ -47,7 +52,8 @@ def ho_rows_bound(k_positions: int, wo: int) -> int:
 
 
 def rows_to_copy(kbl1: int, wo: int) -> int:
-    """Ho rows the kernel copies for one B1 block of ``kbl1`` positions (``CalRows2Copy``, §3.4).
+    """Ho rows the kernel copies for one B1 block of ``kbl1`` positions (``CalRows2Copy`` in
+    asc-devkit ``dav_v220/conv3d_bp_filter_sub_func.h``).
 
     Blocks start at multiples of ``kbl1``, so when ``kbl1`` (or twice it) is a whole number of rows,
     every block starts at a row start or exactly mid-row and ⌈kbl1/Wo⌉ rows suffice.
@@ -71,7 +77,7 @@ def cin1_copy_len(n_elements: int, khw: int) -> int:
     N runs over kH·kW fractal columns per C1 row, so a window of ⌈n/16⌉ columns spans
     ⌈cols/(kH·kW)⌉ C1 rows, plus one when a window can straddle a C1 boundary: when it is shorter
     than one row and does not divide it, or when two windows do not end on a row boundary
-    (research §4.2, cin1CopyLen).
+    (``cin1CopyLen`` in asc-devkit ``conv3d_bp_filter_tiling.cpp``).
     """
     cols = _ceil_div(n_elements, FRACTAL)
     if cols == 0:
@@ -119,7 +125,8 @@ class DwTiling:
       N = hk·wk·cin1_g·C0 and Dk is iterated separately (the DEVKIT API's ``seperateDk``), K =
       Ho·Wo; or, when ``fused_dk``, N = dk·hk·wk·cin1_g·C0: the kD input slices of one output
       depth are consecutive Cin1 rows (groups 1, dilation_d 1), ``single_core_dk`` and
-      ``dk_dim`` are 1 and ``single_core_cin`` counts (dk × cin1) rows·C0 (research §2.1, §3.10).
+      ``dk_dim`` are 1 and ``single_core_cin`` counts (dk × cin1) rows·C0 (ops-nn
+      ``op_kernel/arch22/conv3d_backprop_filter_v2.h``, non-``seperateDk`` mode).
     * ``single_core_{batch,group,dk,cout,ho,cin}`` are the share of the whole problem that one
       core handles, and the driver loop on that core walks all of it: batch·dout pairs, groups, dk
       slices, then one GEMM of single_core_cout × (hk·wk·single_core_cin) × single_core_ho·wo.

@@ -7,8 +7,9 @@ ascend.launch @conv3d_bp_filter_kernel blocks 24 (%x5, %dy5, %dwf) : !ascend.gm_
 
 ``alloc_gm`` returns zero-filled memory (``aclrtMalloc`` + ``aclrtMemset``): the dW kernel
 accumulates into dW with atomic adds, so dW must start at zero. The vendor operator zero-fills
-it inside the kernel followed by a cross-core barrier (research §3.10); doing it on the host is
-equivalent and keeps the kernel free of cross-core synchronisation.
+it inside the kernel followed by a cross-core barrier (``Conv3dDwInitOutput`` in hicann/ops-nn
+``conv/conv3d_backprop_filter_v2/op_kernel/arch22/conv3d_backprop_filter_v2.h``); doing it on the
+host is equivalent and keeps the kernel free of cross-core synchronisation.
 
 ``launch`` runs the ``func.func`` kernel once per block index 0 … blocks−1 (the kernel reads
 its index with ``ascend.get_block_idx``), as ``<<<blockDim, nullptr, stream>>>`` does.

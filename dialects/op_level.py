@@ -6,7 +6,8 @@
                              · X[n, g·Cin/g + ci, do·sD − pF + kd·dD,
                                  ho·sH − pU + kh·dH, wo·sW − pL + kw·dW]
 
-per group g (research sheet §3.1), out-of-range X counting as zero. It is the input of the
+per group g (the formula of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md``, with the
+padding and dilation the kernel applies), out-of-range X counting as zero. It is the input of the
 pipeline, and it stays the same op one level down: ``ascend-legalize-formats`` only changes its
 operand types from NCDHW ``memref``s to ``!ascend.gm_tensor`` in NDC1HWC0 / FRACTAL_Z_3D, and
 ``ascend-tile-conv3d-bp-filter`` attaches the chosen ``#ascend.dw_tiling``.
@@ -60,7 +61,7 @@ def shape_and_element_type(t: Attribute) -> tuple[tuple[int, ...], Attribute]:
     return t.get_shape(), t.element_type
 
 
-def problem_of(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
+def shape_of_conv_op(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
     """The dW problem an op describes (x shape, weight shape from its result, attributes)."""
     x_shape, et = shape_and_element_type(op.x.type)
     weight_shape, _ = shape_and_element_type(op.result.type)
@@ -93,7 +94,7 @@ def _tiling_expectations(problem: ConvBpFilterShape) -> tuple[tuple[str, int], .
         ("dk", problem.kd),
         ("hk", problem.kh),
         ("wk", problem.kw),
-        # The tiling counts enlarged groups (research §4.1), not the op's groups.
+        # The tiling counts enlarged groups (the vendor's real_g), not the op's groups.
         ("group", problem.group_enlargement.real_g),
         ("stride_d", sd),
         ("stride_h", sh),
@@ -184,7 +185,7 @@ class Conv3DBackpropFilterOp(IRDLOperation):
             )
         if dw_et != f32:
             raise VerifyException(f"dW element type must be f32, got {element_type_name(dw_et)}")
-        problem = problem_of(self)
+        problem = shape_of_conv_op(self)
         errors = problem.errors()
         if errors:
             raise VerifyException(errors[0])

@@ -12,7 +12,8 @@
   (CO1 holds f32 accumulators, A2/B2 hold the Cube's input type, GM is not local).
 * ``!ascend.conv3d_bp_filter<…>`` — the Ascend C ``Conv3DBackpropFilter<INPUT, WEIGHT,
   GRAD_OUTPUT, GRAD_WEIGHT>`` object, parametrized by four ``#ascend.conv_type``s; its verifier
-  enforces the two documented legal combinations (research sheet §1.2).
+  enforces the two documented legal combinations (hicann/asc-devkit docs,
+  ``Conv3DBackpropFilter使用说明.md`` tables 1 and 2).
 """
 
 from __future__ import annotations

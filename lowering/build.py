@@ -77,7 +77,7 @@ def normalize_padding(padding: IntOrSeq) -> tuple[int, int, int, int, int, int]:
     )
 
 
-def conv_problem(
+def shape_from_torch_args(
     input_shape: Sequence[int],
     weight_shape: Sequence[int],
     stride: IntOrSeq = 1,
@@ -156,5 +156,7 @@ def build_conv3d_bp_filter(
     (front, back, up, down, left, right); dtype ``"f16"`` or ``"bf16"``. Raises
     :class:`ConvProblemError` (a ``ValueError``) with a one-line message for a bad problem.
     """
-    problem = conv_problem(input_shape, weight_shape, stride, padding, dilation, groups, dtype)
+    problem = shape_from_torch_args(
+        input_shape, weight_shape, stride, padding, dilation, groups, dtype
+    )
     return build_module(problem)

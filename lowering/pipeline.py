@@ -16,7 +16,7 @@ placeholders stand for the pipeline options of :class:`PipelineOptions`:
 
 The entries of one level run in order; the module after the last entry of a level *is* that
 level. ``"op"`` is the input and has no entry. Every pass is looked up by name in
-``ascend_xdsl.tools.registry.PASSES`` (the one place passes are registered), so this module
+``ascend_xdsl.lowering.registry.PASSES`` (the one place passes are registered), so this module
 imports no pass: a stage whose pass is not registered yet fails with :class:`MissingPassError`
 naming it, while the levels before it compile. Two consumers read :data:`PIPELINE`:
 
@@ -45,6 +45,8 @@ from xdsl.utils.arg_spec import ArgSpecParseError, parse_pipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl import hw as hw_data
+from ascend_xdsl.lowering.registry import DIALECTS, PASSES
+from ascend_xdsl.passes.tiling_options import STRATEGIES
 
 PassRegistry = Mapping[str, Callable[[], type[ModulePass]]]
 
@@ -84,8 +86,6 @@ def _levels(pipeline: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 
 LEVELS: tuple[str, ...] = _levels(PIPELINE)
 """Every IR level in pipeline order: ``("op", "format", "api", "hw")``."""
-
-STRATEGIES = ("heuristic", "fixed")
 
 
 class PipelineError(ValueError):
@@ -159,19 +159,15 @@ def parse_tiling(tiling: str) -> tuple[str, str]:
 
 def default_registry() -> PassRegistry:
     """xDSL's own passes (``licm``, ``canonicalize``, ``cse``) and ours
-    (``ascend_xdsl.tools.registry.PASSES``), both lazy: the registries only name passes, so
-    looking them up here imports no tool and no pass that the pipeline does not run."""
+    (``ascend_xdsl.lowering.registry.PASSES``), both lazy: the registries only name passes, so
+    looking them up here imports no pass that the pipeline does not run."""
     from xdsl.transforms import get_all_passes
-
-    from ascend_xdsl.tools.registry import PASSES
 
     return {**get_all_passes(), **PASSES}
 
 
 def make_context() -> Context:
     """A context in which every xDSL dialect and the ascend dialect are registered (lazily)."""
-    from ascend_xdsl.tools.registry import DIALECTS
-
     ctx = Context()
     for name, factory in {**get_all_dialects(), **DIALECTS}.items():
         if name not in ctx.registered_dialect_names:

@@ -3,9 +3,13 @@
 What it is. The Ascend C high-level API ships a host-side tiler (DEVKIT
 ``Conv3dBpFilterTiling``, ``conv3d_bp_filter_tiling.cpp``) that picks the L0 base tile, the L1
 steps, the buffering and the basic block of one dW GEMM. This module re-implements that
-procedure from the description in the research sheet (§4.2; the vendor source was read only
+procedure from a description of hicann/asc-devkit
+``impl/adv_api/tiling/conv_backprop/conv3d_bp_filter_tiling.cpp`` (the vendor source was read only
 to settle ambiguities, none of it is copied) and extends it the way the CANN operator does
-(§3.10, §4.3, §4.4) to groups and to a multi-core split. The
+(hicann/ops-nn ``conv/conv3d_backprop_filter_v2``: the kernel's ``Conv3dDw::Process`` in
+``op_kernel/arch22/conv3d_backprop_filter_v2.h``, the host tilings in ``op_host/op_tiling/arch22/``)
+to groups and to a multi-core split. The vendor facts it relies on are listed in
+docs/architecture.md, "Sources". The
 ``ascend-tile-conv3d-bp-filter{strategy=heuristic}`` pass calls :func:`heuristic_tiling` and
 attaches the resulting :class:`~ascend_xdsl.dialects.dw_tiling.DwTiling` to the op; the lowering
 and the runtime read the tiling from there.
@@ -160,7 +164,7 @@ class BlockState:
 
 
 class ApiBlockTiler:
-    """The DEVKIT single-core API tiler (research §4.2) for one :class:`GemmView`.
+    """The DEVKIT single-core API tiler (``conv3d_bp_filter_tiling.cpp``) for one :class:`GemmView`.
 
     :meth:`run` performs the whole procedure; the individual steps are public methods so that
     they can be checked one by one.
@@ -562,7 +566,8 @@ def _run_api(view: GemmView, buffers: Buffers) -> BlockState:
 def can_fuse_dk(shape: ConvBpFilterShape) -> str | None:
     """Why kD cannot be fused into N for ``shape`` (None: it can).
 
-    The operator fuses unless groups > 1 or dilation_d > 1 (research §3.10 ``seperateDk``):
+    The operator fuses unless groups > 1 or dilation_d > 1 (``seperateDk`` in hicann/ops-nn
+    ``op_kernel/arch22/conv3d_backprop_filter_v2.h``):
     only then are the kD input depth slices of one output depth consecutive Cin1 rows.
     """
     if shape.groups != 1:

@@ -50,6 +50,7 @@ from ascend_xdsl.dialects.hw_level import (
     reads,
     writes,
 )
+from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.passes.hardware import load_hw
 
 
@@ -312,7 +313,7 @@ class InsertSyncPass(ModulePass):
 
     name = "ascend-insert-sync"
 
-    hw: str = "atlas-a2-910b2"
+    hw: str = DEFAULT_HW
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         # Ids 6 and 7 are reserved for the framework (hw/*.toml user_event_ids).

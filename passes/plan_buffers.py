@@ -3,7 +3,8 @@
 Per kernel function, the ``ascend.alloc_buffer``s of each physical memory (L1 for A1/B1, L0A,
 L0B, L0C) are laid out one after the other from address 0, each at the memory's alignment
 (L1 32 B, L0A/L0B 512 B, L0C 64 B: ``hw_level.alignment_of``), a buffer's slots back to back at
-``slot_stride``. That is how ``Init`` carves the TPipe (research §3.8): the buffers live for the
+``slot_stride``. That is how ``Init`` carves the TPipe (``InitTque`` of the hicann/asc-devkit
+engine, ``impl/adv_api/detail/conv_backprop/conv3d_backprop_filter/``): the buffers live for the
 whole kernel, so there is nothing to reuse. A kernel whose buffers do not fit fails with the
 memory, what the buffers need and what there is.
 """
@@ -27,6 +28,7 @@ from ascend_xdsl.dialects.hw_level import (
     capacity_of,
     slot_stride,
 )
+from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.passes.hardware import load_hw
 
 
@@ -36,7 +38,7 @@ class PlanBuffersPass(ModulePass):
 
     name = "ascend-plan-buffers"
 
-    hw: str = "atlas-a2-910b2"
+    hw: str = DEFAULT_HW
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         hw = load_hw(self.hw)

@@ -4,7 +4,9 @@ Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to eve
 ``ascend.conv3d_backprop_filter``. Strategies:
 
 * ``heuristic`` (default) — the vendor host tiler re-derived in ``dw_tiling_heuristic.py``
-  (research sheet §4.2/§4.3), with the multi-core split over ``cores`` AI Cores
+  (hicann/asc-devkit ``conv3d_bp_filter_tiling.cpp`` and the basic-block tiling of hicann/ops-nn
+  ``conv/conv3d_backprop_filter_v2/op_host/op_tiling/arch22/``), with the multi-core split over
+  ``cores`` AI Cores
   (``cores=0``: every AI Cube core of ``hw``);
 * ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>``, what
   ``ascend-conv --tiling fixed:FILE`` passes) or, without a file, the one the op already
@@ -27,14 +29,12 @@ from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyExcepti
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
-from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import load_hw
-
-STRATEGIES = ("heuristic", "fixed")
-DK_MODES = ("separate", "fused")
+from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES
 
 
 def parse_overrides(text: str) -> dict[str, int]:
@@ -119,7 +119,7 @@ class TileConv3DBpFilterPass(ModulePass):
     name = "ascend-tile-conv3d-bp-filter"
 
     strategy: str = "heuristic"
-    hw: str = "atlas-a2-910b2"
+    hw: str = DEFAULT_HW
     cores: int = 0
     override: str = ""
     tiling_file: str = ""
@@ -160,7 +160,7 @@ class TileConv3DBpFilterPass(ModulePass):
                 tiling = conv.tiling.tiling
             else:
                 try:
-                    problem = problem_of(conv)
+                    problem = shape_of_conv_op(conv)
                     fuse = self.dk == "fused"
                     if fuse and (reason := can_fuse_dk(problem)) is not None:
                         raise PassFailedException(f"dk=fused is not possible: {reason}")

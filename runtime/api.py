@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import DEFAULT_HW
-from ascend_xdsl.lowering.build import FUNC_NAME, build_module, conv_problem
+from ascend_xdsl.lowering.build import FUNC_NAME, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.runtime.check import CheckResult, check
@@ -57,7 +57,7 @@ def problem_of(
         raise TypeError(
             f"input and grad_output must both be float16 or bfloat16, got {x.dtype} and {dy.dtype}"
         )
-    problem = conv_problem(
+    problem = shape_from_torch_args(
         x.shape, tuple(weight_size), stride, padding, dilation, groups, _DTYPES[x.dtype]
     )
     if tuple(dy.shape) != problem.grad_output_shape:

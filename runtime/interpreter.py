@@ -41,7 +41,7 @@ from xdsl.ir import Operation
 from ascend_xdsl import hw
 from ascend_xdsl.dialects import api_level, hw_level, launch
 from ascend_xdsl.dialects.format_level import TransDataOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.runtime import api_sim, compiled
 from ascend_xdsl.runtime.arith_functions import ExtraArithFunctions
@@ -105,7 +105,7 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: Conv3DBackpropFilterOp, args: PythonValues
     ) -> PythonValues:
         x, dy = args
-        p = problem_of(op)
+        p = shape_of_conv_op(op)
         on_gm = isinstance(x, GmTensor)
         xa = from_gm(x) if on_gm else x
         dya = from_gm(dy) if on_gm else dy

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, M
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.launch import CONV_ATTR, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 
 
 def find_function(module: ModuleOp, name: str) -> func.FuncOp | None:
@@ -52,7 +52,7 @@ def conv_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
     """The dW problem ``entry`` computes, or None if it computes none that is recognisable."""
     for op in entry.walk():
         if isinstance(op, Conv3DBackpropFilterOp):
-            return problem_of(op)
+            return shape_of_conv_op(op)
         if isinstance(op, LaunchOp) and isinstance(op.attributes.get(CONV_ATTR), DictionaryAttr):
             return _from_launch(entry, op.attributes[CONV_ATTR])  # type: ignore[arg-type]
     return None

@@ -4,7 +4,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, bf16, f16, f32
 
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, problem_of
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.lowering.build import (
     FUNC_NAME,
     ConvProblemError,
@@ -45,7 +45,7 @@ def test_grouped_bf16_with_tuples():
         dtype="bf16",
     )
     _, (conv, _) = _ops(module)
-    p = problem_of(conv)
+    p = shape_of_conv_op(conv)
     assert (p.strides, p.pads, p.dilations, p.groups, p.dtype) == (
         (1, 2, 2),
         (1, 0, 1, 1, 0, 2),

@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from ascend_xdsl.lowering.build import conv_problem
+from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.check import check, is_exact, reference_exact
 
-PROBLEM = conv_problem((1, 32, 1, 100, 100), (16, 32, 1, 1, 1))  # n = 10^4 products per element
+# n = 10^4 products per element
+PROBLEM = shape_from_torch_args((1, 32, 1, 100, 100), (16, 32, 1, 1, 1))
 
 
 def _inputs(integers: bool):

@@ -1,7 +1,9 @@
 """Tests of the vendor-style host tiler (passes/dw_tiling_heuristic.py) and of DwTiling.errors.
 
-The golden values are the 24 DEVKIT API tiling unit tests (research sheet §7.3), the worked
-example of §4.2 and the vendor's ShrinkBlockBaseMN functional tests; the rest checks our own
+The golden values are the 24 DEVKIT API tiling unit tests (hicann/asc-devkit
+tests/api/adv_api/tiling/conv_backprop/test_conv3d_backprop_filter_api_tiling_network.cpp), the
+worked example NetWorks_001 and the vendor's ShrinkBlockBaseMN functional tests
+(test_conv3d_backprop_filter_api_tiling_func.cpp); the rest checks our own
 conventions (per-core shares, multi-core split) and the verifier's messages.
 """
 
@@ -72,7 +74,7 @@ def _shape(
 
 ZERO = (0, 0, 0, 0, 0, 0)
 THREE = (3, 3, 3, 3, 3, 3)
-# The 24 DEVKIT network cases (test_conv3d_backprop_filter_api_tiling_network.cpp, §7.3):
+# The 24 DEVKIT network cases (asc-devkit test_conv3d_backprop_filter_api_tiling_network.cpp):
 # (weight with the effective Ci, x, dy (D, H, W), strides, pads, expected M/N/K).
 # 001: the fixture sets Ci 17 on the weight, then 128 on x; the tiler uses 128.
 # 002: x H/W 130 with stride 2 cannot give dy 128; the tiler sees Hi=Wi=130, Ho=Wo=128, sH=sW=2,

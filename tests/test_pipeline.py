@@ -28,7 +28,7 @@ from ascend_xdsl.lowering.pipeline import (
     parse_tiling,
     pipeline_spec,
 )
-from ascend_xdsl.tools.registry import PASSES
+from ascend_xdsl.lowering.registry import PASSES
 
 
 def _module() -> ModuleOp:
@@ -192,3 +192,18 @@ def test_pipeline_pass_spec_round_trips():
     )
     assert (p.strategy, p.hw, p.cores, p.stop_after) == ("fixed", "atlas-a2-910b3", 8, "hw")
     assert "ascend-pipeline" in PASSES and PASSES["ascend-pipeline"]() is AscendPipelinePass
+
+
+def test_defaults_have_one_definition():
+    # The pipeline and each pass default to the same hardware, and the pipeline's option check
+    # accepts exactly the strategies the tiler implements: one definition each, not copies.
+    from ascend_xdsl.hw import DEFAULT_HW
+    from ascend_xdsl.passes import tiling_options
+    from ascend_xdsl.passes.insert_sync import InsertSyncPass
+    from ascend_xdsl.passes.plan_buffers import PlanBuffersPass
+    from ascend_xdsl.passes.tile_conv3d_bp_filter import TileConv3DBpFilterPass
+
+    hws = {PipelineOptions().hw, AscendPipelinePass().hw}
+    hws |= {TileConv3DBpFilterPass().hw, PlanBuffersPass().hw, InsertSyncPass().hw}
+    assert hws == {DEFAULT_HW}
+    assert pipeline.STRATEGIES is tiling_options.STRATEGIES

@@ -15,7 +15,7 @@ import pytest
 from xdsl.dialects import func, scf
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp, WaitFlagOp
-from ascend_xdsl.lowering.build import conv_problem
+from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.api import compiled_levels, problem_of
 from ascend_xdsl.runtime.interpreter import EXECUTORS, KernelError, make_interpreter
@@ -47,7 +47,7 @@ def _kernel(name: str):
     x_shape, w, pad, cores, override, *dk = KERNELS[name]
     rng = np.random.default_rng(0)
     x = rng.standard_normal(x_shape).astype(np.float16)
-    dy_shape = conv_problem(x_shape, w, padding=pad).grad_output_shape
+    dy_shape = shape_from_torch_args(x_shape, w, padding=pad).grad_output_shape
     dy = rng.standard_normal(dy_shape).astype(np.float16)
     problem = problem_of(x, w, dy, 1, pad)
     levels = compiled_levels(problem, "atlas-a2-910b2", "heuristic", cores, override, *dk)

@@ -35,7 +35,7 @@ from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.api_level import InitOp
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
-from ascend_xdsl.lowering.build import ConvProblemError, build_module, conv_problem
+from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, run_compiled
 from ascend_xdsl.tools.errors import first_line
@@ -164,7 +164,7 @@ def problem_from_args(args: argparse.Namespace) -> ConvBpFilterShape:
     dilation = _ints("--dilation", args.dilation, (1, 3), 1)
     (groups,) = _ints("--groups", args.groups, (1,), 1)
     try:
-        return conv_problem(
+        return shape_from_torch_args(
             x,
             w,
             stride=_one_or_three(stride),

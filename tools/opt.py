@@ -13,9 +13,9 @@ from typing import IO
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.tools.errors import describe_parse_error, first_line
 from ascend_xdsl.tools.output import write_atomically
-from ascend_xdsl.tools.registry import DIALECTS, PASSES
 
 
 class _Uncloseable(TextIOBase):

@@ -309,13 +309,17 @@ class OpTracker(Interpreter.Listener):
         self.stack.pop()
 
 
-def interpret(
+def run_entry(
     module: ModuleOp,
     entry: func.FuncOp,
     inputs: Sequence[np.ndarray],
     hw_name: str,
     sanitizer: Sanitizer | None,
 ) -> tuple[Any, ...]:
+    """Run ``entry`` on ``inputs``; any failure becomes a :class:`CliError` naming its op.
+
+    Named apart from ``runtime.api.interpret`` (the library call): this one is the CLI's, with
+    the op tracker and the one-line error."""
     interpreter = make_interpreter(module, hw_name, sanitizer)
     tracker = OpTracker()
     interpreter.listeners = (*interpreter.listeners, tracker)
@@ -394,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
     try:
-        results = interpret(module, entry, inputs, args.hw, sanitizer)
+        results = run_entry(module, entry, inputs, args.hw, sanitizer)
     except CliError:
         if sanitizer is not None:  # what was found before the failure is still worth reading
             report_hazards(sanitizer, " before the run failed")

@@ -5,6 +5,6 @@ Everything resolves lazily, so merely having the package installed costs xdsl-op
 
 from xdsl.universe import Universe
 
-from ascend_xdsl.tools.registry import DIALECTS, PASSES
+from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 
 UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)

@@ -1,7 +1,14 @@
 """Names of every dialect and pass of ours, each resolved lazily on first use.
 
-``ascend-opt``, the ``xdsl.universe`` entry point (plain ``xdsl-opt``) and the front door all
-take their pass list from here, so a pass is registered in exactly one place.
+This is the one place a pass is registered. ``compile()`` and the ``ascend-pipeline`` pass
+(``lowering/pipeline.py``) look the pipeline's passes up here; ``ascend-opt`` (``tools/opt.py``)
+and the ``xdsl.universe`` entry point for plain ``xdsl-opt`` (``tools/universe.py``) register
+these same names. It lives in ``lowering`` because it names passes of both ``passes`` and
+``lowering`` and is read by the layers above (runtime, tools), never by those below.
+
+Every entry is a module path and a class name resolved with ``import_module`` when the pass is
+first asked for, so importing the registry imports no pass: a missing or broken pass fails only
+the compile that needs it (``MissingPassError``), and xdsl-opt pays nothing for the entry point.
 """
 
 from collections.abc import Callable
