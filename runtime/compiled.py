@@ -284,13 +284,13 @@ class _Translator:
         self.out.depth += 1
         for inner in before.ops:
             if isinstance(inner, scf.ConditionOp):
-                self.out.emit(f"if not {self.ref(inner.cond)}:", inner)
+                self.out.emit(f"if not {self.ref(inner.condition)}:", inner)
                 self.out.depth += 1
-                self.assign(results, inner.arguments, inner)
+                self.assign(results, inner.args, inner)
                 self.out.emit("break")
                 self.out.depth -= 1
                 after_names = [self.fresh(a, "w") for a in after.args]
-                self.assign(after_names, inner.arguments, inner)
+                self.assign(after_names, inner.args, inner)
             else:
                 self.op(inner)
         self.block_with_yield(after, state)

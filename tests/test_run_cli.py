@@ -15,6 +15,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.tools import conv, output, run
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-run")
@@ -265,10 +266,18 @@ def _first_wait(kind: str):
     return edit
 
 
-def test_deleted_wait_is_a_hazard(capsys, kernels, tmp_path):
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_deleted_wait_is_a_hazard(capsys, kernels, tmp_path, executor):
     mutant = _mutant(tmp_path, kernels["hw"], "no_wait.mlir", _first_wait("MTE2 -> MTE1"))
     code, out, err = ascend_run(
-        capsys, mutant, "--random-inputs", "--sanitize", "--output-dir", tmp_path / "o"
+        capsys,
+        mutant,
+        "--executor",
+        executor,
+        "--random-inputs",
+        "--sanitize",
+        "--output-dir",
+        tmp_path / "o",
     )
     assert code == 1
     hazards = [line for line in out.splitlines() if line.startswith("hazard: ")]
@@ -280,7 +289,8 @@ def test_deleted_wait_is_a_hazard(capsys, kernels, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-def test_deleted_set_is_a_deadlock(capsys, kernels, tmp_path):
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_deleted_set_is_a_deadlock(capsys, kernels, tmp_path, executor):
     def edit(lines: list[str]) -> list[str]:
         i = next(i for i, line in enumerate(lines) if "ascend.set_flag MTE2 -> MTE1" in line)
         return lines[:i] + lines[i + 1 :]
@@ -291,13 +301,16 @@ def test_deleted_set_is_a_deadlock(capsys, kernels, tmp_path):
         for n, text in enumerate(mutant.read_text().splitlines(), 1)
         if "ascend.wait_flag MTE2 -> MTE1" in text
     )
-    code, _, err = ascend_run(capsys, mutant, "--random-inputs", "--output-dir", tmp_path / "o")
+    code, _, err = ascend_run(
+        capsys, mutant, "--executor", executor, "--random-inputs", "--output-dir", tmp_path / "o"
+    )
     assert code == 1
     assert_one_line_error(err, f"ascend.wait_flag at {mutant}:{line}:", "deadlock")
     assert not (tmp_path / "o").exists()
 
 
-def test_overlapping_buffers_are_an_address_plan_error(capsys, kernels, tmp_path):
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_overlapping_buffers_are_an_address_plan_error(capsys, kernels, tmp_path, executor):
     def edit(lines: list[str]) -> list[str]:
         (i,) = (i for i, line in enumerate(lines) if "local_tensor<B1" in line and "alloc" in line)
         lines[i] = re.sub(r"offset \d+", "offset 0", lines[i])  # B1 on top of A1
@@ -305,7 +318,14 @@ def test_overlapping_buffers_are_an_address_plan_error(capsys, kernels, tmp_path
 
     mutant = _mutant(tmp_path, kernels["hw"], "overlap.mlir", edit)
     code, _, err = ascend_run(
-        capsys, mutant, "--random-inputs", "--check", "--output-dir", tmp_path / "o"
+        capsys,
+        mutant,
+        "--executor",
+        executor,
+        "--random-inputs",
+        "--check",
+        "--output-dir",
+        tmp_path / "o",
     )
     assert code == 1
     assert_one_line_error(err, "ascend.alloc_buffer at", "B1 buffer [0,", "overlaps A1 buffer")
@@ -325,7 +345,8 @@ def test_buffer_past_the_memory_fails_verification(capsys, kernels, tmp_path):
     assert "builtin.module" not in err and not (tmp_path / "o").exists()
 
 
-def test_out_of_bounds_access_names_the_op(capsys, tmp_path):
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_out_of_bounds_access_names_the_op(capsys, tmp_path, executor):
     # data_copy of 64 blocks (2 KiB) into a 256-element A1 buffer at the end of L1: the
     # verifiers accept the buffer, the access runs past the memory.
     text = MISSING_FLAG.read_text()
@@ -339,7 +360,9 @@ def test_out_of_bounds_access_names_the_op(capsys, tmp_path):
     )
     program = tmp_path / "oob.mlir"
     program.write_text(text)
-    code, _, err = ascend_run(capsys, program, "--random-inputs", "--output-dir", tmp_path / "o")
+    code, _, err = ascend_run(
+        capsys, program, "--executor", executor, "--random-inputs", "--output-dir", tmp_path / "o"
+    )
     assert code == 1
     assert_one_line_error(err, f"ascend.data_copy at {program}:15:3", "out of bounds")
 

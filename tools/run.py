@@ -52,7 +52,8 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.check import check
-from ascend_xdsl.runtime.interpreter import make_interpreter, np_dtype
+from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
+from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.runtime.locations import describe_op, parse_file
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
@@ -103,6 +104,13 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--sanitize", action="store_true", help="report synchronisation hazards")
     parser.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware")
+    parser.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="compiled",
+        help="how kernels run: translated to Python once (compiled, default) or op by op by "
+        "xDSL's interpreter (interp); both give the same bits",
+    )
     return parser
 
 
@@ -315,18 +323,22 @@ def run_entry(
     inputs: Sequence[np.ndarray],
     hw_name: str,
     sanitizer: Sanitizer | None,
+    executor: str = "compiled",
 ) -> tuple[Any, ...]:
-    """Run ``entry`` on ``inputs``; any failure becomes a :class:`CliError` naming its op.
+    """Run ``entry`` on ``inputs``; any failure becomes a :class:`CliError` naming its op (the
+    compiled executor names a kernel op on the exception, ``ascend_op``; the interpreter's ops
+    are tracked by a listener).
 
     Named apart from ``runtime.api.interpret`` (the library call): this one is the CLI's, with
     the op tracker and the one-line error."""
-    interpreter = make_interpreter(module, hw_name, sanitizer)
+    interpreter = make_interpreter(module, hw_name, sanitizer, executor=executor)
     tracker = OpTracker()
     interpreter.listeners = (*interpreter.listeners, tracker)
     try:
         return tuple(interpreter.call_op(entry, tuple(inputs)))
     except Exception as e:
-        where = f"{describe_op(tracker.stack[-1])}: " if tracker.stack else ""
+        failing = getattr(e, "ascend_op", None) or (tracker.stack[-1] if tracker.stack else None)
+        where = f"{describe_op(failing)}: " if failing is not None else ""
         raise CliError(f"{where}{first_line(e)}") from None
 
 
@@ -398,7 +410,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
     try:
-        results = run_entry(module, entry, inputs, args.hw, sanitizer)
+        results = run_entry(module, entry, inputs, args.hw, sanitizer, args.executor)
     except CliError:
         if sanitizer is not None:  # what was found before the failure is still worth reading
             report_hazards(sanitizer, " before the run failed")
