@@ -13,7 +13,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, i64
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp, Load3dOp
-from ascend_xdsl.lowering.build import conv_problem
+from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
 from ascend_xdsl.runtime.compiled import UnsupportedOpError, kernel_of
 from ascend_xdsl.runtime.core_memory import MemoryAccessError
@@ -24,7 +24,7 @@ KERNEL = "conv3d_bp_filter_kernel"
 
 
 def _module(cores: int = 2):
-    problem = conv_problem((1, 32, 3, 8, 8), (32, 32, 2, 3, 3), padding=1)
+    problem = shape_from_torch_args((1, 32, 3, 8, 8), (32, 32, 2, 3, 3), padding=1)
     levels = compiled_levels(problem, HW, "heuristic", cores, "")
     x, dy = random_inputs(problem, 3)
     return levels["hw"].clone(), x, dy
