@@ -110,7 +110,8 @@ def sum_(*terms: Idx) -> Idx:
     return total
 
 
-def align_up(a: Idx, b: int) -> Idx:
+def align_up_idx(a: Idx, b: int) -> Idx:
+    """``a`` rounded up to a multiple of ``b``: ``conv_shape.align_up`` for an ``Idx``."""
     return mul(ceildiv(a, b), b)
 
 

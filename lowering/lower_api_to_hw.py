@@ -47,7 +47,7 @@ from ascend_xdsl.dialects.api_level import (
     SetSingleShapeOp,
     SetStartPositionOp,
 )
-from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.dialects.conv_shape import C0, align_up
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.hw_level import (
@@ -62,7 +62,7 @@ from ascend_xdsl.lowering.convert_conv_to_api import input_start_row
 from ascend_xdsl.lowering.index_arith import (
     Idx,
     add,
-    align_up,
+    align_up_idx,
     bool_value,
     ceildiv,
     cmp,
@@ -141,8 +141,8 @@ def allocate_buffers(t: DwTiling, element_type: Attribute) -> Buffers:
             TPosition.A1, t.step_m * t.base_m * t.step_ka * t.base_k, element_type, t.al1_pbuffer
         ),
         b1=alloc(TPosition.B1, t.bl1_bound, element_type, t.bl1_pbuffer),
-        a2=alloc(TPosition.A2, t.base_m * align_up(t.base_k, C0), element_type, l0_slots),  # type: ignore[arg-type]
-        b2=alloc(TPosition.B2, t.base_n * align_up(t.base_k, C0), element_type, l0_slots),  # type: ignore[arg-type]
+        a2=alloc(TPosition.A2, t.base_m * align_up(t.base_k, C0), element_type, l0_slots),
+        b2=alloc(TPosition.B2, t.base_n * align_up(t.base_k, C0), element_type, l0_slots),
         co1=alloc(TPosition.CO1, t.base_m * t.base_n, f32, t.cl0_pbuffer),
     )
 
@@ -329,9 +329,9 @@ class TileWalk:
         """One k step of a tile: dy and img2col(x) into L0A/L0B, then the Cube."""
         t, s, b = self.t, self.s, self.bufs
         use_k = min_(t.base_k, sub(s.k, mul(kt, t.base_k)))
-        k_ext = align_up(use_k, C0)
+        k_ext = align_up_idx(use_k, C0)
         l0 = rem(kt, 2) if self.l0_pingpong else 0
-        m_al = align_up(use_m, C0)
+        m_al = align_up_idx(use_m, C0)
         Load3dOp(
             b.a1,
             value(run.a_slot),
@@ -428,7 +428,7 @@ class TileWalk:
             value(off),
             value(use_m),
             value(use_n),
-            value(align_up(use_m, C0)),
+            value(align_up_idx(use_m, C0)),
             value(t.cout1_g * C0 * C0 * 4 // 32),
             atomic=s.atomic,
         )
