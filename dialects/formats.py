@@ -3,8 +3,16 @@
 The trans_data verifier and interpreter, the fixpipe interpreter, the lowering's GM offset
 arithmetic and the tests all use this module, so a layout is defined exactly once. It is plain
 numpy with no IR in it. Every conversion is a pad + reshape + transpose (no per-element Python
-loops), and every offset function works equally on Python ints and on numpy integer arrays, so
-the simulator can compute a whole tile's addresses in one call.
+loops).
+
+The GM offset formulas are written once, over an :class:`IndexArith` (the integer operations
+they need, passed in): :data:`INT_ARITH` evaluates them on Python ints and numpy integer arrays
+(so the simulator computes a whole tile's addresses in one call), and the lowering's
+``lowering.index_arith.IDX_ARITH`` evaluates the same functions into ``arith`` ops. An offset is
+a sum of coordinate × stride, with the strides those of the C-contiguous storage shape
+(:func:`ndc1hwc0_strides`, :func:`fractal_z_3d_strides`): the conversions below produce exactly
+that storage, and the lowering reads its per-row, per-plane and per-block strides from the same
+records.
 
 Notation: ``⌊a/b⌋`` is floor division, ``C1 = ⌈C/C0⌉``, C0 = 16 for fp16/bf16 (8 for fp32).
 
@@ -49,6 +57,11 @@ each axis up to a whole number of fractals; unpackers slice the padding off agai
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
 import numpy as np
 
 from ascend_xdsl.dialects.conv_shape import (
@@ -63,6 +76,75 @@ IntOrArray = int | np.ndarray
 
 FRACTAL_N0 = FRACTAL
 """Cout rows per FRACTAL_Z_3D fractal, and M0/N0 of the on-chip fractals."""
+
+V = TypeVar("V")
+"""The value type an offset formula is evaluated in. Operands may also be plain ``int`` (strides,
+shape constants, coordinates known to be 0): both arithmetics take ints."""
+
+Operand = V | int
+
+
+@dataclass(frozen=True)
+class IndexArith(Generic[V]):
+    """The integer operations the offset formulas are written in.
+
+    Writing a formula once against this record, rather than once with Python operators and once
+    with the lowering's IR builders, is what makes the simulator and the compiled kernel agree
+    by construction. All operands are non-negative where ``floordiv`` and ``rem`` are used, so
+    floor and truncating division (``arith.remsi``) agree."""
+
+    add: Callable[[Operand[V], Operand[V]], Operand[V]]
+    sub: Callable[[Operand[V], Operand[V]], Operand[V]]
+    mul: Callable[[Operand[V], Operand[V]], Operand[V]]
+    floordiv: Callable[[Operand[V], Operand[V]], Operand[V]]
+    rem: Callable[[Operand[V], Operand[V]], Operand[V]]
+    max: Callable[[Operand[V], Operand[V]], Operand[V]]
+    min: Callable[[Operand[V], Operand[V]], Operand[V]]
+
+    def sum(self, *terms: Operand[V]) -> Operand[V]:
+        """``terms[0] + terms[1] + ...`` (0 for no terms)."""
+        total: Operand[V] = 0
+        for term in terms:
+            total = self.add(total, term)
+        return total
+
+    def dot(self, coords: Sequence[Operand[V]], strides: Sequence[int]) -> Operand[V]:
+        """``Σ coords[i]·strides[i]``: the offset of a coordinate in a strided layout."""
+        if len(coords) != len(strides):
+            raise ValueError(f"{len(coords)} coordinates for {len(strides)} strides")
+        return self.sum(*(self.mul(c, s) for c, s in zip(coords, strides, strict=True)))
+
+
+def _maximum(a: IntOrArray, b: IntOrArray) -> IntOrArray:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.maximum(a, b)
+    return max(a, b)
+
+
+def _minimum(a: IntOrArray, b: IntOrArray) -> IntOrArray:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.minimum(a, b)
+    return min(a, b)
+
+
+INT_ARITH: IndexArith[IntOrArray] = IndexArith(
+    add=operator.add,
+    sub=operator.sub,
+    mul=operator.mul,
+    floordiv=operator.floordiv,
+    rem=operator.mod,
+    max=_maximum,
+    min=_minimum,
+)
+"""The formulas on Python ints and numpy integer arrays (broadcast together)."""
+
+
+def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """Element strides of a C-contiguous array of ``shape``."""
+    strides = [1] * len(shape)
+    for axis in range(len(shape) - 2, -1, -1):
+        strides[axis] = strides[axis + 1] * shape[axis + 1]
+    return tuple(strides)
 
 
 def _pad_axes(x: np.ndarray, sizes: dict[int, int]) -> np.ndarray:
@@ -115,6 +197,45 @@ def ndc1hwc0_to_ncdhw(x5: np.ndarray, c: int) -> np.ndarray:
     return np.ascontiguousarray(x[:, :c])
 
 
+@dataclass(frozen=True)
+class Ndc1hwc0Strides:
+    """Elements between neighbours along each NDC1HWC0 storage axis; C0's stride is 1.
+
+    ``h`` is the elements of one H row, ``c1`` of one C1 block plane (H·W·C0), ``d`` of one
+    depth (all C1 blocks)."""
+
+    n: int
+    d: int
+    c1: int
+    h: int
+    w: int
+
+
+def ndc1hwc0_strides(dims: tuple[int, int, int, int, int], c0: int) -> Ndc1hwc0Strides:
+    """Strides of NDC1HWC0 storage of a logical (N, C, D, H, W) tensor ``dims``."""
+    n, d, c1, h, w, _ = _row_major_strides(ndc1hwc0_shape(*dims, c0))
+    return Ndc1hwc0Strides(n=n, d=d, c1=c1, h=h, w=w)
+
+
+def ndc1hwc0_block_offset(
+    ar: IndexArith[V],
+    s: Ndc1hwc0Strides,
+    n: Operand[V],
+    d: Operand[V],
+    c1: Operand[V],
+    h: Operand[V],
+    w: Operand[V],
+    c0: Operand[V],
+) -> Operand[V]:
+    """Element offset of storage coordinate ``[n, d, c1, h, w, c0]`` (research §5.1), in ``ar``.
+
+    The single definition of the NDC1HWC0 offset. Being linear, it also holds for a coordinate
+    that runs past its axis into the next one: ``w`` = a position p of consecutive (h, w)
+    pixels (``s.h`` = W·``s.w``), or ``c1`` = a (d, c1) row when C1 blocks of consecutive depths
+    are read as one axis (fused Dk)."""
+    return ar.add(ar.dot((n, d, c1, h, w), (s.n, s.d, s.c1, s.h, s.w)), c0)
+
+
 def ndc1hwc0_offset(
     n: IntOrArray,
     c: IntOrArray,
@@ -127,9 +248,8 @@ def ndc1hwc0_offset(
     """Element offset of logical ``x[n, c, d, h, w]`` in NDC1HWC0 storage (research §5.1).
 
     ``dims`` is the logical (N, C, D, H, W) shape; N itself does not enter the formula."""
-    _, cc, dd, hh, ww = dims
-    c1 = ceil_div(cc, c0)
-    return ((((n * dd + d) * c1 + c // c0) * hh + h) * ww + w) * c0 + c % c0
+    s = ndc1hwc0_strides(dims, c0)
+    return ndc1hwc0_block_offset(INT_ARITH, s, n, d, c // c0, h, w, c % c0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,6 +286,50 @@ def enlarged_group_index(
     return g // mag_factor, slot * cout_g + co % cout_g, slot * cin_g + ci
 
 
+@dataclass(frozen=True)
+class FractalZ3dStrides:
+    """Elements between neighbours along each FRACTAL_Z_3D axis; C0's (cin mod C0) stride is 1.
+
+    ``kw`` is the stride of one row ``(G, kd, c1, kh, kw)``: the ``[cout1_g·16][C0]`` block that
+    one 16-wide N block of an L0C tile fills. The (Cout1, N0) axes are one axis of
+    ``cout1_g·16`` channels, stride ``co`` = C0."""
+
+    g: int
+    kd: int
+    c1: int
+    kh: int
+    kw: int
+    co: int
+
+
+def fractal_z_3d_strides(
+    kd: int, kh: int, kw: int, cin1_g: int, cout1_g: int, c0: int
+) -> FractalZ3dStrides:
+    """Strides of FRACTAL_Z_3D storage ``[G][kD][cin1_g][kH][kW][cout1_g·16][C0]``."""
+    g, d, c1, h, w, co, _ = _row_major_strides((1, kd, cin1_g, kh, kw, cout1_g * FRACTAL_N0, c0))
+    return FractalZ3dStrides(g=g, kd=d, c1=c1, kh=h, kw=w, co=co)
+
+
+def fractal_z_3d_block_offset(
+    ar: IndexArith[V],
+    s: FractalZ3dStrides,
+    g: Operand[V],
+    kd: Operand[V],
+    c1: Operand[V],
+    kh: Operand[V],
+    kw: Operand[V],
+    co: Operand[V],
+    ci0: Operand[V],
+) -> Operand[V]:
+    """Element offset of enlarged group ``g``'s row ``(kd, c1, kh, kw)``, cout ``co`` (inside the
+    enlarged group) and cin ``c1·C0 + ci0`` (research §5.2), in ``ar``.
+
+    The single definition of the FRACTAL_Z_3D offset. Linear like
+    :func:`ndc1hwc0_block_offset`, so ``kw`` may count whole rows of (c1, kh, kw) and ``c1``
+    whole (kd, c1) rows."""
+    return ar.add(ar.dot((g, kd, c1, kh, kw, co), (s.g, s.kd, s.c1, s.kh, s.kw, s.co)), ci0)
+
+
 def fractal_z_3d_offset(
     co: IntOrArray,
     ci: IntOrArray,
@@ -183,10 +347,8 @@ def fractal_z_3d_offset(
     cout, cin_g, dk, hk, wk = weight_shape
     ge = _fz3d_enlargement(cout, cin_g, groups, c0)
     g_e, co_e, ci_e = enlarged_group_index(co, ci, cout // groups, cin_g, ge.mag_factor)
-    row = (((g_e * dk + kd) * ge.cin1_g + ci_e // c0) * hk + kh) * wk + kw
-    return ((row * ge.cout1_g + co_e // FRACTAL_N0) * FRACTAL_N0 + co_e % FRACTAL_N0) * c0 + (
-        ci_e % c0
-    )
+    s = fractal_z_3d_strides(dk, hk, wk, ge.cin1_g, ge.cout1_g, c0)
+    return fractal_z_3d_block_offset(INT_ARITH, s, g_e, kd, ci_e // c0, kh, kw, co_e, ci_e % c0)
 
 
 def oihw_to_fractal_z_3d(w: np.ndarray, groups: int, c0: int) -> np.ndarray:

@@ -50,12 +50,20 @@ from ascend_xdsl.dialects.api_level import (
 )
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.conv_shape import C0, ceil_div
-from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.dw_tiling import (
+    DwTiling,
+    grad_output_strides,
+    input_start_row,
+    input_strides,
+    weight_strides,
+)
+from ascend_xdsl.dialects.formats import fractal_z_3d_block_offset, ndc1hwc0_block_offset
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import CONV_ATTR, AllocGmOp, LaunchOp
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 from ascend_xdsl.lowering.index_arith import (
+    IDX_ARITH,
     Idx,
     add,
     and_,
@@ -71,13 +79,6 @@ from ascend_xdsl.lowering.index_arith import (
     sum_,
     value,
 )
-
-
-def input_start_row(t: DwTiling, ho_start: Idx) -> Idx:
-    """The Hi row ``SetInput`` points at for a K range starting at Ho row ``ho_start``: the
-    first row its top output row reads, or row 0 when that lies in the top padding (the API's
-    ``hiStartIdx``, clipped at the input)."""
-    return max_(0, sub(mul(ho_start, t.stride_h), t.pad_up))
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilter
         n_start = mul(core.n, t.single_core_cin)
         ho_start = mul(core.k, t.single_core_ho)
         k_rows = min_(t.single_core_ho, sub(t.ho, ho_start))
-        hi_start = input_start_row(t, ho_start)
+        hi_start = input_start_row(IDX_ARITH, t, ho_start)
         with for_loop(0, t.single_core_group, name="gi") as gi:
             g = add(mul(core.group, t.single_core_group), gi)
             # The last enlarged group may hold fewer channel blocks than cin1_g / cout1_g.
@@ -138,7 +139,6 @@ def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilter
                     (m, n, k),
                     (m_start, n_start),
                     (ho_start, hi_start),
-                    (c1_in, c1_out),
                 )
         EndOp(obj)
         func.ReturnOp()
@@ -153,11 +153,9 @@ def _single_shapes(
     mnk: tuple[Idx, Idx, Idx],
     mn_start: tuple[Idx, Idx],
     rows_start: tuple[Idx, Idx],
-    c1: tuple[int, int],
 ) -> None:
     """The (batch·dout, dk) driver loops of one group, each calling the API once."""
     m_start, n_start = mn_start
-    c1_in, c1_out = c1
     batch_dout = t.batch * t.dout
     with for_loop(0, t.single_core_batch, name="bdi") as bdi:
         bd = add(mul(core.batch, t.single_core_batch), bdi)
@@ -168,17 +166,23 @@ def _single_shapes(
                 din = sum_(mul(do, t.stride_d), -t.pad_front, mul(kd, t.dilation_d))
                 inside = and_(cmp("sge", din, 0), cmp("slt", din, t.di))
                 with if_(and_(cmp("slt", kd, t.dk), inside)):
-                    dy_c1 = add(mul(g, t.cout1_g), floordiv(m_start, C0))
-                    dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), dy_c1)
-                    x_c1 = add(mul(g, t.cin1_g), floordiv(n_start, C0))
-                    x_plane = add(mul(add(mul(nb, t.di), din), c1_in), x_c1)
-                    # FRACTAL_Z_3D rows (g, kd, c1, kh, kw) of [cout1_g·16][16] blocks.
-                    dw_row = add(mul(add(mul(g, t.dk), kd), t.cin1_g), floordiv(n_start, C0))
+                    # Enlarged group g holds the C1 blocks [g·cout1_g, ...) of dy and
+                    # [g·cin1_g, ...) of x (group_enlargement makes them C0-aligned).
+                    c1_n = floordiv(n_start, C0)
                     _single_shape(
                         t,
                         obj,
                         tensors,
-                        (dy_plane, x_plane, dw_row),
+                        Origin(
+                            batch=nb,
+                            dout=do,
+                            dy_c1=add(mul(g, t.cout1_g), floordiv(m_start, C0)),
+                            din=din,
+                            x_c1=add(mul(g, t.cin1_g), c1_n),
+                            group=g,
+                            kd=kd,
+                            dw_c1=c1_n,
+                        ),
                         mnk,
                         m_start,
                         rows_start,
@@ -194,7 +198,6 @@ def _fused_single_shapes(
     mnk: tuple[Idx, Idx, Idx],
     mn_start: tuple[Idx, Idx],
     rows_start: tuple[Idx, Idx],
-    c1: tuple[int, int],
 ) -> None:
     """The batch·dout driver loop with kD fused into N (groups 1, dilation_d 1).
 
@@ -206,7 +209,6 @@ def _fused_single_shapes(
     """
     m, _, k = mnk
     m_start, n_start = mn_start
-    c1_in, c1_out = c1
     hwk = t.hk * t.wk
     first_row = floordiv(n_start, C0)
     with for_loop(0, t.single_core_batch, name="bdi") as bdi:
@@ -219,33 +221,61 @@ def _fused_single_shapes(
             lo = max_(first_row, mul(kd_lo, t.cin1_g))
             hi = min_(add(first_row, t.single_core_cin // C0), mul(kd_hi, t.cin1_g))
             with if_(cmp("sgt", hi, lo)):
-                dy_plane = add(mul(add(mul(nb, t.dout), do), c1_out), floordiv(m_start, C0))
-                # Row r of N is plane din0 + r // cin1_g, Cin1 block r % cin1_g (C1 = cin1_g).
-                x_plane = add(mul(add(mul(nb, t.di), din0), c1_in), lo)
                 n = mul(sub(hi, lo), hwk * C0)
-                _single_shape(
-                    t, obj, tensors, (dy_plane, x_plane, lo), (m, n, k), m_start, rows_start
+                # Row r of N is depth din0 + r // cin1_g, Cin1 block r % cin1_g of x (groups 1:
+                # C1 = cin1_g) and FRACTAL_Z_3D row (kd, c1) = (r // cin1_g, r % cin1_g): the
+                # linear offsets take r as a C1 index that runs on into the next depths.
+                origin = Origin(
+                    batch=nb,
+                    dout=do,
+                    dy_c1=floordiv(m_start, C0),
+                    din=din0,
+                    x_c1=lo,
+                    group=0,
+                    kd=0,
+                    dw_c1=lo,
                 )
+                _single_shape(t, obj, tensors, origin, (m, n, k), m_start, rows_start)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one single shape starts in each GM tensor, in storage coordinates."""
+
+    batch: Idx
+    dout: Idx
+    dy_c1: Idx
+    """dy's C1 block of the first M row."""
+    din: Idx
+    x_c1: Idx
+    """x's C1 block of the first N row."""
+    group: Idx
+    kd: Idx
+    dw_c1: Idx
+    """dW's Cin1 row inside the enlarged group ``group``."""
 
 
 def _single_shape(
     t: DwTiling,
     obj: SSAValue,
     tensors: tuple[SSAValue, SSAValue, SSAValue],
-    planes: tuple[Idx, Idx, Idx],
+    origin: Origin,
     mnk: tuple[Idx, Idx, Idx],
     m_start: Idx,
     rows_start: tuple[Idx, Idx],
 ) -> None:
     """The API calls of one single shape: dy and x from the first needed row of their NDC1HWC0
-    (C1 block) planes, dW from its FRACTAL_Z_3D row (research §3.10)."""
+    C1 block planes, dW from its FRACTAL_Z_3D row (research §3.10), with the offsets of
+    ``dialects/formats.py``."""
     x, dy, dw = tensors
-    dy_plane, x_plane, dw_row = planes
+    o = origin
     m, n, k = mnk
     ho_start, hi_start = rows_start
-    off_dy = mul(add(mul(dy_plane, t.ho), ho_start), t.wo * C0)
-    off_x = mul(add(mul(x_plane, t.hi), hi_start), t.wi * C0)
-    off_c = add(mul(dw_row, t.hk * t.wk * t.cout1_g * C0 * C0), mul(m_start, C0))
+    ar = IDX_ARITH
+    dy_s, x_s, dw_s = grad_output_strides(t), input_strides(t), weight_strides(t)
+    off_dy = ndc1hwc0_block_offset(ar, dy_s, o.batch, o.dout, o.dy_c1, ho_start, 0, 0)
+    off_x = ndc1hwc0_block_offset(ar, x_s, o.batch, o.din, o.x_c1, hi_start, 0, 0)
+    off_c = fractal_z_3d_block_offset(ar, dw_s, o.group, o.kd, o.dw_c1, 0, 0, m_start, 0)
     SetGradOutputOp(obj, dy, value(off_dy))
     SetInputOp(obj, x, value(off_x))
     SetSingleShapeOp(obj, value(m), value(n), value(k))

@@ -12,6 +12,10 @@ so a lowering reads like the kernel it generates::
     with ImplicitBuilder(block):
         with for_loop(0, m_blocks) as mb:
             rows = min_(base_m, sub(m, mul(mb, base_m)))
+
+The GM offset formulas are not written here: :data:`IDX_ARITH` hands these helpers to the
+formulas of ``dialects/formats.py`` and ``dialects/dw_tiling.py``, which the simulator evaluates
+on ints, so the lowering and the simulator address GM through the same definitions.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Block, SSAValue
+
+from ascend_xdsl.dialects.formats import IndexArith
 
 Idx = int | SSAValue
 
@@ -110,7 +116,15 @@ def sum_(*terms: Idx) -> Idx:
     return total
 
 
-def align_up(a: Idx, b: int) -> Idx:
+IDX_ARITH: IndexArith[Idx] = IndexArith(
+    add=add, sub=sub, mul=mul, floordiv=floordiv, rem=rem, max=max_, min=min_
+)
+"""The offset formulas of ``dialects/formats.py`` and ``dialects/dw_tiling.py`` evaluated into
+folded ``arith`` ops: what the lowerings use to address GM."""
+
+
+def align_up_idx(a: Idx, b: int) -> Idx:
+    """``a`` rounded up to a multiple of ``b``: ``conv_shape.align_up`` for an ``Idx``."""
     return mul(ceildiv(a, b), b)
 
 

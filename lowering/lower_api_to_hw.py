@@ -47,8 +47,17 @@ from ascend_xdsl.dialects.api_level import (
     SetSingleShapeOp,
     SetStartPositionOp,
 )
-from ascend_xdsl.dialects.conv_shape import C0
-from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
+from ascend_xdsl.dialects.conv_shape import C0, align_up
+from ascend_xdsl.dialects.dw_tiling import (
+    ITERATE_ORDER_M,
+    DwTiling,
+    fixpipe_dst_stride,
+    grad_output_strides,
+    input_element,
+    input_start_row,
+    input_strides,
+    tensor_c_offset,
+)
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.hw_level import (
     AllocBufferOp,
@@ -58,11 +67,11 @@ from ascend_xdsl.dialects.hw_level import (
     MmadOp,
 )
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, LocalTensorType
-from ascend_xdsl.lowering.convert_conv_to_api import input_start_row
 from ascend_xdsl.lowering.index_arith import (
+    IDX_ARITH,
     Idx,
     add,
-    align_up,
+    align_up_idx,
     bool_value,
     ceildiv,
     cmp,
@@ -141,8 +150,8 @@ def allocate_buffers(t: DwTiling, element_type: Attribute) -> Buffers:
             TPosition.A1, t.step_m * t.base_m * t.step_ka * t.base_k, element_type, t.al1_pbuffer
         ),
         b1=alloc(TPosition.B1, t.bl1_bound, element_type, t.bl1_pbuffer),
-        a2=alloc(TPosition.A2, t.base_m * align_up(t.base_k, C0), element_type, l0_slots),  # type: ignore[arg-type]
-        b2=alloc(TPosition.B2, t.base_n * align_up(t.base_k, C0), element_type, l0_slots),  # type: ignore[arg-type]
+        a2=alloc(TPosition.A2, t.base_m * align_up(t.base_k, C0), element_type, l0_slots),
+        b2=alloc(TPosition.B2, t.base_n * align_up(t.base_k, C0), element_type, l0_slots),
         co1=alloc(TPosition.CO1, t.base_m * t.base_n, f32, t.cl0_pbuffer),
     )
 
@@ -159,6 +168,7 @@ class TileWalk:
         self.a_resident = -(-k_iter_max // t.step_ka) <= t.al1_pbuffer
         self.b_resident = -(-k_iter_max // t.step_kb) <= t.bl1_pbuffer
         self.l0_pingpong = t.al0_pbuffer == 2 and t.bl0_pbuffer == 2
+        self.dy_strides, self.x_strides = grad_output_strides(t), input_strides(t)
 
     def emit(self) -> None:
         t, s = self.t, self.s
@@ -167,7 +177,7 @@ class TileWalk:
         self.k_iter = ceildiv(s.k, t.base_k)
         m_blocks = ceildiv(self.m_iter, t.step_m)
         n_blocks = ceildiv(self.n_iter, t.step_n)
-        self.hi_start = input_start_row(t, s.ho_start)
+        self.hi_start = input_start_row(IDX_ARITH, t, s.ho_start)
         if t.iterate_order == ITERATE_ORDER_M:
             with for_loop(0, m_blocks, name="mb") as mb:
                 self.resident_a_loads(mb)
@@ -201,11 +211,11 @@ class TileWalk:
 
     def load_a1(self, mb: Idx, ka: Idx, slot: Idx) -> None:
         """dy rows of one M-L1 block × one K-L1 block: [cout1][kl1][C0] (research §3.4)."""
-        t, s = self.t, self.s
-        hwo = t.ho * t.wo
+        t, s, dy = self.t, self.s, self.dy_strides
         rows = min_(t.step_m * t.base_m, sub(s.m, mul(mb, t.step_m * t.base_m)))
         kl1 = min_(self.kal1, sub(s.k, mul(ka, self.kal1)))
-        src = sum_(s.off_dy, mul(mb, t.step_m * t.base_m * hwo), mul(ka, self.kal1 * C0))
+        # M-L1 block mb starts step_m·base_m/C0 C1 blocks on, K-L1 block ka kal1 positions on.
+        src = sum_(s.off_dy, mul(mb, t.step_m * t.base_m // C0 * dy.c1), mul(ka, self.kal1 * dy.w))
         self.copy(
             s.dy,
             src,
@@ -213,7 +223,7 @@ class TileWalk:
             slot,
             ceildiv(rows, C0),
             kl1,
-            hwo,
+            dy.c1,
             max_rows=t.step_m * t.base_m // C0,
         )
 
@@ -247,11 +257,7 @@ class TileWalk:
         r0, h_rows, pad_top = self.b1_window(kb)
         c1_first, c1_rows = self.b1_channels(nb)
         h_begin = sub(add(mul(add(s.ho_start, r0), t.stride_h), pad_top), t.pad_up)
-        src = sum_(
-            s.off_x,
-            mul(c1_first, t.hi * t.wi * C0),
-            mul(sub(h_begin, self.hi_start), t.wi * C0),
-        )
+        src = input_element(IDX_ARITH, t, s.off_x, self.hi_start, c1_first, h_begin, 0, 0)
         # A K block whose rows all fall into the top or bottom padding reads no x at all (its
         # img2col is all padding): there is nothing to copy.
         with if_(cmp("sgt", h_rows, 0)):
@@ -262,7 +268,7 @@ class TileWalk:
                 slot,
                 c1_rows,
                 mul(h_rows, t.wi),
-                t.hi * t.wi,
+                self.x_strides.c1,
                 max_rows=t.cin1_g * t.dk,
             )
 
@@ -274,16 +280,19 @@ class TileWalk:
         slot: Idx,
         rows: Idx,
         row_len: Idx,
-        src_pitch: int,
+        row_pitch: int,
         max_rows: int,
     ) -> None:
-        """``rows`` strided rows of ``row_len`` blocks; one copy per row when the GM pitch is
-        beyond DataCopyParams' 16-bit stride (research §3.4 fallback).
+        """``rows`` strided rows of ``row_len`` blocks, ``row_pitch`` elements apart in GM (one
+        C1 block plane); one copy per row when the pitch is beyond DataCopyParams' 16-bit
+        stride (research §3.4 fallback).
 
-        The stride is ``src_pitch - row_len`` with ``row_len`` known only at run time (K and
-        row tails), so the choice is made for the shortest row there can be, one block: a
-        kernel whose rows are all long enough might have used one copy, never the other way.
+        The stride is ``src_pitch - row_len`` (in 32-byte blocks) with ``row_len`` known only
+        at run time (K and row tails), so the choice is made for the shortest row there can
+        be, one block: a kernel whose rows are all long enough might have used one copy, never
+        the other way.
         """
+        src_pitch = row_pitch // C0  # a C0 block of x or dy is one 32-byte block
         if src_pitch - 1 <= MAX_COPY_STRIDE and max_rows <= MAX_COPY_COUNT:
             DataCopyOp(
                 src,
@@ -300,7 +309,7 @@ class TileWalk:
         with for_loop(0, rows, name="row") as r:
             DataCopyOp(
                 src,
-                value(add(src_off, mul(r, src_pitch * C0))),
+                value(add(src_off, mul(r, row_pitch))),
                 dst,
                 value(slot),
                 value(mul(mul(r, row_len), C0)),
@@ -329,9 +338,9 @@ class TileWalk:
         """One k step of a tile: dy and img2col(x) into L0A/L0B, then the Cube."""
         t, s, b = self.t, self.s, self.bufs
         use_k = min_(t.base_k, sub(s.k, mul(kt, t.base_k)))
-        k_ext = align_up(use_k, C0)
+        k_ext = align_up_idx(use_k, C0)
         l0 = rem(kt, 2) if self.l0_pingpong else 0
-        m_al = align_up(use_m, C0)
+        m_al = align_up_idx(use_m, C0)
         Load3dOp(
             b.a1,
             value(run.a_slot),
@@ -420,16 +429,15 @@ class TileWalk:
             else:
                 with for_loop(0, min_(step, sub(self.k_iter, k_first)), name="ki") as ki:
                     self.k_step(add(k_first, ki), run, mi, use_m, use_n, c_slot)
-        off = sum_(s.off_c, mul(n_t, t.base_n * t.cout1_g * C0), mul(m_t, t.base_m * C0))
         FixpipeOp(
             b.co1,
             value(c_slot),
             s.dw,
-            value(off),
+            value(tensor_c_offset(IDX_ARITH, t, s.off_c, m_t, n_t)),
             value(use_m),
             value(use_n),
-            value(align_up(use_m, C0)),
-            value(t.cout1_g * C0 * C0 * 4 // 32),
+            value(align_up_idx(use_m, C0)),
+            value(fixpipe_dst_stride(t)),
             atomic=s.atomic,
         )
 

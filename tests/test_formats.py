@@ -262,3 +262,30 @@ def test_nz_block_is_fz3d_row():
     # GEMM column n = ((c1·kH + kh)·kW + kw)·16 + c0, row m = co (research §3.2, §5.2).
     expect = w[:, :, 0].transpose(0, 2, 3, 1).reshape(cout, -1)
     np.testing.assert_array_equal(c, expect)
+
+
+# ---------------------------------------------------------------- the offset arithmetic
+
+
+def test_int_arith_takes_ints_and_arrays():
+    ar = F.INT_ARITH
+    assert ar.max(-3, 0) == 0 and isinstance(ar.max(-3, 0), int)
+    np.testing.assert_array_equal(ar.max(np.array([-1, 3]), 0), [0, 3])
+    np.testing.assert_array_equal(ar.min(5, np.array([2, 9])), [2, 5])
+    assert ar.sum() == 0
+    assert ar.dot((2, np.int64(3)), (10, 100)) == 320
+
+
+def test_dot_needs_one_stride_per_coordinate():
+    with pytest.raises(ValueError, match="2 coordinates for 3 strides"):
+        F.INT_ARITH.dot((1, 2), (1, 2, 3))
+
+
+def test_strides_are_those_of_the_storage_shape():
+    s = F.ndc1hwc0_strides((2, 20, 3, 4, 5), 16)
+    assert (s.n, s.d, s.c1, s.h, s.w) == (3 * 2 * 4 * 5 * 16, 2 * 4 * 5 * 16, 4 * 5 * 16, 80, 16)
+    fz = F.fractal_z_3d_strides(kd=2, kh=3, kw=2, cin1_g=2, cout1_g=3, c0=16)
+    row = 3 * 16 * 16
+    assert (fz.g, fz.kd, fz.c1, fz.kh, fz.kw, fz.co) == (
+        2 * 2 * 3 * 2 * row, 2 * 3 * 2 * row, 3 * 2 * row, 2 * row, row, 16
+    )  # fmt: skip
