@@ -17,14 +17,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ascend_xdsl.hw import isa
+
 # Vendor limits: strides H/W ≤ 63, pads and dilations H/W ≤ 255 and kernel H/W ≤ 511 are Load3D's
 # (asc-devkit conv3d_bp_tiling_util.h); stride D ≤ 255, the D pads and dilation ≤ 255 and
 # groups ≤ 65535 are the operator's (ops-nn conv/conv3d_backprop_filter_v2/README.md).
-MAX_STRIDE_HW = 63
+# The Load3D ones are read from the instruction model's table (hw/isa.toml), the only copy.
+MAX_STRIDE_HW: int = isa.limit("load3d", "stride").hi  # type: ignore[assignment]
 MAX_STRIDE_D = 255
-MAX_PAD = 255
-MAX_DILATION = 255
-MAX_KERNEL_HW = 511
+MAX_PAD: int = isa.limit("load3d", "pad").hi  # type: ignore[assignment]
+MAX_DILATION: int = isa.limit("load3d", "dilation").hi  # type: ignore[assignment]
+MAX_KERNEL_HW: int = isa.limit("load3d", "kernel").hi  # type: ignore[assignment]
 MAX_GROUPS = 65535
 
 FRACTAL = 16

@@ -481,13 +481,6 @@ class Fixpipe:
         )
 
 
-def fixpipe_dst_stride(cout1_g: int) -> int:
-    """The fixpipe ``dst_stride`` that writes FRACTAL_Z_3D: the GM distance between two
-    16-column N blocks, ``cout1_g * 16 * C0`` float32 in 32-byte blocks (ops-nn dav_v220
-    ``LoadL0c2Gm``: ``cout1G * C0 * C0 * sizeof(float) / 32``)."""
-    return cout1_g * FRACTAL * FRACTAL * ACC_BYTES // BLOCK_BYTES
-
-
 # ---------------------------------------------------------------------------------------------
 # events
 

@@ -67,6 +67,7 @@ from ascend_xdsl.dialects.hw_level import (
     MmadOp,
 )
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, LocalTensorType
+from ascend_xdsl.hw import isa
 from ascend_xdsl.lowering.index_arith import (
     IDX_ARITH,
     Idx,
@@ -87,9 +88,10 @@ from ascend_xdsl.lowering.index_arith import (
     value,
 )
 
-# DataCopyParams fields are 16-bit (blockLen, strides) and 12-bit (blockCount).
-MAX_COPY_STRIDE = 65535
-MAX_COPY_COUNT = 4095
+# DataCopyParams fields are 16-bit (blockLen, strides) and 12-bit (blockCount): the limits of
+# the instruction model's one table (hw/isa.toml).
+MAX_COPY_STRIDE = isa.limit("data_copy", "src_stride").hi
+MAX_COPY_COUNT = isa.limit("data_copy", "count").hi
 
 
 @dataclass(frozen=True)

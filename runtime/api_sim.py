@@ -19,8 +19,16 @@ import numpy as np
 
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0, ceil_div
-from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
-from ascend_xdsl.hw import isa
+from ascend_xdsl.dialects.dw_tiling import (
+    ITERATE_ORDER_M,
+    DwTiling,
+    fixpipe_dst_stride,
+    grad_output_element,
+    input_element,
+    input_start_row,
+    tensor_c_offset,
+)
+from ascend_xdsl.dialects.formats import INT_ARITH
 from ascend_xdsl.runtime import instructions
 from ascend_xdsl.runtime.values import GmTensor
 
@@ -77,21 +85,22 @@ def set_start_position(obj: ApiObject, ho_start: int) -> None:
 def _matrices(obj: ApiObject) -> None:
     """A (M x K, dy rows) and B (K x N, img2col of x) of the single shape, in float32.
 
-    dy: the slice starts at ``dy_off`` (channel block of the M start, row ``ho_start``);
-    ``A[m, p] = dy[dy_off + (m // 16) * Ho*Wo*16 + p*16 + m % 16]``. x: the slice starts at
-    row ``hi_start = max(0, ho_start*sh - pad_up)`` of the channel block of the N start;
+    The offsets are the lowering's own formulas (``dialects/dw_tiling.py``:
+    ``grad_output_element``, ``input_start_row``, ``input_element``, ``tensor_c_offset``),
+    evaluated on numpy arrays. dy: the slice starts at ``dy_off`` (channel block of the M
+    start, row ``ho_start``). x: the slice starts at row ``input_start_row`` of the channel
+    block of the N start;
     position ``p`` is output row ``ho_start + p // Wo``, column ``p % Wo``; column ``q`` is
     (c1, kh, kw, c0) as in load3d."""
     t = obj.tiling
     assert t is not None and obj.dy is not None and obj.x is not None
     m, n, k = obj.m, obj.n, obj.k
-    ho_wo = obj.dy.shape[3] * obj.dy.shape[4]
     rows = np.arange(m)
     pos = np.arange(k)
-    a_idx = obj.dy_off + ((rows // C0) * ho_wo * C0 + rows % C0)[:, None] + (pos * C0)[None, :]
+    a_idx = grad_output_element(INT_ARITH, t, obj.dy_off, rows[:, None], pos[None, :])
     obj.a_mat = obj.dy.data[a_idx].astype(np.float32)
     hi, wi, wo = t.hi, t.wi, t.wo
-    hi_start = max(0, obj.ho_start * t.stride_h - t.pad_up)
+    hi_start = input_start_row(INT_ARITH, t, obj.ho_start)
     q = np.arange(n)
     c1 = q // (t.hk * t.wk * C0)
     ikh = (q // (t.wk * C0)) % t.hk
@@ -102,7 +111,7 @@ def _matrices(obj: ApiObject) -> None:
     h = (oh * t.stride_h - t.pad_up)[:, None] + (ikh * t.dilation_h)[None, :]
     w = (ow * t.stride_w - t.pad_left)[:, None] + (ikw * t.dilation_w)[None, :]
     valid = (h >= 0) & (h < hi) & (w >= 0) & (w < wi)
-    b_idx = obj.x_off + ((c1 * hi * wi)[None, :] + (h - hi_start) * wi + w) * C0 + c0[None, :]
+    b_idx = input_element(INT_ARITH, t, obj.x_off, hi_start, c1[None, :], h, w, c0[None, :])
     b_idx = np.where(valid, b_idx, 0)
     obj.b_mat = np.where(valid, obj.x.data[b_idx].astype(np.float32), np.float32(0))
     bm, bn = t.base_m, t.base_n
@@ -139,9 +148,9 @@ def get_tensor_c(obj: ApiObject, dw: GmTensor, offset: int, atomic: bool) -> Non
     m = min(t.base_m, obj.m - m0)
     n = min(t.base_n, obj.n - n0)
     m16 = obj.c_nz.shape[1] * 16
-    dst = offset + (n0 // C0) * t.cout1_g * C0 * C0 + m0 * C0
+    dst = tensor_c_offset(INT_ARITH, t, offset, m0 // t.base_m, n0 // t.base_n)
     instructions.fixpipe(
-        obj.c_nz.reshape(-1), dw.data, dst, m, n, m16, isa.fixpipe_dst_stride(t.cout1_g), atomic
+        obj.c_nz.reshape(-1), dw.data, dst, m, n, m16, fixpipe_dst_stride(t), atomic
     )
 
 

@@ -53,10 +53,10 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
-from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.runtime.locations import describe_op, parse_file
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.tools.conv import CliError
 from ascend_xdsl.tools.errors import describe_parse_error, first_line
 from ascend_xdsl.tools.output import write_atomically
