@@ -147,23 +147,26 @@ def data_copy(
 out_width = isa.out_width
 
 
-@lru_cache(maxsize=512)  # <= 256 KB of indices per entry (an L0B-sized tile)
-def _img2col_plan(g: isa.Load3d) -> tuple[np.ndarray, int, int, bool]:
-    """Gather plan of one load3d geometry: ``(index, lo, span, has_pad)``.
+@lru_cache(maxsize=512)
+def _img2col_plan(g: isa.Load3d) -> tuple[np.ndarray, int, int, np.ndarray | None, int]:
+    """Gather plan of one load3d geometry: ``(index, lo, span, pad, unit)``.
 
-    ``index`` is the L0 matrix in matrix order: (positions, columns) for the B side, (columns,
-    positions) with ``transpose`` (the A side); each entry is the feature-map element it reads
-    minus ``lo``, and padding reads the sentinel ``span`` (one past the referenced span
-    ``[lo, lo + span)``), where the caller places a zero. Rebasing on the span keeps the per-call
-    copy that carries the sentinel as small as the window, not the whole map.
+    The img2col matrix ``X`` (positions x columns) is gathered in units of ``unit`` elements:
+    whole C0 rows ``fmap[c1, h, w, :]`` (``unit`` = 16) when the column window starts on a C0
+    boundary, as every load the lowering emits does, so that one gather moves 64-byte rows and
+    its index is 16 times smaller; single elements (``unit`` = 1) otherwise. ``index[p, b]``
+    is the unit of the feature map that ``X[p, b*unit : (b+1)*unit]`` reads, minus ``lo``;
+    all of them lie in ``[lo, lo + span)``. ``pad`` lists the flat positions in ``index`` that
+    read padding (clipped there, to be zeroed by the caller), or is None.
     """
     pt, _pb, pl, _pr = g.pad  # pb enters nothing: there is no Hout bound (spec)
     kh, kw = g.kernel
     sh, sw = g.stride
     dh, dw = g.dilation
     c0 = FRACTAL
+    unit = c0 if g.k_start % c0 == 0 else 1
     p = g.m_start + np.arange(g.m_ext)  # img2col rows (output positions)
-    q = g.k_start + np.arange(g.k_ext)  # img2col columns, order (c1, kh, kw, c0)
+    q = g.k_start + np.arange(0, g.k_ext, unit)  # first column of each unit, order (c1, kh, kw, c0)
     oh, ow = np.divmod(p, g.wout)
     c1 = q // (kh * kw * c0)
     ikh = (q // (kw * c0)) % kh
@@ -172,36 +175,37 @@ def _img2col_plan(g: isa.Load3d) -> tuple[np.ndarray, int, int, bool]:
     h = (oh * sh - pt)[:, None] + (ikh * dh)[None, :]
     w = (ow * sw - pl)[:, None] + (ikw * dw)[None, :]
     valid = (h >= 0) & (h < g.l1_h) & (w >= 0) & (w < g.l1_w)
-    flat = ((c1[None, :] * g.l1_h + h) * g.l1_w + w) * c0 + qc0[None, :]  # X[p, q]
+    flat = (((c1[None, :] * g.l1_h + h) * g.l1_w + w) * c0 + qc0[None, :]) // unit
     if valid.any():
         lo, hi = int(flat[valid].min()), int(flat[valid].max())
     else:
-        lo, hi = 0, -1
-    span = hi - lo + 1
-    index = np.where(valid, flat - lo, span)
-    if g.transpose:
-        index = index.T
-    index = np.ascontiguousarray(index, dtype=np.intp)
+        lo, hi = 0, 0
+    index = np.ascontiguousarray(np.where(valid, flat - lo, 0), dtype=np.intp)
     index.setflags(write=False)  # shared through the cache
-    return index, lo, span, not bool(valid.all())
+    pad = None if valid.all() else np.flatnonzero(~valid)
+    return index, lo, hi - lo + 1, pad, unit
 
 
 def load3d_matrix(src: np.ndarray, src_off: int, g: isa.Load3d) -> np.ndarray:
     """The L0 matrix a load3d produces, in the source's element type: B (K = m_ext positions,
-    N = k_ext columns), or with ``transpose`` A (M = k_ext columns, K = m_ext positions).
-    ``src`` may also be the float32 decoding of the feature map (the machine's L1 mirror)."""
+    N = k_ext columns), or with ``transpose`` A (M = k_ext columns, K = m_ext positions; a
+    transposed view). ``src`` may also be the float32 decoding of the feature map (the
+    machine's L1 mirror)."""
     op = "load3d"
     _check_flat(op, "source", src)
     if src.dtype != F32:
         _check_cube_type(op, src)
     check_extent(op, "source", src_off, g.fmap_elems, src.size)
-    index, lo, span, has_pad = _img2col_plan(g)
-    window = src[src_off + lo : src_off + lo + span]
-    if has_pad:
-        # The zero sentinel sits right after the referenced span, so padding is part of the
-        # same single gather.
-        window = np.concatenate([window, np.zeros(1, src.dtype)])
-    return window.take(index, mode="clip")  # indices are in range by plan
+    index, lo, span, pad, unit = _img2col_plan(g)
+    if g.fmap_elems == 0:  # an empty map (l1_h 0): every position is padding
+        matrix = np.zeros((g.m_ext, g.k_ext), src.dtype)
+    else:
+        window = src[src_off + lo * unit : src_off + (lo + span) * unit].reshape(span, unit)
+        rows = window.take(index, axis=0, mode="clip")  # (m_ext, k_ext / unit, unit)
+        if pad is not None:
+            rows.reshape(-1, unit)[pad] = 0
+        matrix = rows.reshape(g.m_ext, g.k_ext)
+    return matrix.T if g.transpose else matrix
 
 
 def l0_layout(matrix: np.ndarray, transpose: bool, dtype: np.dtype | None = None) -> np.ndarray:
