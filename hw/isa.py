@@ -307,6 +307,10 @@ class Load3d:
     def out_elems(self) -> int:
         return self.m_ext * self.k_ext
 
+    @property
+    def fmap_bytes(self) -> int:
+        return self.fmap_elems * self.element_bytes
+
     def effects(self, src_memory: str, src: int, dst_memory: str, dst: int) -> Effects:
         eb = self.element_bytes
         out = self.out_elems * eb

@@ -14,8 +14,6 @@ enum, so "MTE2" works too); which events are legal is the model's ``event_error`
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ascend_xdsl import hw
 from ascend_xdsl.hw.isa import EVENT_PIPES, Pipe, event_error
 
@@ -34,8 +32,8 @@ class FlagState:
         """``event_ids``: the ids a kernel may use per pipe pair (default: the hardware figure
         ``user_event_ids``; the ids above are reserved for the framework)."""
         self.event_ids = hw.load().int("user_event_ids") if event_ids is None else event_ids
-        self._counts: Counter[FlagKey] = Counter()
-        self._checked: set[tuple[str, object, object, int]] = set()
+        self._counts: dict[FlagKey, int] = {}
+        """Sets not yet waited for; a key is present once it has been checked."""
 
     def _check(self, op: str, src: str, dst: str, event: int) -> FlagKey:
         names = ", ".join(sorted(EVENT_PIPES))
@@ -47,24 +45,26 @@ class FlagState:
             raise ValueError(message)
         return (str(src), str(dst), event)
 
-    def _key(self, op: str, src: str, dst: str, event: int) -> FlagKey:
-        # A kernel uses a handful of distinct events many thousand times: check each once.
-        seen = (op, src, dst, event)
-        if seen not in self._checked:
-            self._check(op, src, dst, event)
-            self._checked.add(seen)
-        return (src, dst, event)
+    # A kernel uses a handful of distinct events many thousand times: each (src, dst, id) is
+    # checked the first time a set or a wait uses it (both check the same rules).
 
     def set(self, src: str, dst: str, event: int) -> None:
-        self._counts[self._key("set_flag", src, dst, event)] += 1
+        key = (src, dst, event)
+        counts = self._counts
+        if key not in counts:
+            self._check("set_flag", src, dst, event)
+        counts[key] = counts.get(key, 0) + 1
 
     def wait(self, src: str, dst: str, event: int) -> None:
-        key = self._key("wait_flag", src, dst, event)
-        if self._counts[key] == 0:
+        key = (src, dst, event)
+        n = self._counts.get(key)
+        if n is None:
+            self._check("wait_flag", src, dst, event)
+        if not n:
             raise FlagDeadlockError(
                 f"wait_flag {src}->{dst} event {event} has no matching set_flag (deadlock)"
             )
-        self._counts[key] -= 1
+        self._counts[key] = n - 1
 
     def pending(self) -> dict[FlagKey, int]:
         """Events set but never waited for, with their counts (empty when balanced)."""

@@ -11,17 +11,20 @@ instructions the same way and give bit-identical results.
 Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
 cost. The 16-bit GM tensors are decoded once (``GmTensor.as_f32``) and L1 has a float32 mirror
 that every ``data_copy`` updates in the same step as the bytes (it is the only instruction that
-writes L1), so ``load3d`` gathers float32 values directly. The mirror is used only while L1 has
+writes L1), so ``load3d`` gathers float32 values directly; a gather from a window of L1 that no
+``data_copy`` has touched since is reused. The mirror is used only while L1 has
 been written in one element type; a second type switches it off for the rest of the core's run.
 
 Decoded L0 matrices. ``load3d`` computes the L0A/L0B tile as a matrix (the img2col gather); the
 Cube then needs it in float32. Writing the fractal bytes and unpacking them again in every
 ``mmad`` was half of the mmad's time. So a load3d into L0A/L0B keeps the matrix and *owes* its
-bytes: an ``mmad`` that reads exactly that tile (the same fractal geometry) takes the matrix
-(cast to float32 once), and any other access to those bytes (a ``load2d`` or ``load3d`` over
-part of them, an ``mmad`` with another geometry, :meth:`Core.sync`) first writes the owed bytes.
-Since the owed bytes are the gather's own values, this is exact: memory reads the same as if
-every instruction had written its bytes at once.
+bytes: an ``mmad`` that reads exactly that tile (the same fractal geometry) takes the matrix,
+and any other access to those bytes (a ``load2d`` or ``load3d`` over part of them, an ``mmad``
+with another geometry, :meth:`Core.sync`) first writes every owed tile of the memory, oldest
+first. L0C works the same way: an ``mmad`` that initialises whole fractals leaves its product
+as the owed Nz tile, later ``mmad``s of the same geometry add into it, and the ``fixpipe`` that
+reads it writes the bytes first. The owed bytes are the very values the instructions computed,
+so this is exact: memory reads the same as if every instruction had written its bytes at once.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from ascend_xdsl import hw
-from ascend_xdsl.dialects import hw_level
+from ascend_xdsl.dialects import formats, hw_level
 from ascend_xdsl.dialects.types import LocalTensorType
 from ascend_xdsl.hw import isa
 from ascend_xdsl.hw.isa import FRACTAL, Pipe
@@ -45,8 +48,9 @@ from ascend_xdsl.runtime.values import Buffer, GmTensor, np_dtype
 F32 = np.dtype(np.float32)
 
 #: Memories whose tiles the machine may hold as decoded matrices (see the module docstring).
-MATRIX_MEMORIES = ("L0A", "L0B")
+MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
 _MAX_TILES = 8
+_MAX_GATHERS = 32
 
 
 class KernelError(RuntimeError):
@@ -113,12 +117,17 @@ class _Tile:
     matrix: np.ndarray
     """The matrix, decoded to float32 (exact: every 16-bit float is a float32)."""
     dtype: np.dtype
-    """The element type the load wrote, which the owed bytes are in."""
-    transpose: bool
-    """Zz (A side) when set, Zn (B side) otherwise."""
+    """The element type the instruction wrote, which the owed bytes are in."""
+    layout: str
+    """The fractal layout of the bytes: "zz" (L0A), "zn" (L0B) or "nz" (L0C)."""
 
     def fractal_rows(self) -> tuple[int, int]:
         return self.matrix.shape[0] // FRACTAL, self.matrix.shape[1] // FRACTAL
+
+    def layout_bytes(self) -> np.ndarray:
+        if self.layout == "nz":
+            return formats.to_nz(self.matrix).reshape(-1).astype(self.dtype, copy=False)
+        return ins.l0_layout(self.matrix, self.layout == "zz", self.dtype)
 
 
 @dataclass(eq=False)
@@ -165,8 +174,15 @@ class Core:
         assert mirror is not None
         ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
 
+    def _forget_gathers(self, lo: int, hi: int) -> None:
+        """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
+        stale = [k for k, (g, _) in self._gathers.items() if k[0] < hi and lo < k[0] + g.fmap_bytes]
+        for key in stale:
+            del self._gathers[key]
+
     def __post_init__(self) -> None:
         self.memory = CoreMemory(self.hw_name)
+        self._gathers: dict[tuple[int, int], tuple[isa.Load3d, np.ndarray]] = {}
         self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
@@ -174,12 +190,17 @@ class Core:
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
             self.sanitizer.new_core(self.block_idx)
+        else:
+            # Without a sanitizer a flag is only the flag model's: skip the wrappers below.
+            self.set_flag = self.flags.set  # type: ignore[method-assign]
+            self.wait_flag = self.flags.wait  # type: ignore[method-assign]
+        self._checked: dict[tuple[int, int, int, int], isa.Mmad] = {}
 
     # -- owed L0 bytes ------------------------------------------------------------------------
 
     def _write_tile(self, memory: str, tile: _Tile) -> None:
         view = self.memory.view(memory, tile.addr, tile.matrix.size, tile.dtype)
-        view[:] = ins.l0_layout(tile.matrix, tile.transpose, tile.dtype)
+        view[:] = tile.layout_bytes()
 
     def _settle(self, memory: str, lo: int, hi: int) -> None:
         """Before an access to ``[lo, hi)`` through the bytes: if an owed tile overlaps it,
@@ -223,7 +244,7 @@ class Core:
         if side == "A":
             end = addr + g.a_elems * view.itemsize
             tile = self._tile_at(buf.memory, addr, end)
-            if tile is not None and tile.transpose and tile.dtype == view.dtype:
+            if tile is not None and tile.layout == "zz" and tile.dtype == view.dtype:
                 rows, cols = tile.fractal_rows()  # Zz (M1, K1): one M block row is K1 fractals
                 if (g.k1 == cols and g.m1 <= rows) or (g.m1 == 1 and g.k1 <= cols):
                     return tile.matrix[: g.m, : g.k]
@@ -231,7 +252,7 @@ class Core:
             return ins.unpack_a(view, g)
         end = addr + g.b_elems * view.itemsize
         tile = self._tile_at(buf.memory, addr, end)
-        if tile is not None and not tile.transpose and tile.dtype == view.dtype:
+        if tile is not None and tile.layout == "zn" and tile.dtype == view.dtype:
             rows, cols = tile.fractal_rows()  # Zn (K1, N1): one K block row is N1 fractals
             if (g.n1 == cols and g.k1 <= rows) or (g.k1 == 1 and g.n1 <= cols):
                 return tile.matrix[: g.k, : g.n]
@@ -281,6 +302,8 @@ class Core:
         ins.data_copy_g(src.data, src_off, view, dst_off, g)
         if dst.memory == "L1":
             self._mirror_write(src, src_off, dst, slot, view, dst_off, g)
+            if self._gathers:
+                self._forget_gathers(lo, lo + g.dst_bytes)
 
     def load3d(
         self,
@@ -332,17 +355,31 @@ class Core:
             self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
         mirror = self._mirror_of(src, src_slot, sview)
         if mirror is not None:
-            matrix = ins.load3d_matrix(mirror, src_off, g)
+            # The same window of unchanged L1 gives the same matrix (the ORDER_M walk reloads
+            # each A tile for every N tile): gather it once.
+            # Keyed by the geometry's identity (decoding interns it) to skip hashing its
+            # fields; the entry keeps the geometry alive, so the id cannot be reused.
+            key = (s_addr, id(g))
+            hit = self._gathers.get(key)
+            if hit is not None and hit[0] is g:
+                matrix = hit[1]
+            else:
+                matrix = ins.load3d_matrix(mirror, src_off, g)
+                if len(self._gathers) >= _MAX_GATHERS:
+                    self._gathers.clear()
+                self._gathers[key] = (g, matrix)
         else:
             matrix = ins.load3d_matrix(sview, src_off, g).astype(F32)
         if dst.memory == "L1":
             self._mirror_ok = False  # only data_copy keeps the mirror
+            self._gathers.clear()
         tiles = self._tiles.get(dst.memory)
         if tiles is None:
             dview[: g.out_elems] = ins.l0_layout(matrix, g.transpose, dview.dtype)
             return
         end = d_addr + g.out_elems * dst.element_bytes
-        self._owe(dst.memory, _Tile(d_addr, end, matrix, dview.dtype, g.transpose))
+        layout = "zz" if g.transpose else "zn"
+        self._owe(dst.memory, _Tile(d_addr, end, matrix, dview.dtype, layout))
 
     def load2d(
         self,
@@ -368,6 +405,7 @@ class Core:
             self._settle(dst.memory, d_addr, d_addr + g.dst_elems * dst.element_bytes)
         if dst.memory == "L1":
             self._mirror_ok = False  # only data_copy keeps the mirror
+            self._gathers.clear()
         ins.load2d_g(src.slot(src_slot), src_off, dst.slot(dst_slot), dst_off, g)
 
     def mmad(
@@ -386,7 +424,11 @@ class Core:
     ) -> None:
         g = isa.Mmad.decode(m, n, k, a.element_bytes)
         av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
-        ins.mmad_operands(av, bv, cv, g)
+        # The slot views live as long as the core, and the entry keeps the geometry alive.
+        checked = (id(av), id(bv), id(cv), id(g))
+        if self._checked.get(checked) is not g:
+            ins.mmad_operands(av, bv, cv, g)
+            self._checked[checked] = g
         if self.sanitizer is not None:
             self.sanitizer.record(
                 op,
@@ -398,7 +440,29 @@ class Core:
                 ),
             )
         product = self._matrix(a, a_slot, av, g, "A") @ self._matrix(b, b_slot, bv, g, "B")
-        ins.accumulate(cv, product, g, bool(init))
+        self._accumulate(c, c_slot, cv, g, product, bool(init))
+
+    def _accumulate(
+        self, buf: Buffer, slot: int, view: np.ndarray, g: isa.Mmad, product: np.ndarray, init: bool
+    ) -> None:
+        """``C[:m, :n] (+)= product``: on the owed L0C tile when the mmad has its fractal
+        geometry, as a new owed tile when it overwrites whole fractals, else on the bytes."""
+        addr = buf.address(slot)
+        end = addr + g.c_elems * ins.F32.itemsize
+        shape = (g.m1 * FRACTAL, g.n1 * FRACTAL)
+        tile = self._tile_at(buf.memory, addr, end)
+        if tile is not None and tile.layout == "nz" and tile.matrix.shape == shape:
+            if init:
+                tile.matrix[: g.m, : g.n] = product
+            else:
+                tile.matrix[: g.m, : g.n] += product
+            return
+        tiles = self._tiles.get(buf.memory)
+        if tiles is not None and init and product.shape == shape:
+            self._owe(buf.memory, _Tile(addr, end, product, F32, "nz"))
+            return
+        self._settle(buf.memory, addr, end)
+        ins.accumulate(view, product, g, init)
 
     def fixpipe(
         self,
@@ -414,10 +478,11 @@ class Core:
         dst_stride: int,
     ) -> None:
         g = isa.Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
+        s_addr = src.address(slot)
         if self.sanitizer is not None:
-            self.sanitizer.record(
-                op, g.effects(src.memory, src.address(slot), dst_off * dst.data.itemsize)
-            )
+            self.sanitizer.record(op, g.effects(src.memory, s_addr, dst_off * dst.data.itemsize))
+        if src.memory in self._tiles:
+            self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
         ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)
         dst.written()
 

@@ -71,7 +71,8 @@ def test_effects_are_the_spec_footprints():
 @pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
 def test_owed_tiles_leave_the_bytes_as_direct_writes(dtype):
     """load3d into L0B keeps a matrix; a load2d over half of it, an mmad that reads it with
-    another geometry and sync() must all see the bytes a direct write would have left."""
+    another geometry, an owed L0C tile that a second mmad adds into, and sync() must all see
+    the bytes that direct writes would have left."""
     rng = np.random.default_rng(0)
     fmap = rng.standard_normal(2 * 6 * 6 * 16).astype(np.float32).astype(dtype)
     gm_type = GmTensorType.__new__(GmTensorType)  # only .data is used by data_copy
@@ -106,6 +107,9 @@ def test_owed_tiles_leave_the_bytes_as_direct_writes(dtype):
     core.mmad(None, l0a, 0, l0b, 0, l0c, 0, 16, 64, 16, True)  # type: ignore[arg-type]
     c_expect = np.zeros(4096, np.float32)
     ins.mmad(a_vals, expect, c_expect, 16, 64, 16, True)
+    core.mmad(None, l0a, 0, l0b, 0, l0c, 0, 16, 64, 16, False)  # type: ignore[arg-type]
+    ins.mmad(a_vals, expect, c_expect, 16, 64, 16, False)  # the owed L0C tile accumulates
+    core.sync()
     assert np.array_equal(l0c.slot(0)[: c_expect.size], c_expect)
     # A load2d over the first half overwrites bytes of the (now written) tile.
     core.load2d(None, False, l1, 0, 0, l0b, 0, 0, 2, 1)  # type: ignore[arg-type]
