@@ -82,13 +82,25 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert "using the embedded default layer" in err
 
 
+def test_both_executors_check_the_same_numbers(capsys):
+    small = ["--input", "1,16,3,6,6", "--weight", "16,16,2,3,3", "--padding", "1", "--cores", "2"]
+    checks = []
+    for executor in ("compiled", "interp"):
+        code, out, err = run(capsys, "bp-filter", *small, "--executor", executor)
+        assert code == 0, err
+        checks.append(out.splitlines()[-1])
+    assert checks[0] == checks[1] and checks[0].endswith(": OK")
+    code, _, err = run(capsys, "bp-filter", *small, "--executor", "jit")
+    assert code == 2 and "invalid choice: 'jit'" in err
+
+
 def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
     from ascend_xdsl.runtime import api
 
     real = api.run_compiled
 
-    def broken(modules, problem, *, hw, seed=0):
-        result = real(modules, problem, hw=hw, seed=seed)
+    def broken(modules, problem, *, hw, seed=0, executor="compiled"):
+        result = real(modules, problem, hw=hw, seed=seed, executor=executor)
         result.grad_weight[0, 0, 0, 0, 0] += 10.0  # what a kernel bug would do
         x, dy = api.random_inputs(problem, seed)
         return api.KernelRun(

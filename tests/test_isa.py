@@ -116,3 +116,32 @@ def test_owed_tiles_leave_the_bytes_as_direct_writes(dtype):
     ins.load2d(l1.slot(0), 0, expect, 0, 2, 1, False)
     core.sync()
     assert np.array_equal(l0b.slot(0).view(np.uint16), expect.view(np.uint16))
+
+
+def test_a_reused_gather_follows_the_bytes_it_read():
+    """The machine reuses the gather of an unchanged L1 window; a data_copy into the window
+    must make the next load read the new values."""
+    rng = np.random.default_rng(1)
+    first = rng.standard_normal(16 * 64).astype(np.float16)
+    second = rng.standard_normal(16 * 64).astype(np.float16)
+    core = Core(0)
+    f16 = np.dtype(np.float16)
+    a1 = core.alloc_buffer(BufferSpec("L1", "A1", f16, 1024, 1, 0, 2048))
+    a2 = core.alloc_buffer(BufferSpec("L0A", "A2", f16, 1024, 1, 0, 2048))
+    st = Load3dStatic((1, 1), (1, 1), (1, 1), True)
+    window = (1, 64, 16, 0, 16, 0, 64, 0, 0, 0, 0)  # the A side: 16 channels x 64 positions
+    gm_type = GmTensorType.__new__(GmTensorType)
+    for data in (first, first, second):
+        core.data_copy(None, GmTensor(gm_type, data), 0, a1, 0, 0, 1, 64, 0, 0)  # type: ignore[arg-type]
+        core.load3d(None, st, a1, 0, 0, a2, 0, *window)  # type: ignore[arg-type]
+        core.sync()
+        expect = np.zeros(1024, f16)
+        geometry = dict(
+            zip(("l1_h", "l1_w", "channels", "k_start", "k_ext", "m_start", "m_ext"), window[:7],
+                strict=True)
+        )  # fmt: skip
+        ins.load3d(
+            data, 0, expect, pad=(0, 0, 0, 0), kernel=(1, 1), stride=(1, 1), dilation=(1, 1),
+            transpose=True, **geometry,
+        )  # fmt: skip
+        assert np.array_equal(a2.slot(0).view(np.uint16), expect.view(np.uint16))

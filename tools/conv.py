@@ -38,6 +38,7 @@ from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, run_compiled
+from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import first_line
 from ascend_xdsl.tools.output import write_atomically
 
@@ -136,6 +137,13 @@ def make_parser() -> argparse.ArgumentParser:
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
     bp.add_argument("--seed", metavar="N", default="0", help="seed of the random inputs (0)")
+    bp.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="compiled",
+        help="run the kernel translated to Python once (compiled, default) or op by op by "
+        "xDSL's interpreter (interp); both give the same bits",
+    )
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     return parser
 
@@ -267,7 +275,7 @@ def bp_filter(args: argparse.Namespace) -> str:
     compile_seconds = time.perf_counter() - start
     seed = _ints("--seed", args.seed, (1,), 0)[0]
     try:
-        run = run_compiled(modules, problem, hw=args.hw, seed=seed)
+        run = run_compiled(modules, problem, hw=args.hw, seed=seed, executor=args.executor)
     except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
         raise CliError(f"simulation failed: {first_line(e)}") from None
     text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run)
