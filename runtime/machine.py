@@ -10,10 +10,12 @@ instructions the same way and give bit-identical results.
 
 Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
 cost. The 16-bit GM tensors are decoded once (``GmTensor.as_f32``) and L1 has a float32 mirror
-that every ``data_copy`` updates in the same step as the bytes (it is the only instruction that
-writes L1), so ``load3d`` gathers float32 values directly; a gather from a window of L1 that no
-``data_copy`` has touched since is reused. The mirror is used only while L1 has
-been written in one element type; a second type switches it off for the rest of the core's run.
+that ``data_copy`` (the only instruction that writes L1) writes instead of the bytes, so
+``load3d`` gathers float32 values directly; the bytes are written from the mirror when
+something reads them (a ``load2d``, a ``load3d`` in another element type, :meth:`Core.sync`).
+A gather from a window of L1 that no ``data_copy`` has touched since is reused. The mirror is
+used only while L1 has been written in one element type; a second type (or a write other than
+by ``data_copy``) writes the bytes and switches the mirror off for the rest of the core's run.
 
 Decoded L0 matrices. ``load3d`` computes the L0A/L0B tile as a matrix (the img2col gather); the
 Cube then needs it in float32. Writing the fractal bytes and unpacking them again in every
@@ -153,26 +155,28 @@ class Core:
         base = buf.address(slot) // 2
         return self._mirror[base : base + view.size]
 
-    def _mirror_write(
-        self,
-        src: GmTensor,
-        src_off: int,
-        buf: Buffer,
-        slot: int,
-        view: np.ndarray,
-        dst_off: int,
-        g: isa.DataCopy,
-    ) -> None:
-        """Repeat a data_copy into L1 on the float32 mirror."""
-        if not self._mirror_ok:
-            return
-        if view.dtype not in ins.CUBE_TYPES or self._mirror_dtype not in (None, view.dtype):
-            self._mirror_ok = False
-            return
-        self._mirror_dtype = view.dtype
-        mirror = self._mirror_of(buf, slot, view)
-        assert mirror is not None
-        ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
+    def _mirror_takes(self, dtype: np.dtype) -> bool:
+        """Whether a write of ``dtype`` elements into L1 can go to the mirror (L1 is mirrored
+        in one 16-bit type per core run)."""
+        if self._mirror_ok and dtype in ins.CUBE_TYPES and self._mirror_dtype in (None, dtype):
+            self._mirror_dtype = dtype
+            return True
+        return False
+
+    def _settle_l1(self) -> None:
+        """Write the L1 bytes the mirror holds ahead of them (exact: they are 16-bit values)."""
+        if self._l1_stale is not None:
+            lo, hi = self._l1_stale
+            assert self._mirror_dtype is not None
+            view = self.memory.view("L1", lo, (hi - lo) // 2, self._mirror_dtype)
+            view[:] = self._mirror[lo // 2 : hi // 2]
+            self._l1_stale = None
+
+    def _mirror_off(self) -> None:
+        """L1 is written other than by a mirrored data_copy: bytes only from now on."""
+        self._settle_l1()
+        self._mirror_ok = False
+        self._gathers.clear()
 
     def _forget_gathers(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
@@ -186,6 +190,8 @@ class Core:
         self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
+        self._l1_stale: tuple[int, int] | None = None
+        """The L1 bytes ``[lo, hi)`` the mirror is ahead of (written to the mirror only)."""
         self.flags = FlagState(hw.load(self.hw_name).int("user_event_ids"))
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
@@ -222,6 +228,7 @@ class Core:
 
     def sync(self) -> None:
         """Write every owed byte (memory then reads as if written instruction by instruction)."""
+        self._settle_l1()
         for memory, tiles in self._tiles.items():
             for tile in tiles:
                 self._write_tile(memory, tile)
@@ -299,11 +306,25 @@ class Core:
             self.sanitizer.record(op, g.effects(src_off * src.data.itemsize, dst.memory, lo))
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, lo + g.dst_bytes)
-        ins.data_copy_g(src.data, src_off, view, dst_off, g)
-        if dst.memory == "L1":
-            self._mirror_write(src, src_off, dst, slot, view, dst_off, g)
+        hi = lo + g.dst_bytes
+        if dst.memory == "L1" and self._mirror_takes(view.dtype):
+            # Into the float32 mirror only; the bytes follow when something reads them.
+            if src.data.dtype != view.dtype:
+                raise ValueError(
+                    f"data_copy element types differ: source {src.data.dtype}, "
+                    f"destination {view.dtype}"
+                )
+            mirror = self._mirror_of(dst, slot, view)
+            assert mirror is not None
+            ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
+            stale = self._l1_stale
+            self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
             if self._gathers:
-                self._forget_gathers(lo, lo + g.dst_bytes)
+                self._forget_gathers(lo, hi)
+            return
+        if dst.memory == "L1":
+            self._mirror_off()
+        ins.data_copy_g(src.data, src_off, view, dst_off, g)
 
     def load3d(
         self,
@@ -369,10 +390,11 @@ class Core:
                     self._gathers.clear()
                 self._gathers[key] = (g, matrix)
         else:
+            if src.memory == "L1":
+                self._settle_l1()
             matrix = ins.load3d_matrix(sview, src_off, g).astype(F32)
         if dst.memory == "L1":
-            self._mirror_ok = False  # only data_copy keeps the mirror
-            self._gathers.clear()
+            self._mirror_off()
         tiles = self._tiles.get(dst.memory)
         if tiles is None:
             dview[: g.out_elems] = ins.l0_layout(matrix, g.transpose, dview.dtype)
@@ -403,9 +425,10 @@ class Core:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
             self._settle(dst.memory, d_addr, d_addr + g.dst_elems * dst.element_bytes)
+        if src.memory == "L1":
+            self._settle_l1()
         if dst.memory == "L1":
-            self._mirror_ok = False  # only data_copy keeps the mirror
-            self._gathers.clear()
+            self._mirror_off()
         ins.load2d_g(src.slot(src_slot), src_off, dst.slot(dst_slot), dst_off, g)
 
     def mmad(
