@@ -181,5 +181,14 @@ def conv3d_weight(
     ``weight_size``, computed by the hardware-level program on every AI core of ``hw``.
     """
     return run_conv3d_weight(
-        input, weight_size, grad_output, stride, padding, dilation, groups, hw=hw, tiling=tiling
+        input,
+        weight_size,
+        grad_output,
+        stride,
+        padding,
+        dilation,
+        groups,
+        hw=hw,
+        tiling=tiling,
+        executor=executor,
     ).grad_weight

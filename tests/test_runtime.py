@@ -206,6 +206,16 @@ def test_unplanned_buffer_raises(executor: str) -> None:
         make_interpreter(hw_module, executor=executor).call_op("conv3d_bp_filter", (x, dy))
 
 
+def test_conv3d_weight_takes_the_executor() -> None:
+    from ascend_xdsl.runtime import conv3d_weight
+
+    x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
+    results = [conv3d_weight(x, (16, 16, 2, 3, 3), dy, executor=e) for e in EXECUTORS]
+    assert np.array_equal(results[0], results[1])
+    with pytest.raises(ValueError, match="unknown executor 'jit'"):
+        conv3d_weight(x, (16, 16, 2, 3, 3), dy, executor="jit")
+
+
 def test_problem_is_a_value() -> None:
     x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
     p = problem_of(x, (16, 16, 2, 3, 3), dy, 1, 0, 1, 1)
