@@ -2,7 +2,9 @@
 
 * ``TPosition`` — the logical buffer positions of Ascend C (``TPosition::A1`` …). Each position
   lives in one physical memory of the AI Core (``PhysicalMemory``): A1/B1/C1 in L1, A2 in L0A,
-  B2 in L0B, CO1 in L0C, the vector positions in UB, GM in global memory (research sheet §1, §6).
+  B2 in L0B, CO1 in L0C, the vector positions in UB, GM in global memory (hicann/asc-devkit docs
+  ``docs/zh/api/SIMD-API/通用说明和约束.md``, table 1, for Atlas A2; the memories are those of
+  ``NPU架构版本2201.md``).
 * ``ConvFormat`` — the data formats of ``ConvCommonApi::ConvFormat`` that a dW kernel uses.
 * ``Pipe`` — the AI Core's instruction queues: S (scalar), V (vector), M (Cube), MTE1 (L1→L0),
   MTE2 (GM→L1), MTE3 (UB→GM), FIX (fixpipe L0C→GM/L1), and ALL for a full barrier; the enum is

@@ -16,31 +16,40 @@ records.
 
 Notation: ``⌊a/b⌋`` is floor division, ``C1 = ⌈C/C0⌉``, C0 = 16 for fp16/bf16 (8 for fp32).
 
-GM formats (research sheet §5.1, §5.2)
---------------------------------------
+GM formats
+----------
+As defined in hicann/asc-devkit docs ``docs/zh/api/SIMD-API/高阶API/张量变换/TransData.md``:
+
 NDC1HWC0 (x and dy)
-    Logical NCDHW ``x[n, c, d, h, w]`` is stored as ``[N, D, C1, H, W, C0]``; the channels
-    ``c ≥ C`` of the last C1 block are zero padding. Element offset::
+    Logical NCDHW ``x[n, c, d, h, w]`` is stored as ``[N, D, C1, H, W, C0]`` (TransData.md,
+    scenario 1); the channels ``c ≥ C`` of the last C1 block are zero padding. Element offset::
 
         ((((n·D + d)·C1 + ⌊c/C0⌋)·H + h)·W + w)·C0 + c mod C0
 
 FRACTAL_Z_3D (dW)
     The weight ``W[co, ci, kd, kh, kw]`` of shape (Cout, Cin/g, kD, kH, kW) is stored as the 4-D
     GE shape ``(real_g·kD·cin1_g·kH·kW, cout1_g, 16, C0)`` = ``[G][kD][C1][kH][kW][Cout1][N0=16
-    (cout)][C0 (cin)]``. Groups are first packed into enlarged groups of ``mf`` original groups
-    (research §4.1, :func:`ascend_xdsl.dialects.conv_shape.group_enlargement`): original group
-    ``g`` lands in enlarged group ``G = ⌊g/mf⌋`` at ``ci' = (g mod mf)·Cin/g + ci`` and
-    ``co' = (g mod mf)·Cout/g + co_in_group``; every other entry is zero, so each enlarged group
-    is block-diagonal. Element offset, with the enlarged-group axis outermost::
+    (cout)][C0 (cin)]`` (TransData.md, scenario 3). Groups are first packed into enlarged groups
+    of ``mf`` original groups (:func:`ascend_xdsl.dialects.conv_shape.group_enlargement`):
+    original group ``g`` lands in enlarged group ``G = ⌊g/mf⌋`` at ``ci' = (g mod mf)·Cin/g + ci``
+    and ``co' = (g mod mf)·Cout/g + co_in_group``; every other entry is zero, so each enlarged
+    group is block-diagonal (hicann/ops-nn ``conv/conv3d_backprop_filter_v2/tests/assets/
+    golden.py``, ``to_FRACTAL_Z_3D_from_NCDHW``). Element offset, with the enlarged-group axis
+    outermost::
 
         (((((((G·kD + kd)·cin1_g + ⌊ci'/C0⌋)·kH + kh)·kW + kw)·cout1_g + ⌊co'/16⌋)·16
             + co' mod 16)·C0 + ci' mod C0
 
     One "row" ``(G, kd, c1, kh, kw)`` is a contiguous ``[cout1_g·16][C0]`` block: exactly what
-    Fixpipe writes from one 16-wide N block of an Nz L0C tile (research §3.7).
+    Fixpipe writes from one 16-wide N block of an Nz L0C tile (``LoadL0c2Gm`` in hicann/asc-devkit
+    ``impl/adv_api/detail/conv_backprop/conv3d_backprop_filter/dav_v220/
+    conv3d_bp_filter_sub_func.h``: a ``CFG_NZ`` fixpipe whose destination stride is one row).
 
-On-chip fractals (research §5.3; a fractal is 16 × K0 elements, K0 = 32 B / element size)
--------------------------------------------------------------------------------------------
+On-chip fractals (a fractal is 16 × K0 elements, K0 = 32 B / element size)
+--------------------------------------------------------------------------
+The formats of NPU architecture 2201 in hicann/asc-devkit docs ``docs/zh/api/SIMD-API/基础API/
+矩阵计算（ISASI）/矩阵计算分形介绍/关键分形格式详解.md``:
+
 Zz (L0A, the dy matrix A of shape (M, K))
     ``(M1, K1, M0=16, K0)``: fractals in row-major order, each fractal row-major.
     ``A[m, k]`` sits at ``[⌊m/16⌋][⌊k/K0⌋][m mod 16][k mod K0]``.
@@ -227,7 +236,7 @@ def ndc1hwc0_block_offset(
     w: Operand[V],
     c0: Operand[V],
 ) -> Operand[V]:
-    """Element offset of storage coordinate ``[n, d, c1, h, w, c0]`` (research §5.1), in ``ar``.
+    """Element offset of storage coordinate ``[n, d, c1, h, w, c0]`` (NDC1HWC0), in ``ar``.
 
     The single definition of the NDC1HWC0 offset. Being linear, it also holds for a coordinate
     that runs past its axis into the next one: ``w`` = a position p of consecutive (h, w)
@@ -245,7 +254,7 @@ def ndc1hwc0_offset(
     dims: tuple[int, int, int, int, int],
     c0: int,
 ) -> IntOrArray:
-    """Element offset of logical ``x[n, c, d, h, w]`` in NDC1HWC0 storage (research §5.1).
+    """Element offset of logical ``x[n, c, d, h, w]`` in NDC1HWC0 storage (TransData.md).
 
     ``dims`` is the logical (N, C, D, H, W) shape; N itself does not enter the formula."""
     s = ndc1hwc0_strides(dims, c0)
@@ -259,8 +268,9 @@ def ndc1hwc0_offset(
 
 def _fz3d_enlargement(cout: int, cin_g: int, groups: int, c0: int) -> GroupEnlargement:
     if c0 != FRACTAL_N0:
-        # fp32 (C0 = 8) uses a channel-split layout whose GE shapes the research could not
-        # confirm (§5.2); refuse rather than guess.
+        # fp32 (C0 = 8) uses a channel-split layout (the kernel writes [Cout_aligned16][8] blocks)
+        # whose GE storage shapes in the hicann/ops-nn tiling UTs (e.g. {144, 16, 16, 8} for
+        # Cout = Cin = 128, k = 1×3×3) do not match that count; refuse rather than guess.
         raise ValueError(f"FRACTAL_Z_3D is modelled for C0 = 16 only, got C0 = {c0}")
     if groups < 1 or cout % groups:
         raise ValueError(f"Cout ({cout}) must be divisible by groups ({groups})")
@@ -280,7 +290,8 @@ def enlarged_group_index(
     co: IntOrArray, ci: IntOrArray, cout_g: int, cin_g: int, mag_factor: int
 ) -> tuple[IntOrArray, IntOrArray, IntOrArray]:
     """Map weight indices (output channel ``co`` in [0, Cout), in-group input channel ``ci`` in
-    [0, Cin/g)) to (enlarged group, cout inside it, cin inside it) (research §5.2)."""
+    [0, Cin/g)) to (enlarged group, cout inside it, cin inside it) (hicann/ops-nn
+    ``tests/assets/golden.py``, ``to_FRACTAL_Z_3D_from_NCDHW``)."""
     g = co // cout_g
     slot = g % mag_factor
     return g // mag_factor, slot * cout_g + co % cout_g, slot * cin_g + ci
@@ -322,7 +333,7 @@ def fractal_z_3d_block_offset(
     ci0: Operand[V],
 ) -> Operand[V]:
     """Element offset of enlarged group ``g``'s row ``(kd, c1, kh, kw)``, cout ``co`` (inside the
-    enlarged group) and cin ``c1·C0 + ci0`` (research §5.2), in ``ar``.
+    enlarged group) and cin ``c1·C0 + ci0`` (FRACTAL_Z_3D), in ``ar``.
 
     The single definition of the FRACTAL_Z_3D offset. Linear like
     :func:`ndc1hwc0_block_offset`, so ``kw`` may count whole rows of (c1, kh, kw) and ``c1``
@@ -340,7 +351,7 @@ def fractal_z_3d_offset(
     groups: int,
     c0: int,
 ) -> IntOrArray:
-    """Element offset of ``W[co, ci, kd, kh, kw]`` in FRACTAL_Z_3D storage (research §5.2).
+    """Element offset of ``W[co, ci, kd, kh, kw]`` in FRACTAL_Z_3D storage (TransData.md).
 
     ``weight_shape`` is the logical (Cout, Cin/g, kD, kH, kW); the enlarged-group axis is
     outermost."""

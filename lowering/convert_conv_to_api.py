@@ -1,7 +1,9 @@
 """``convert-conv-to-ascend-api``: format level → API level (the per-core dW kernel).
 
 A tiled ``ascend.conv3d_backprop_filter`` on formatted GM tensors becomes what a CANN operator
-does around the Ascend C API (research sheet §3.10, separate-Dk mode):
+does around the Ascend C API (``Conv3dDw::Process`` in hicann/ops-nn
+``conv/conv3d_backprop_filter_v2/op_kernel/arch22/conv3d_backprop_filter_v2.h``, separate-Dk
+mode):
 
 * on the host, ``ascend.alloc_gm`` a zeroed FRACTAL_Z_3D dW and ``ascend.launch`` the kernel on
   ``tiling.core_num`` cores;
@@ -11,11 +13,14 @@ does around the Ascend C API (research sheet §3.10, separate-Dk mode):
   calls ``set_grad_output`` / ``set_input`` / ``set_single_shape`` / ``set_start_position`` and
   ``while (iterate) get_tensor_c(atomic)`` on one ``Conv3DBackpropFilter`` object.
 
-The GEMM of one single shape (research §3.2): M = Cout (rows of dy), K = Ho·Wo positions of
-this core's Ho rows, N = (c1, kh, kw, c0) columns of img2col(x). Depth is not fused into N:
-the kd loop is a driver loop, and a depth window that falls into the padding is skipped.
-Groups are computed per *enlarged* group (research §4.1); the off-diagonal blocks land in the
-part of FRACTAL_Z_3D that the conversion back to NCDHW ignores, exactly as in the vendor op.
+The GEMM of one single shape (hicann/asc-devkit ``conv3d_bp_filter_tiling.cpp``,
+``SetBasicBlockAttrsTiling``; the img2col column order of asc-devkit docs ``LoadData_3D.md``):
+M = Cout (rows of dy), K = Ho·Wo positions of this core's Ho rows, N = (c1, kh, kw, c0) columns
+of img2col(x). Depth is not fused into N: the kd loop is a driver loop, and a depth window that
+falls into the padding is skipped. Groups are computed per *enlarged* group (hicann/asc-devkit
+``Conv3dBpFilterTilingBase::ShapeInitCalc``; hicann/ops-nn
+``conv_backprop_filter_context_utils.cpp``); the off-diagonal blocks land in the part of
+FRACTAL_Z_3D that the conversion back to NCDHW ignores, exactly as in the vendor op.
 """
 
 from __future__ import annotations
@@ -94,7 +99,8 @@ class CoreCoordinates:
 
 
 def split_block_index(block: Idx, t: DwTiling) -> CoreCoordinates:
-    """Block index → core coordinates, K fastest (research §3.10 ``Conv3dDw::Process``)."""
+    """Block index → core coordinates, K fastest (hicann/ops-nn ``Conv3dDw::Process``,
+    ``op_kernel/arch22/conv3d_backprop_filter_v2.h``)."""
     coords: list[Idx] = []
     rest = block
     for dim in (t.k_dim, t.n_dim, t.m_dim, t.batch_dim, t.dk_dim, t.group_dim):
@@ -204,8 +210,9 @@ def _fused_single_shapes(
     The kD input depth slices of output depth ``do`` are the consecutive NDC1HWC0 planes
     ``din0 + kd``, so their Cin1 rows form one N axis of (kd, c1) rows, and so do the
     FRACTAL_Z_3D rows of dW. A depth window that reaches into the padding just has fewer rows:
-    the single shape starts at the first row inside the input and ends at the last (research
-    §3.10, "N shrinks").
+    the single shape starts at the first row inside the input and ends at the last, as the
+    depth-padding branch of hicann/ops-nn ``Conv3dDw::Process``
+    (``op_kernel/arch22/conv3d_backprop_filter_v2.h``) shrinks N.
     """
     m, _, k = mnk
     m_start, n_start = mn_start
@@ -265,7 +272,8 @@ def _single_shape(
     rows_start: tuple[Idx, Idx],
 ) -> None:
     """The API calls of one single shape: dy and x from the first needed row of their NDC1HWC0
-    C1 block planes, dW from its FRACTAL_Z_3D row (research §3.10), with the offsets of
+    C1 block planes, dW from its FRACTAL_Z_3D row (the GM offsets of hicann/ops-nn
+    ``op_kernel/arch22/conv3d_backprop_filter_v2.h``), with the offsets of
     ``dialects/formats.py``."""
     x, dy, dw = tensors
     o = origin

@@ -1,8 +1,13 @@
 """``lower-ascend-api-to-hw``: API level → hardware level (what Iterate/GetTensorC execute).
 
-Each ``Conv3DBackpropFilter`` object becomes the buffers ``Init`` allocates (research sheet §3.8)
-and each ``while (iterate) get_tensor_c`` loop becomes the tile walk of §3.3–§3.7 as ``scf.for``
-loops over the hardware ops, for the single shape set by the preceding ``set_*`` calls:
+Each ``Conv3DBackpropFilter`` object becomes the buffers ``Init`` allocates (``InitTque``) and
+each ``while (iterate) get_tensor_c`` loop becomes the tile walk of ``Iterate`` and the loads,
+mmads and fixpipe it issues, as ``scf.for`` loops over the hardware ops, for the single shape set
+by the preceding ``set_*`` calls. The vendor code is hicann/asc-devkit
+``impl/adv_api/detail/conv_backprop/conv3d_backprop_filter/conv3d_bp_filter_func.h`` (``Init``,
+``InitTque``, ``Iterate``, ``Compute``, ``LoadL12L0b``) and ``.../dav_v220/
+conv3d_bp_filter_sub_func.h`` (``LoadToA1``, ``LoadToB1``, ``LoadL12L0a``, ``MmadLocal``,
+``LoadL0c2Gm``):
 
 * buffers: A1 (dy, ``step_m·base_m × step_ka·base_k``) and B1 (x, ``bl1_bound``) in L1, each
   single or ping-pong; A2/B2 the two halves of L0A/L0B (ping-pong per k step when both
@@ -141,7 +146,7 @@ class KRun:
 
 
 def allocate_buffers(t: DwTiling, element_type: Attribute) -> Buffers:
-    """The buffers ``Init`` allocates (research §3.8)."""
+    """The buffers ``Init`` allocates (``InitTque``, asc-devkit ``conv3d_bp_filter_func.h``)."""
     l0_slots = 2 if t.al0_pbuffer == 2 and t.bl0_pbuffer == 2 else 1
 
     def alloc(pos: TPosition, elements: int, et: Attribute, slots: int) -> SSAValue:
@@ -212,7 +217,7 @@ class TileWalk:
         return rem(kb, 2) if self.t.bl1_pbuffer == 2 else 0
 
     def load_a1(self, mb: Idx, ka: Idx, slot: Idx) -> None:
-        """dy rows of one M-L1 block × one K-L1 block: [cout1][kl1][C0] (research §3.4)."""
+        """dy rows of one M-L1 block × one K-L1 block: [cout1][kl1][C0] (``LoadToA1``)."""
         t, s, dy = self.t, self.s, self.dy_strides
         rows = min_(t.step_m * t.base_m, sub(s.m, mul(mb, t.step_m * t.base_m)))
         kl1 = min_(self.kal1, sub(s.k, mul(ka, self.kal1)))
@@ -254,7 +259,7 @@ class TileWalk:
         return c1_first, add(sub(floordiv(sub(u1, 1), self.hwk), c1_first), 1)
 
     def load_b1(self, nb: Idx, kb: Idx, slot: Idx) -> None:
-        """x rows for one N-L1 block × K-L1 block: [c1][h rows][Wi][C0] (research §3.4)."""
+        """x rows for one N-L1 block × K-L1 block: [c1][h rows][Wi][C0] (``LoadToB1``)."""
         t, s = self.t, self.s
         r0, h_rows, pad_top = self.b1_window(kb)
         c1_first, c1_rows = self.b1_channels(nb)
@@ -287,7 +292,8 @@ class TileWalk:
     ) -> None:
         """``rows`` strided rows of ``row_len`` blocks, ``row_pitch`` elements apart in GM (one
         C1 block plane); one copy per row when the pitch is beyond DataCopyParams' 16-bit
-        stride (research §3.4 fallback).
+        stride (the fallback of ``LoadToA1`` / ``LoadToB1``, asc-devkit
+        ``dav_v220/conv3d_bp_filter_sub_func.h``).
 
         The stride is ``src_pitch - row_len`` (in 32-byte blocks) with ``row_len`` known only
         at run time (K and row tails), so the choice is made for the shortest row there can

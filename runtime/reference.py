@@ -1,6 +1,7 @@
-"""Plain numpy reference of Conv3DBackpropFilter (dW), the formula of research sheet §3.1.
+"""Plain numpy reference of Conv3DBackpropFilter (dW).
 
-For each group::
+For each group (the formula of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md``, with
+the padding and dilation the kernel applies)::
 
     dW[co, ci, kd, kh, kw] = Σ_n Σ_do Σ_ho Σ_wo dY[n, co, do, ho, wo]
                              · X[n, ci, do·sD − pF + kd·dD, ho·sH − pU + kh·dH, wo·sW − pL + kw·dW]

@@ -150,16 +150,19 @@ def test_fz3d_uneven_groups():
     _fz_check(72, 24, (1, 1, 2), 3)
 
 
+# Layer shapes from the hicann/ops-nn host tiling UTs (conv/conv3d_backprop_filter_v2/tests/ut/
+# op_host/test_conv3d_backprop_filter_v2_tiling.cpp) and the FRACTAL_Z_3D storage shape those
+# UTs give their y (dW) tensor; the comments name the UT cases.
 @pytest.mark.parametrize(
     ("cout", "cin_g", "k", "groups", "expected"),
     [
-        (1152, 4, (1, 2, 2), 1, (4, 72, 16, 16)),  # research §5.2, stdit_01
+        (1152, 4, (1, 2, 2), 1, (4, 72, 16, 16)),  # stdit_01_fp16 / _bf16
         (128, 128, (1, 3, 3), 1, (72, 8, 16, 16)),  # 01_b16
-        (256, 1, (3, 3, 3), 256, (16 * 27, 1, 16, 16)),  # c256 depthwise, real_g = 16
+        (256, 1, (3, 3, 3), 256, (16 * 27, 1, 16, 16)),  # c256_case (depthwise), real_g = 16
         (512, 512, (3, 3, 3), 1, (27 * 32, 32, 16, 16)),  # 25_b16
     ],
 )
-def test_fz3d_research_shapes(cout, cin_g, k, groups, expected):
+def test_fz3d_shapes_of_real_layers(cout, cin_g, k, groups, expected):
     assert F.fractal_z_3d_shape(cout, cin_g, *k, groups, 16) == expected
 
 
@@ -259,7 +262,9 @@ def test_nz_block_is_fz3d_row():
     wf = F.oihw_to_fractal_z_3d(w, 1, 16)  # (kh·kw, cout1, 16, 16)
     c_nz = wf.reshape(kh * kw, cout // 16, 16, 16)  # (N1, M1, 16, 16) with n = (kh, kw, c0)
     c = F.from_nz(c_nz, cout, kh * kw * 16)
-    # GEMM column n = ((c1·kH + kh)·kW + kw)·16 + c0, row m = co (research §3.2, §5.2).
+    # GEMM column n = ((c1·kH + kh)·kW + kw)·16 + c0 (the img2col column order of asc-devkit
+    # docs LoadData_3D.md), row m = co; FRACTAL_Z_3D rows (c1, kh, kw) of [Cout][16] as in
+    # TransData.md, scenario 3.
     expect = w[:, :, 0].transpose(0, 2, 3, 1).reshape(cout, -1)
     np.testing.assert_array_equal(c, expect)
 
