@@ -221,21 +221,17 @@ def load3d(
     src_off: int,
     dst: np.ndarray,
     *,
-    l1_h: int,
-    l1_w: int,
-    channels: int,
-    k_start: int,
-    k_ext: int,
-    m_start: int,
-    m_ext: int,
     pad: tuple[int, int, int, int],
     kernel: tuple[int, int],
     stride: tuple[int, int],
     dilation: tuple[int, int],
     transpose: bool,
+    **fmap_and_window: int,
 ) -> None:
     """``ascend.load3d``: img2col window of a ``[C1][l1_h][l1_w][C0]`` feature map into L0.
 
+    ``fmap_and_window`` are the integer operands ``l1_h``, ``l1_w``, ``channels``, ``k_start``,
+    ``k_ext``, ``m_start``, ``m_ext`` (the fields of ``isa.Load3d``).
     ``X[p, q]`` for ``p in [m_start, m_start + m_ext)``, ``q in [k_start, k_start + k_ext)``:
     ``(oh, ow) = divmod(p, Wout)``, ``q -> (c1, ikh, ikw, c0)`` (c1 outermost),
     ``h = oh*sh - pt + ikh*dh``, ``w = ow*sw - pl + ikw*dw``, ``X = fmap[c1, h, w, c0]`` inside
@@ -244,19 +240,13 @@ def load3d(
     m1*16+m0]`` (A side). ``pad = (top, bottom, left, right)``.
     """
     g = isa.Load3d.decode(
-        l1_h,
-        l1_w,
-        channels,
-        k_start,
-        k_ext,
-        m_start,
-        m_ext,
-        tuple(pad),  # type: ignore[arg-type]
-        tuple(kernel),  # type: ignore[arg-type]
-        tuple(stride),  # type: ignore[arg-type]
-        tuple(dilation),  # type: ignore[arg-type]
-        bool(transpose),
-        src.itemsize,
+        **fmap_and_window,
+        pad=tuple(pad),  # type: ignore[arg-type]
+        kernel=tuple(kernel),  # type: ignore[arg-type]
+        stride=tuple(stride),  # type: ignore[arg-type]
+        dilation=tuple(dilation),  # type: ignore[arg-type]
+        transpose=bool(transpose),
+        element_bytes=src.itemsize,
     )
     _check_flat("load3d", "destination", dst)
     _check_same_type("load3d", src, dst)

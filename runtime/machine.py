@@ -246,25 +246,27 @@ class Core:
         self, buf: Buffer, slot: int, view: np.ndarray, g: isa.Mmad, side: str
     ) -> np.ndarray:
         """mmad operand ``side`` ("A" or "B") in float32: the owed tile when the mmad reads
-        exactly its fractals, else unpacked from the bytes."""
-        addr = buf.address(slot)
+        exactly its fractals, else unpacked from the bytes.
+
+        A is Zz (M1, K1) and B is Zn (K1, N1): in both, one block row of the tile is ``cols``
+        fractals, so the mmad reads the tile's own fractals when it has the same number of
+        block columns (and no more block rows), or reads a prefix of its first block row."""
         if side == "A":
-            end = addr + g.a_elems * view.itemsize
-            tile = self._tile_at(buf.memory, addr, end)
-            if tile is not None and tile.layout == "zz" and tile.dtype == view.dtype:
-                rows, cols = tile.fractal_rows()  # Zz (M1, K1): one M block row is K1 fractals
-                if (g.k1 == cols and g.m1 <= rows) or (g.m1 == 1 and g.k1 <= cols):
-                    return tile.matrix[: g.m, : g.k]
-            self._settle(buf.memory, addr, end)
-            return ins.unpack_a(view, g)
-        end = addr + g.b_elems * view.itemsize
+            layout, rows_used, cols_used, elems = "zz", g.m1, g.k1, g.a_elems
+            shape, unpack = (g.m, g.k), ins.unpack_a
+        else:
+            layout, rows_used, cols_used, elems = "zn", g.k1, g.n1, g.b_elems
+            shape, unpack = (g.k, g.n), ins.unpack_b
+        addr = buf.address(slot)
+        end = addr + elems * view.itemsize
         tile = self._tile_at(buf.memory, addr, end)
-        if tile is not None and tile.layout == "zn" and tile.dtype == view.dtype:
-            rows, cols = tile.fractal_rows()  # Zn (K1, N1): one K block row is N1 fractals
-            if (g.n1 == cols and g.k1 <= rows) or (g.k1 == 1 and g.n1 <= cols):
-                return tile.matrix[: g.k, : g.n]
+        if tile is not None and tile.layout == layout and tile.dtype == view.dtype:
+            rows, cols = tile.fractal_rows()
+            same_rows = cols_used == cols and rows_used <= rows
+            if same_rows or (rows_used == 1 and cols_used <= cols):
+                return tile.matrix[: shape[0], : shape[1]]
         self._settle(buf.memory, addr, end)
-        return ins.unpack_b(view, g)
+        return unpack(view, g)
 
     # -- buffers ------------------------------------------------------------------------------
 
@@ -335,32 +337,13 @@ class Core:
         src_off: int,
         dst: Buffer,
         dst_slot: int,
-        l1_h: int,
-        l1_w: int,
-        channels: int,
-        k_start: int,
-        k_ext: int,
-        m_start: int,
-        m_ext: int,
-        pad_top: int,
-        pad_bottom: int,
-        pad_left: int,
-        pad_right: int,
+        *geometry: int,
     ) -> None:
+        """``geometry``: the op's remaining operands, l1_h, l1_w, channels, k_start, k_ext,
+        m_start, m_ext and the pads top, bottom, left, right (``isa.Load3d``)."""
+        fmap_window, pad = geometry[:7], geometry[7:]
         g = isa.Load3d.decode(
-            l1_h,
-            l1_w,
-            channels,
-            k_start,
-            k_ext,
-            m_start,
-            m_ext,
-            (pad_top, pad_bottom, pad_left, pad_right),
-            st.kernel,
-            st.stride,
-            st.dilation,
-            st.transpose,
-            src.element_bytes,
+            *fmap_window, pad, st.kernel, st.stride, st.dilation, st.transpose, src.element_bytes
         )
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
         if sview.dtype != dview.dtype:
