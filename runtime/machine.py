@@ -110,7 +110,7 @@ class Load3dStatic:
         )
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Tile:
     """An L0 tile held as its float32 matrix, its bytes owed (see the module docstring)."""
 
