@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ascend_xdsl.hw import isa
+from ascend_xdsl.hw.intmath import align_up as align_up  # re-exported for the layers above
+from ascend_xdsl.hw.intmath import ceil_div as ceil_div
 
 # Vendor limits: strides H/W ≤ 63, pads and dilations H/W ≤ 255 and kernel H/W ≤ 511 are Load3D's
 # (asc-devkit conv3d_bp_tiling_util.h); stride D ≤ 255, the D pads and dilation ≤ 255 and
@@ -47,12 +49,7 @@ def c0_for(dtype: str) -> int:
     return 16 if dtype in ("f16", "bf16") else 8
 
 
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def align_up(a: int, b: int) -> int:
-    return ceil_div(a, b) * b
+# ceil_div and align_up are defined once, for every layer, in hw/intmath.py.
 
 
 def out_size(size: int, pad_lo: int, pad_hi: int, kernel: int, stride: int, dilation: int) -> int:

@@ -33,6 +33,8 @@ from typing import NamedTuple
 
 from xdsl.utils.str_enum import StrEnum
 
+from ascend_xdsl.hw.intmath import ceil_div
+
 BLOCK_BYTES = 32
 """One block: the unit of DataCopy lengths and strides and of the fixpipe dst stride."""
 
@@ -372,7 +374,7 @@ class Load2d:
 
 def fractals(v: int) -> int:
     """Whole 16-element fractal rows/columns covering ``v``."""
-    return -(-v // FRACTAL)
+    return ceil_div(v, FRACTAL)
 
 
 @dataclass(frozen=True, slots=True)

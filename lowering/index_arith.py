@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Block, SSAValue
 
 from ascend_xdsl.dialects.formats import IndexArith
+from ascend_xdsl.hw.intmath import ceil_div, remsi
 
 Idx = int | SSAValue
 
@@ -66,21 +67,12 @@ def _floordiv(a: int, b: int) -> int:
     return a // b
 
 
-def _ceildiv(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _rem(a: int, b: int) -> int:
-    # arith.remsi truncates toward zero, like C.
-    return a - b * int(a / b)
-
-
 _add = _binary(lambda a, b: a + b, arith.AddiOp)
 _sub = _binary(lambda a, b: a - b, arith.SubiOp)
 _mul = _binary(lambda a, b: a * b, arith.MuliOp)
 floordiv = _binary(_floordiv, arith.FloorDivSIOp)
-ceildiv = _binary(_ceildiv, arith.CeilDivSIOp)
-rem = _binary(_rem, arith.RemSIOp)
+ceildiv = _binary(ceil_div, arith.CeilDivSIOp)
+rem = _binary(remsi, arith.RemSIOp)
 min_ = _binary(min, arith.MinSIOp)
 max_ = _binary(max, arith.MaxSIOp)
 

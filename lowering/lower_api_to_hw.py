@@ -52,7 +52,7 @@ from ascend_xdsl.dialects.api_level import (
     SetSingleShapeOp,
     SetStartPositionOp,
 )
-from ascend_xdsl.dialects.conv_shape import C0, align_up
+from ascend_xdsl.dialects.conv_shape import C0, align_up, ceil_div
 from ascend_xdsl.dialects.dw_tiling import (
     ITERATE_ORDER_M,
     DwTiling,
@@ -171,9 +171,9 @@ class TileWalk:
         self.hwk = t.hk * t.wk
         self.kal1 = t.step_ka * t.base_k
         self.kbl1 = t.step_kb * t.base_k
-        k_iter_max = -(-t.single_core_ho * t.wo // t.base_k)
-        self.a_resident = -(-k_iter_max // t.step_ka) <= t.al1_pbuffer
-        self.b_resident = -(-k_iter_max // t.step_kb) <= t.bl1_pbuffer
+        k_iter_max = ceil_div(t.single_core_ho * t.wo, t.base_k)
+        self.a_resident = ceil_div(k_iter_max, t.step_ka) <= t.al1_pbuffer
+        self.b_resident = ceil_div(k_iter_max, t.step_kb) <= t.bl1_pbuffer
         self.l0_pingpong = t.al0_pbuffer == 2 and t.bl0_pbuffer == 2
         self.dy_strides, self.x_strides = grad_output_strides(t), input_strides(t)
 

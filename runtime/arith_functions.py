@@ -26,12 +26,7 @@ from xdsl.interpreter import (
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.ir import Operation
 
-
-def remsi(a: int, b: int) -> int:
-    """``arith.remsi``: the remainder truncated toward zero, like C."""
-    r = abs(a) % abs(b)
-    return r if a >= 0 else -r
-
+from ascend_xdsl.hw.intmath import ceil_div, remsi
 
 _BINARY: dict[type[Operation], Any] = {
     arith.AddiOp: operator.add,
@@ -174,4 +169,4 @@ class ExtraArithFunctions(InterpreterFunctions):
     def run_ceildivsi(
         self, interpreter: Interpreter, op: arith.CeilDivSIOp, args: PythonValues
     ) -> PythonValues:
-        return (-(-args[0] // args[1]),)
+        return (ceil_div(args[0], args[1]),)

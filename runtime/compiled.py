@@ -39,8 +39,8 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascend_xdsl.dialects import api_level, hw_level
+from ascend_xdsl.hw.intmath import ceil_div, divsi, remsi
 from ascend_xdsl.runtime import api_sim
-from ascend_xdsl.runtime.arith_functions import remsi
 from ascend_xdsl.runtime.machine import Core, Load3dStatic, buffer_spec
 
 __all__ = ["CompiledKernel", "UnsupportedOpError", "compile_kernel", "kernel_of"]
@@ -50,19 +50,13 @@ class UnsupportedOpError(RuntimeError):
     """An op the compiled executor cannot translate (run it with ``executor="interp"``)."""
 
 
-def divsi(a: int, b: int) -> int:
-    """``arith.divsi``: the quotient truncated toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
 # Index/i1 binary ops: (Python template, folding function). Operands are locals or literals.
 _BINARY: dict[type[Operation], tuple[str, Callable[[int, int], int]]] = {
     arith.AddiOp: ("{a} + {b}", lambda a, b: a + b),
     arith.SubiOp: ("{a} - {b}", lambda a, b: a - b),
     arith.MuliOp: ("{a} * {b}", lambda a, b: a * b),
     arith.FloorDivSIOp: ("{a} // {b}", lambda a, b: a // b),
-    arith.CeilDivSIOp: ("-(-{a} // {b})", lambda a, b: -(-a // b)),
+    arith.CeilDivSIOp: ("-(-{a} // {b})", ceil_div),
     arith.RemSIOp: ("_remsi({a}, {b})", remsi),
     arith.DivSIOp: ("_divsi({a}, {b})", divsi),
     arith.MinSIOp: ("min({a}, {b})", min),

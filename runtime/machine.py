@@ -296,12 +296,10 @@ class Core:
         dst: Buffer,
         slot: int,
         dst_off: int,
-        count: int,
-        length: int,
-        src_stride: int,
-        dst_stride: int,
+        *fields: int,
     ) -> None:
-        g = isa.DataCopy.decode(count, length, src_stride, dst_stride)
+        """``fields``: count, len, src_stride, dst_stride (``isa.DataCopy``)."""
+        g = isa.DataCopy.decode(*fields)
         view = dst.slot(slot)
         lo = dst.address(slot) + dst_off * dst.element_bytes
         if self.sanitizer is not None:

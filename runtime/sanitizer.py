@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.ir import Operation
 
+from ascend_xdsl.hw.intmath import ceil_div
 from ascend_xdsl.hw.isa import Effects, Pipe
 from ascend_xdsl.runtime import core_memory
 from ascend_xdsl.runtime.locations import describe_op
@@ -98,7 +99,7 @@ class Sanitizer:
         self.clock = np.zeros((len(PIPES), len(PIPES)), np.int64)
         self.events: dict[tuple[str, str, int], deque[np.ndarray]] = defaultdict(deque)
         self.memories = {
-            name: _MemoryTrack(-(-size // BLOCK)) for name, size in self.memory_sizes.items()
+            name: _MemoryTrack(ceil_div(size, BLOCK)) for name, size in self.memory_sizes.items()
         }
 
     def _op_id(self, op: Operation) -> int:
@@ -134,7 +135,7 @@ class Sanitizer:
         q = _PIPE_ID[pipe]
         known = self.clock[q]
         track = self.memories[memory]
-        b0, b1 = lo // BLOCK, -(-hi // BLOCK)
+        b0, b1 = lo // BLOCK, ceil_div(hi, BLOCK)
         wp = track.w_pipe[b0:b1]
         unordered = (wp >= 0) & (wp != q)
         if unordered.any():
