@@ -117,11 +117,9 @@ class CostFigures:
         if transfer_bytes <= 0:
             raise ValueError(f"mte2 transfer of {transfer_bytes} bytes")
         points = [(size, float(self._config[name])) for size, name in MTE2_POINTS]
-        gibps = points[0][1] if transfer_bytes <= points[0][0] else points[-1][1]
-        for (s0, b0), (s1, b1) in pairwise(points):
-            if s0 < transfer_bytes < s1:
-                t = math.log(transfer_bytes / s0) / math.log(s1 / s0)
-                gibps = b0 + t * (b1 - b0)
+        size = min(max(transfer_bytes, points[0][0]), points[-1][0])
+        (s0, b0), (s1, b1) = next((p, q) for p, q in pairwise(points) if size <= q[0])
+        gibps = b0 + math.log(size / s0) / math.log(s1 / s0) * (b1 - b0)
         return gibps * GIB / self.clock_hz
 
     # -- reports ------------------------------------------------------------------------------
