@@ -1,9 +1,11 @@
 """Hardware descriptions of the Ascend AI Cores this compiler targets.
 
 Each description is a TOML data file next to this module (``atlas-a2-910b2.toml``, ...), in which
-every figure carries the source it was taken from. Code never hard-codes a hardware figure: the
-tiler, the buffer planner, the verifiers and the runtime all ask :func:`load` for the configured
-description. This package is pure data and imports nothing else of ours, so every layer may use it.
+every figure carries its value, its unit, the source it was taken from and its kind (one of
+:data:`KINDS`), and optionally a note on why it was chosen. Code never hard-codes a hardware figure:
+the tiler, the buffer planner, the verifiers and the runtime all ask :func:`load` for the
+configured description, and the cost model asks :func:`ascend_xdsl.hw.cost.cost_figures`. This
+package is pure data and imports nothing else of ours, so every layer may use it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ MEMORY_FIGURES: dict[str, tuple[str, str]] = {
 """On-chip memory name -> the names of its (size, buffer alignment) figures, in bytes."""
 
 
+KINDS: tuple[str, ...] = ("official", "vendor-measured", "third-party", "estimated")
+"""The kinds of evidence a figure may rest on: vendor-authored documentation, configuration or
+code; measurements the vendor published; figures quoted or measured by others; derived or assumed
+here."""
+
+
 class UnknownHardwareError(ValueError):
     """Raised for a hardware name that has no description file."""
 
@@ -35,6 +43,8 @@ class Figure:
     value: int | float
     unit: str
     source: str
+    kind: str
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,9 +130,38 @@ def load(name: str = DEFAULT_HW) -> HwConfig:
         raise UnknownHardwareError(
             f"unknown hardware '{name}' (available: {', '.join(available())})"
         )
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    figures = {
-        key: Figure(value=f["value"], unit=f.get("unit", ""), source=f["source"])
-        for key, f in data.get("figures", {}).items()
-    }
+    return parse(path.read_text(encoding="utf-8"), f"{name}.toml")
+
+
+def parse(text: str, file: str) -> HwConfig:
+    """The hardware description in the TOML ``text``; ``file`` names it in error messages.
+
+    Raises ValueError, in one line naming ``file`` and the figure, for a figure without a value,
+    a source or a valid kind."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{file}: {e}") from None
+    if "name" not in data:
+        raise ValueError(f"{file}: no 'name'")
+    figures = {key: _figure(file, key, f) for key, f in data.get("figures", {}).items()}
     return HwConfig(name=data["name"], description=data.get("description", ""), figures=figures)
+
+
+def _figure(file: str, key: str, f: object) -> Figure:
+    where = f"{file}: figure '{key}'"
+    if not isinstance(f, dict):
+        raise ValueError(f"{where} is not a table")
+    value = f.get("value")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{where} has no numeric value")
+    source = f.get("source")
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"{where} has no source")
+    kind = f.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{where} has kind {kind!r}, not one of {', '.join(KINDS)}")
+    note = f.get("note", "")
+    if not isinstance(note, str):
+        raise ValueError(f"{where} has a note that is not a string")
+    return Figure(value=value, unit=f.get("unit", ""), source=source, kind=kind, note=note)

@@ -1,0 +1,209 @@
+"""The cost model's hardware figures (hw/*.toml through ascend_xdsl.hw.cost): every SKU loads,
+every figure names its source and kind, and the derived rules reproduce the tables they come
+from. Expected values are written out from the sources, not recomputed with the code's rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascend_xdsl import hw
+from ascend_xdsl.hw import KINDS, cost
+
+SKUS = ["atlas-a2-910b1", "atlas-a2-910b2", "atlas-a2-910b3", "atlas-a2-910b4"]
+
+
+def test_every_sku_loads():
+    assert set(SKUS) <= set(hw.available())
+    for name in SKUS:
+        figures = cost.cost_figures(name)
+        assert figures.cores in (20, 24)
+        assert figures.clock_hz > 1e9
+
+
+@pytest.mark.parametrize("name", SKUS)
+def test_every_figure_has_a_source_and_a_kind(name):
+    config = hw.load(name)
+    assert config.figures
+    for key, f in config.figures.items():
+        assert f.source.strip(), key
+        assert f.kind in KINDS, key
+        assert cost.cost_figures(name).figure(key) is f
+
+
+@pytest.mark.parametrize(
+    ("name", "cores", "mhz", "tflops"),
+    [
+        ("atlas-a2-910b1", 24, 1850, 363.7),
+        ("atlas-a2-910b2", 24, 1800, 353.9),
+        ("atlas-a2-910b3", 20, 1800, 294.9),
+        ("atlas-a2-910b4", 20, 1500, 245.8),
+    ],
+)
+def test_peak_fp16(name, cores, mhz, tflops):
+    f = cost.cost_figures(name)
+    assert (f.cores, f.clock_hz) == (cores, mhz * 1e6)
+    assert f.peak_flops("f16") / 1e12 == pytest.approx(tflops, abs=0.1)
+    assert f.peak_flops("bf16") == f.peak_flops("f16")
+    assert f.peak_flops("f32") == f.peak_flops("f16") / 4
+
+
+def test_cube_and_load2d():
+    f = cost.cost_figures("atlas-a2-910b2")
+    assert [f.cube_macs_per_cycle(d) for d in ("f16", "bf16", "f32")] == [4096, 4096, 1024]
+    assert (f.load2d_bytes_per_cycle("L0A"), f.load2d_bytes_per_cycle("L0B")) == (256, 128)
+    assert (f.load2d_latency_cycles, f.load3d_latency_cycles, f.fixpipe_latency_cycles) == (
+        28,
+        50,
+        20,
+    )
+    with pytest.raises(ValueError, match="int8"):
+        f.cube_macs_per_cycle("int8")
+    with pytest.raises(ValueError, match="L0C"):
+        f.load2d_bytes_per_cycle("L0C")
+
+
+# Table 4 of hicann/asc-devkit docs/zh/api/附录/Cube指令理论性能汇总.md, evaluated by hand:
+# (strideW, n, L1 -> L0A, L1 -> L0B) in bytes/cycle.
+TABLE4 = [
+    (1, 1, 256, 128),  # the first row
+    (1, 2, 128, 85),  # 512/4, 512/6 = 85.3
+    (1, 3, 102, 73),  # 512/5 = 102.4, 512/7 = 73.1
+    (1, 6, 64, 51),  # 512/8, 512/10 = 51.2
+    (1, 14, 32, 28),  # 512/16, 512/18 = 28.4
+    (1, 30, 32, 28),  # 512/32 = 16 and 512/34 = 15, raised to the floors 32 and 28
+    (2, 1, 128, 85),  # 512/4, 512/6
+    (4, 1, 64, 51),  # 512/8, 512/10
+    (8, 1, 32, 28),  # 512/16, 512/18
+    (2, 2, 85, 64),  # 512/6, 512/8
+    (2, 3, 73, 56),  # 512/7, 512/9 = 56.9
+    (4, 3, 46, 39),  # 512/11 = 46.5, 512/13 = 39.4
+    (8, 3, 32, 28),  # 512/19 = 26.9 and 512/21 = 24.4, raised to the floors
+    (3, 1, 32, 28),  # strideW not in {2, 4, 8}
+    (5, 7, 32, 28),
+    (6, 2, 32, 28),
+]
+
+
+@pytest.mark.parametrize(("stride_w", "rows", "l0a", "l0b"), TABLE4)
+def test_load3d_table4(stride_w, rows, l0a, l0b):
+    for name in SKUS:
+        f = cost.cost_figures(name)
+        assert f.load3d_bytes_per_cycle("L0A", stride_w, rows) == l0a
+        assert f.load3d_bytes_per_cycle("L0B", stride_w, rows) == l0b
+
+
+def test_load3d_rejects_bad_operands():
+    f = cost.cost_figures("atlas-a2-910b2")
+    with pytest.raises(ValueError, match="stride_w"):
+        f.load3d_bytes_per_cycle("L0A", 0, 1)
+    with pytest.raises(ValueError, match="UB"):
+        f.load3d_bytes_per_cycle("UB", 1, 1)
+
+
+# msKPP csrc/prof_data/resource910b.cpp GM_TO_L1_910b1: transfer bytes -> GiB/s
+MTE2_POINTS = [(1024, 9.932), (32 * 1024, 147.368), (512 * 1024, 261.863)]
+
+
+@pytest.mark.parametrize("name", SKUS)
+def test_mte2_curve_reproduces_its_points(name):
+    f = cost.cost_figures(name)
+    for size, gibps in MTE2_POINTS:
+        got = f.mte2_bytes_per_cycle(size) * f.clock_hz / 2**30
+        assert got == pytest.approx(gibps, rel=0.01), size
+
+
+def test_mte2_curve_in_bytes_per_cycle():
+    # 261.86 GiB/s is 261.86 * 2**30 / 1.8e9 = 156.2 B/cycle at 1.8 GHz
+    assert cost.cost_figures("atlas-a2-910b2").mte2_bytes_per_cycle(512 * 1024) == pytest.approx(
+        156.2, abs=0.1
+    )
+
+
+@pytest.mark.parametrize("name", SKUS)
+def test_mte2_curve_is_monotonic_and_clamped(name):
+    f = cost.cost_figures(name)
+    sizes = [2**i for i in range(0, 25)] + [3000, 5000, 100_000, 300_000, 700_000]
+    sizes.sort()
+    rates = [f.mte2_bytes_per_cycle(s) for s in sizes]
+    assert rates == sorted(rates)
+    assert f.mte2_bytes_per_cycle(1) == f.mte2_bytes_per_cycle(1024)
+    assert f.mte2_bytes_per_cycle(2**24) == f.mte2_bytes_per_cycle(512 * 1024)
+    # halfway in log size between 1 KB and 32 KB: halfway in bandwidth
+    mid = f.mte2_bytes_per_cycle(round(1024 * 32**0.5)) * f.clock_hz / 2**30
+    assert mid == pytest.approx((9.93 + 147.37) / 2, rel=1e-3)
+    with pytest.raises(ValueError):
+        f.mte2_bytes_per_cycle(0)
+
+
+@pytest.mark.parametrize("name", SKUS)
+def test_memory_figures(name):
+    f = cost.cost_figures(name)
+    assert (f.l2_bytes_per_cycle_per_core, f.hbm_bytes_per_cycle_per_core) == (110, 32)
+    # the chip totals are derived from the per-core shares (and marked so)
+    assert f.hbm_bytes_per_second_total == pytest.approx(32 * f.cores * f.clock_hz)
+    assert f.l2_bytes_per_second_total == pytest.approx(110 * f.cores * f.clock_hz)
+    for total in ("hbm_bytes_per_second_total", "l2_bytes_per_second_total"):
+        assert f.figure(total).kind == "estimated"
+    assert f.l2_size == (96 if name.endswith("b4") else 192) * 2**20
+    assert f.flag_latency_cycles > 0
+    assert f.figure("flag_latency_cycles").kind == "estimated"
+    assert f.scalar_op_cycles == 2
+    assert f.mmad_overhead_cycles == 2
+    assert f.figure("mmad_overhead_cycles").note  # the disagreement is written down
+    assert 0 < f.fixpipe_bytes_per_cycle <= 128
+    assert f.mte2_latency_cycles > 0
+
+
+def test_unknown_figure_names_the_hardware():
+    with pytest.raises(KeyError, match=r"atlas-a2-910b2.*'nope'"):
+        cost.cost_figures("atlas-a2-910b2").figure("nope")
+
+
+GOOD = """
+name = "test-hw"
+[figures.aic_count]
+value = 4
+unit = "cores"
+kind = "official"
+source = "a datasheet"
+"""
+
+
+def test_parse_accepts_a_good_file():
+    config = hw.parse(GOOD, "test-hw.toml")
+    f = config.figures["aic_count"]
+    assert (f.value, f.unit, f.kind, f.note) == (4, "cores", "official", "")
+    assert f.source == "a datasheet"
+
+
+@pytest.mark.parametrize(
+    ("broken", "message"),
+    [
+        (GOOD.replace('source = "a datasheet"\n', ""), "has no source"),
+        (GOOD.replace('source = "a datasheet"', 'source = " "'), "has no source"),
+        (GOOD.replace('kind = "official"', 'kind = "rumour"'), "kind 'rumour'"),
+        (GOOD.replace('kind = "official"\n', ""), "kind None"),
+        (GOOD.replace("value = 4", 'value = "four"'), "no numeric value"),
+    ],
+)
+def test_bad_figure_fails_naming_file_and_figure(broken, message):
+    with pytest.raises(ValueError, match=message) as e:
+        hw.parse(broken, "test-hw.toml")
+    text = str(e.value)
+    assert "\n" not in text
+    assert text.startswith("test-hw.toml: figure 'aic_count'")
+
+
+def test_load_validates_the_packaged_file(tmp_path, monkeypatch):
+    """hw.load reads through importlib.resources: a broken file next to the module fails on
+    load with its file and figure named."""
+    (tmp_path / "broken-hw.toml").write_text(
+        GOOD.replace('kind = "official"', 'kind = "guess"'), encoding="utf-8"
+    )
+    monkeypatch.setattr(hw.resources, "files", lambda _package: tmp_path)
+    hw.load.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"^broken-hw\.toml: figure 'aic_count' has kind"):
+            hw.load("broken-hw")
+    finally:
+        hw.load.cache_clear()
