@@ -170,6 +170,12 @@ class ConvBpFilterShape:
         return c0_for(self.dtype)
 
     @property
+    def macs(self) -> int:
+        """Multiply-adds of the dW formula: every weight element sums over every output
+        position of its group (N·Do·Ho·Wo products each)."""
+        return math.prod(self.weight_shape) * self.batch * self.dout * self.ho * self.wo
+
+    @property
     def group_enlargement(self) -> GroupEnlargement:
         """How groups are packed into C0-aligned "enlarged" groups (:func:`group_enlargement`)."""
         return group_enlargement(

@@ -145,6 +145,9 @@ class Work(NamedTuple):
     rows: int = 0
     stride: tuple[int, int] = (1, 1)
     kernel: tuple[int, int] = (1, 1)
+    element_bytes: int = 2
+    """Bytes of the element type the instruction computes or moves (the Cube's rate depends on
+    it)."""
 
 
 class Effects(NamedTuple):
@@ -427,7 +430,7 @@ class Mmad:
             self.pipe,
             reads if init else (*reads, c_span),
             (c_span,),
-            Work(m=self.m, n=self.n, k=self.k),
+            Work(m=self.m, n=self.n, k=self.k, element_bytes=eb),
         )
 
 

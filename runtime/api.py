@@ -26,7 +26,8 @@ from ascend_xdsl.lowering.build import FUNC_NAME, build_module, shape_from_torch
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.runtime.check import CheckResult, check
-from ascend_xdsl.runtime.interpreter import make_interpreter
+from ascend_xdsl.runtime.cost import CostReport
+from ascend_xdsl.runtime.interpreter import build_interpreter
 
 IntOr3 = int | Sequence[int]
 
@@ -35,11 +36,13 @@ _DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
 
 @dataclass
 class Conv3dWeightResult:
-    """What one run gives: dW (float32, (Cout, Cin/g, kD, kH, kW)) and the IR of each level."""
+    """What one run gives: dW (float32, (Cout, Cin/g, kD, kH, kW)), the IR of each level, and
+    the modelled cost of the hardware-level program on the target (None for other levels)."""
 
     grad_weight: np.ndarray
     problem: ConvBpFilterShape
     modules: dict[str, ModuleOp] = field(default_factory=dict)
+    cost: CostReport | None = None
 
 
 def problem_of(
@@ -92,9 +95,24 @@ def interpret(
     the module), ``"interp"`` runs it op by op in xDSL's interpreter; both give the same bits.
     Single-threaded BLAS inside the run: the kernel's GEMMs are small and many, and OpenBLAS
     threads made loaded runs ten times slower."""
+    return interpret_timed(module, hw, x, dy, executor, timed=False)[0]
+
+
+def interpret_timed(
+    module: ModuleOp,
+    hw: str,
+    x: np.ndarray,
+    dy: np.ndarray,
+    executor: str = "compiled",
+    timed: bool = True,
+) -> tuple[np.ndarray, CostReport | None]:
+    """:func:`interpret`, and with ``timed`` the cost model's report of the launch (the exact
+    timeline of every instruction of every core, ``runtime/cost.py``)."""
+    interpreter, functions = build_interpreter(module, hw, executor=executor, timed=timed)
     with threadpool_limits(limits=1, user_api="blas"):
-        (dw,) = make_interpreter(module, hw, executor=executor).call_op(FUNC_NAME, (x, dy))
-    return np.asarray(dw, dtype=np.float32)
+        (dw,) = interpreter.call_op(FUNC_NAME, (x, dy))
+    costs = functions.costs
+    return np.asarray(dw, dtype=np.float32), (costs[-1] if timed and costs else None)
 
 
 def run_conv3d_weight(
@@ -120,8 +138,12 @@ def run_conv3d_weight(
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
     levels = compiled_levels(problem, hw, tiling, cores, override, dk)
-    dw = interpret(levels[level], hw, np.asarray(input), np.asarray(grad_output), executor)
-    return Conv3dWeightResult(dw, problem, dict(levels))
+    dw, cost = interpret_timed(
+        levels[level], hw, np.asarray(input), np.asarray(grad_output), executor, level == "hw"
+    )
+    if cost is not None:
+        cost.flops = 2.0 * problem.macs
+    return Conv3dWeightResult(dw, problem, dict(levels), cost)
 
 
 def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -141,6 +163,8 @@ class KernelRun:
     seconds: float
     check: CheckResult
     seed: int
+    cost: CostReport | None = None
+    """The modelled cost of the program on the target (the exact timeline)."""
 
 
 def run_compiled(
@@ -155,9 +179,11 @@ def run_compiled(
     against the reference (the main job of ``ascend-conv``)."""
     x, dy = random_inputs(problem, seed)
     start = time.perf_counter()
-    dw = interpret(modules["hw"], hw, x, dy, executor)
+    dw, cost = interpret_timed(modules["hw"], hw, x, dy, executor)
     seconds = time.perf_counter() - start
-    return KernelRun(dw, seconds, check(problem, x, dy, dw), seed)
+    if cost is not None:
+        cost.flops = 2.0 * problem.macs
+    return KernelRun(dw, seconds, check(problem, x, dy, dw), seed, cost)
 
 
 def conv3d_weight(

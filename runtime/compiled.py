@@ -116,6 +116,9 @@ class _Translator:
     """Translates one kernel function into the body of ``def kernel(core, *args)``."""
 
     hw_name: str
+    timed: bool = False
+    """Count the index arithmetic for the timing backend (``core.scalar(n)`` calls)."""
+    pending_scalar: int = 0
     out: _Writer = field(default_factory=_Writer)
     names: dict[SSAValue, str] = field(default_factory=dict)
     literals: dict[SSAValue, int | bool] = field(default_factory=dict)
@@ -144,10 +147,17 @@ class _Translator:
 
     # -- structure ----------------------------------------------------------------------------
 
+    def flush_scalar(self) -> None:
+        """Emit the count of the index ops since the last statement that was not one."""
+        if self.timed and self.pending_scalar:
+            self.out.emit(f"scalar({self.pending_scalar})")
+        self.pending_scalar = 0
+
     def block(self, block: Block) -> None:
         start = len(self.out.lines)
         for op in block.ops:
             self.op(op)
+        self.flush_scalar()
         if len(self.out.lines) == start:
             self.out.emit("pass")
 
@@ -162,7 +172,9 @@ class _Translator:
             return self.constant(op)
         kind = type(op)
         if kind in _BINARY or isinstance(op, arith.CmpiOp | arith.SelectOp):
+            self.pending_scalar += 1  # as the interpreter counts it, folded or not
             return self.arith(op)
+        self.flush_scalar()
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise UnsupportedOpError(
@@ -245,9 +257,11 @@ class _Translator:
         start = len(self.out.lines)
         for op in block.ops:
             if isinstance(op, scf.YieldOp):
+                self.flush_scalar()
                 self.assign(targets, op.arguments, op)
             else:
                 self.op(op)
+        self.flush_scalar()
         if len(self.out.lines) == start:
             self.out.emit("pass")
 
@@ -278,6 +292,7 @@ class _Translator:
         self.out.depth += 1
         for inner in before.ops:
             if isinstance(inner, scf.ConditionOp):
+                self.flush_scalar()
                 self.out.emit(f"if not {self.ref(inner.condition)}:", inner)
                 self.out.depth += 1
                 self.assign(results, inner.args, inner)
@@ -377,7 +392,7 @@ _HANDLERS: dict[type[Operation], Callable[[_Translator, Any], None]] = {
 
 # The machine methods the generated code calls, bound to the core once per run.
 _BOUND = ("alloc_buffer", "data_copy", "load3d", "load2d", "mmad", "fixpipe", "set_flag",
-          "wait_flag", "pipe_barrier")  # fmt: skip
+          "wait_flag", "pipe_barrier", "scalar")  # fmt: skip
 
 
 @dataclass(eq=False)
@@ -413,9 +428,10 @@ class CompiledKernel:
 _SERIAL = itertools.count()
 
 
-def compile_kernel(kernel: func.FuncOp, hw_name: str) -> CompiledKernel:
-    """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`)."""
-    t = _Translator(hw_name)
+def compile_kernel(kernel: func.FuncOp, hw_name: str, timed: bool = False) -> CompiledKernel:
+    """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`); ``timed`` also
+    counts its index arithmetic for the timing backend."""
+    t = _Translator(hw_name, timed)
     params = [t.fresh(arg, "a") for arg in kernel.body.block.args]
     t.block(kernel.body.block)
     prologue = [f"    {name} = core.{name}" for name in _BOUND]
@@ -461,12 +477,12 @@ def fingerprint(kernel: func.FuncOp) -> int:
     return hash(tuple(parts))
 
 
-_CACHE: weakref.WeakKeyDictionary[func.FuncOp, tuple[int, str, CompiledKernel]] = (
-    weakref.WeakKeyDictionary()
-)
+_CACHE: weakref.WeakKeyDictionary[
+    func.FuncOp, dict[tuple[str, bool], tuple[int, CompiledKernel]]
+] = weakref.WeakKeyDictionary()
 
 
-def kernel_of(module: ModuleOp, name: str, hw_name: str) -> CompiledKernel:
+def kernel_of(module: ModuleOp, name: str, hw_name: str, timed: bool = False) -> CompiledKernel:
     """The compiled kernel ``@name`` of ``module``, translated once and cached until the
     kernel changes (see :func:`fingerprint`)."""
     kernel = next(
@@ -476,9 +492,10 @@ def kernel_of(module: ModuleOp, name: str, hw_name: str) -> CompiledKernel:
     if kernel is None:
         raise RuntimeError(f"ascend.launch: no function @{name} in the module")
     key = fingerprint(kernel)
-    cached = _CACHE.get(kernel)
-    if cached is not None and cached[0] == key and cached[1] == hw_name:
-        return cached[2]
-    compiled = compile_kernel(kernel, hw_name)
-    _CACHE[kernel] = (key, hw_name, compiled)
+    variants = _CACHE.setdefault(kernel, {})
+    cached = variants.get((hw_name, timed))
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    compiled = compile_kernel(kernel, hw_name, timed)
+    variants[(hw_name, timed)] = (key, compiled)
     return compiled

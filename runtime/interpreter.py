@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import cast
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.interpreter import (
     Interpreter,
@@ -43,8 +44,10 @@ from ascend_xdsl.dialects import api_level, hw_level, launch
 from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.hw.cost import cost_figures
 from ascend_xdsl.runtime import api_sim, compiled
 from ascend_xdsl.runtime.arith_functions import ExtraArithFunctions
+from ascend_xdsl.runtime.cost import CostReport, core_cost
 from ascend_xdsl.runtime.machine import (
     BufferSpec,
     Core,
@@ -55,6 +58,7 @@ from ascend_xdsl.runtime.machine import (
 from ascend_xdsl.runtime.progress import CoreProgress
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.runtime.timing import Timeline
 from ascend_xdsl.runtime.values import (
     GmTensor,
     from_gm,
@@ -64,7 +68,7 @@ from ascend_xdsl.runtime.values import (
     zeros_gm,
 )
 
-__all__ = ["EXECUTORS", "AscendFunctions", "KernelError", "make_interpreter"]
+__all__ = ["EXECUTORS", "AscendFunctions", "KernelError", "build_interpreter", "make_interpreter"]
 
 EXECUTORS = ("compiled", "interp")
 """How launched kernels run: translated to Python once (default), or op by op by xDSL."""
@@ -80,6 +84,7 @@ class AscendFunctions(InterpreterFunctions):
         sanitizer: Sanitizer | None = None,
         progress: bool = True,
         executor: str = "compiled",
+        timed: bool = False,
     ) -> None:
         super().__init__()
         if executor not in EXECUTORS:
@@ -90,6 +95,9 @@ class AscendFunctions(InterpreterFunctions):
         self.hw_name = hw_name
         self.sanitizer = sanitizer
         self.executor = executor
+        self.timed = timed
+        self.costs: list[CostReport] = []
+        """With ``timed``, the cost of every launch run so far (``runtime/cost.py``)."""
         self.core: Core | None = None
         self._static: dict[Operation, object] = {}
 
@@ -147,10 +155,15 @@ class AscendFunctions(InterpreterFunctions):
         blocks = op.blocks.value.data
         kernel = None
         if self.executor == "compiled":
-            kernel = compiled.kernel_of(interpreter.module, callee, self.hw_name)
+            kernel = compiled.kernel_of(interpreter.module, callee, self.hw_name, self.timed)
+        report = None
+        if self.timed:
+            figures = cost_figures(self.hw_name)
+            report = CostReport(self.hw_name, figures, _cube_dtype(op), 0.0)
         progress = CoreProgress(blocks) if self.progress else None
         for block in range(blocks):
-            core = Core(block, self.hw_name, self.sanitizer)
+            timeline = Timeline(report.figures) if report is not None else None
+            core = Core(block, self.hw_name, self.sanitizer, timeline)
             if kernel is not None:
                 kernel.run(core, args)
             else:
@@ -160,10 +173,15 @@ class AscendFunctions(InterpreterFunctions):
                 finally:
                     self.core = None
             core.finish()
+            if report is not None and timeline is not None:
+                report.cores.append(core_cost(block, timeline))
+                report.flops += timeline.mmad_flops
             if progress is not None:
                 progress.update(block + 1)
         if progress is not None:
             progress.close()
+        if report is not None:
+            self.costs.append(report)
         return ()
 
     # -- hardware level ---------------------------------------------------------------------
@@ -307,26 +325,75 @@ class AscendFunctions(InterpreterFunctions):
         return ()
 
 
+def _cube_dtype(op: launch.LaunchOp) -> str:
+    """The Cube's input type of a launch: the element type of its first 16-bit GM operand."""
+    for operand in op.operands:
+        t = operand.type
+        if isinstance(t, GmTensorType):
+            name = str(t.element_type)
+            if name in ("f16", "bf16"):
+                return name
+    return "f16"
+
+
+class ScalarCounter(Interpreter.Listener):
+    """Counts the index arithmetic the interpreter runs inside a kernel, for the timing backend
+    (the compiled executor counts the same ops in its generated code)."""
+
+    def __init__(self, functions: AscendFunctions) -> None:
+        self.functions = functions
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        core = self.functions.core
+        if (
+            core is not None
+            and op.dialect_name() == "arith"
+            and not isinstance(op, arith.ConstantOp)
+        ):
+            core.scalar(1)
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        pass
+
+
 def make_interpreter(
     module: ModuleOp,
     hw_name: str = hw.DEFAULT_HW,
     sanitizer: Sanitizer | None = None,
     progress: bool = True,
     executor: str = "compiled",
+    timed: bool = False,
 ) -> Interpreter:
     """An interpreter for ``module`` with the stock func/scf/arith/builtin/memref functions and
     the ascend ones; with a ``sanitizer``, every hardware access is checked for hazards; with
     ``progress``, long launches show a progress line on a terminal; ``executor`` chooses how
-    launched kernels run (``EXECUTORS``)."""
+    launched kernels run (``EXECUTORS``); with ``timed``, every launch is timed by the cost model
+    (see :func:`build_interpreter` for its reports)."""
+    return build_interpreter(module, hw_name, sanitizer, progress, executor, timed)[0]
+
+
+def build_interpreter(
+    module: ModuleOp,
+    hw_name: str = hw.DEFAULT_HW,
+    sanitizer: Sanitizer | None = None,
+    progress: bool = True,
+    executor: str = "compiled",
+    timed: bool = False,
+) -> tuple[Interpreter, AscendFunctions]:
+    """:func:`make_interpreter`, and the :class:`AscendFunctions` it registered, whose
+    ``costs`` are the cost reports of the launches run (with ``timed``)."""
     interpreter = Interpreter(module)
+    functions = AscendFunctions(hw_name, sanitizer, progress, executor, timed)
     for fns in (
         FuncFunctions(),
         ScfFunctions(),
         ArithFunctions(),
         BuiltinFunctions(),
         MemRefFunctions(),
-        AscendFunctions(hw_name, sanitizer, progress, executor),
+        functions,
     ):
         interpreter.register_implementations(fns)
     interpreter.register_implementations(ExtraArithFunctions(), override=True)
-    return interpreter
+    if timed and executor == "interp":
+        interpreter.listeners = (*interpreter.listeners, ScalarCounter(functions))
+    return interpreter, functions

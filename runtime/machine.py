@@ -3,10 +3,11 @@
 A :class:`Core` holds one block's state (its memories, event flags and planned buffers) and has
 one method per hardware instruction. Each method takes the instruction's operand integers and
 values, decodes its geometry through the instruction model (:mod:`ascend_xdsl.hw.isa`), hands the
-model's effects to the sanitizer when there is one, and moves the data with the numpy backend
-(``runtime/instructions.py``). The xDSL interpreter (``runtime/interpreter.py``) and the compiled
-executor (``runtime/compiled.py``) call exactly these methods, so the two execute the same
-instructions the same way and give bit-identical results.
+model's effects to the sanitizer and the timing backend (``runtime/timing.py``) when there are
+any, and moves the data with the numpy backend (``runtime/instructions.py``). The xDSL
+interpreter (``runtime/interpreter.py``) and the compiled executor (``runtime/compiled.py``) call
+exactly these methods, so the two execute the same instructions the same way and give
+bit-identical results (and the same timeline).
 
 Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
 cost. The 16-bit GM tensors are decoded once (``GmTensor.as_f32``) and L1 has a float32 mirror
@@ -45,6 +46,7 @@ from ascend_xdsl.runtime import instructions as ins
 from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
 from ascend_xdsl.runtime.flags import FlagState
 from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.runtime.timing import Timeline
 from ascend_xdsl.runtime.values import Buffer, GmTensor, np_dtype
 
 F32 = np.dtype(np.float32)
@@ -139,6 +141,8 @@ class Core:
     block_idx: int
     hw_name: str = hw.DEFAULT_HW
     sanitizer: Sanitizer | None = None
+    timeline: Timeline | None = None
+    """The timing backend of this core, when the run is timed (``runtime/timing.py``)."""
     memory: CoreMemory = field(init=False)
     flags: FlagState = field(init=False)
     buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
@@ -196,11 +200,24 @@ class Core:
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
             self.sanitizer.new_core(self.block_idx)
-        else:
-            # Without a sanitizer a flag is only the flag model's: skip the wrappers below.
+        self.observed = self.sanitizer is not None or self.timeline is not None
+        if not self.observed:
+            # Unobserved, a flag is only the flag model's: skip the wrappers below.
             self.set_flag = self.flags.set  # type: ignore[method-assign]
             self.wait_flag = self.flags.wait  # type: ignore[method-assign]
         self._checked: dict[tuple[int, int, int, int], isa.Mmad] = {}
+
+    def _observe(self, op: Operation, effects: isa.Effects) -> None:
+        """Hand an instruction's effects to the sanitizer and the timing backend."""
+        if self.sanitizer is not None:
+            self.sanitizer.record(op, effects)
+        if self.timeline is not None:
+            self.timeline.instruction(op, effects)
+
+    def scalar(self, ops: int) -> None:
+        """``ops`` index-arithmetic ops ran on the scalar unit (only the timing counts them)."""
+        if self.timeline is not None:
+            self.timeline.scalar(ops)
 
     # -- owed L0 bytes ------------------------------------------------------------------------
 
@@ -302,8 +319,8 @@ class Core:
         g = isa.DataCopy.decode(*fields)
         view = dst.slot(slot)
         lo = dst.address(slot) + dst_off * dst.element_bytes
-        if self.sanitizer is not None:
-            self.sanitizer.record(op, g.effects(src_off * src.data.itemsize, dst.memory, lo))
+        if self.observed:
+            self._observe(op, g.effects(src_off * src.data.itemsize, dst.memory, lo))
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, lo + g.dst_bytes)
         hi = lo + g.dst_bytes
@@ -351,8 +368,8 @@ class Core:
         ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
         s_addr = src.address(src_slot) + src_off * src.element_bytes
         d_addr = dst.address(dst_slot)
-        if self.sanitizer is not None:
-            self.sanitizer.record(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
+        if self.observed:
+            self._observe(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
         mirror = self._mirror_of(src, src_slot, sview)
@@ -400,8 +417,8 @@ class Core:
         g = isa.Load2d.decode(repeat, src_stride, transpose, src.element_bytes)
         s_addr = src.address(src_slot) + src_off * src.element_bytes
         d_addr = dst.address(dst_slot) + dst_off * dst.element_bytes
-        if self.sanitizer is not None:
-            self.sanitizer.record(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
+        if self.observed:
+            self._observe(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
@@ -433,8 +450,8 @@ class Core:
         if self._checked.get(checked) is not g:
             ins.mmad_operands(av, bv, cv, g)
             self._checked[checked] = g
-        if self.sanitizer is not None:
-            self.sanitizer.record(
+        if self.observed:
+            self._observe(
                 op,
                 g.effects(
                     (a.memory, a.address(a_slot)),
@@ -483,8 +500,8 @@ class Core:
     ) -> None:
         g = isa.Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
         s_addr = src.address(slot)
-        if self.sanitizer is not None:
-            self.sanitizer.record(op, g.effects(src.memory, s_addr, dst_off * dst.data.itemsize))
+        if self.observed:
+            self._observe(op, g.effects(src.memory, s_addr, dst_off * dst.data.itemsize))
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
         ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)
@@ -494,16 +511,22 @@ class Core:
         self.flags.set(src, dst, event)
         if self.sanitizer is not None:
             self.sanitizer.set_flag(src, dst, event)
+        if self.timeline is not None:
+            self.timeline.set_flag(src, dst, event)
 
     def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         self.flags.wait(src, dst, event)
         if self.sanitizer is not None:
             self.sanitizer.wait_flag(src, dst, event)
+        if self.timeline is not None:
+            self.timeline.wait_flag(src, dst, event)
 
     def pipe_barrier(self, pipe: Pipe) -> None:
         # In-order simulation: every earlier instruction is already complete.
         if self.sanitizer is not None:
             self.sanitizer.barrier(pipe)
+        if self.timeline is not None:
+            self.timeline.barrier(pipe)
 
     def finish(self) -> None:
         """End of the kernel on this core: every flag that was set must have been waited for."""

@@ -77,8 +77,14 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert "tiles base M/K/N 64/128/128" in out
     assert "-> format (6 ops) -> api" in out and "-> hw (" in out
     assert "ran the hw program on seeded random inputs (seed 0) in" in out
-    assert lines[-1].startswith("  check against the reference: max abs error")
-    assert lines[-1].endswith(": OK")
+    check_line = next(line for line in lines if line.startswith("  check against"))
+    assert check_line.startswith("  check against the reference: max abs error")
+    assert check_line.endswith(": OK")
+    # The cost model's lines close the summary (runtime/cost.py).
+    assert lines[-4].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
+    assert lines[-3].startswith("  pipes busy on the slowest core: mte2 ")
+    assert lines[-2].startswith("  critical path: ")
+    assert lines[-1].startswith("  cores: 4, cycles ")
     assert "using the embedded default layer" in err
 
 
@@ -88,8 +94,11 @@ def test_both_executors_check_the_same_numbers(capsys):
     for executor in ("compiled", "interp"):
         code, out, err = run(capsys, "bp-filter", *small, "--executor", executor)
         assert code == 0, err
-        checks.append(out.splitlines()[-1])
-    assert checks[0] == checks[1] and checks[0].endswith(": OK")
+        # Everything but the two wall-clock lines: the check and the modelled cost.
+        checks.append([line for line in out.splitlines() if " in " not in line.split(":")[0]])
+    assert checks[0] == checks[1]
+    assert any(line.endswith(": OK") for line in checks[0])
+    assert any(line.startswith("  modelled on ") for line in checks[0])
     code, _, err = run(capsys, "bp-filter", *small, "--executor", "jit")
     assert code == 2 and "invalid choice: 'jit'" in err
 
@@ -150,7 +159,11 @@ def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
             ["the dilated kernel does not fit"],
         ),
         # unknown hardware, tilings
-        (["--hw", "atlas-z9"], 1, ["unknown hardware 'atlas-z9' (available: atlas-a2-910b2"]),
+        (
+            ["--hw", "atlas-z9"],
+            1,
+            ["unknown hardware 'atlas-z9' (available: atlas-a2-910b1, atlas-a2-910b2"],
+        ),
         (["--tiling", "magic"], 1, ["unknown tiling 'magic'"]),
         (["--tiling", "fixed:/no/such/tiling.json"], 1, ["cannot read tiling file"]),
     ],
@@ -252,7 +265,7 @@ def test_fixed_tiling_from_a_file_is_the_one_compiled(capsys, tmp_path):
     code, out, err = run(capsys, "bp-filter", *shape, "--tiling", f"fixed:{path}")
     assert code == 0, err
     assert "order N (B1 resident)" in out and "tiling fixed:" in out
-    assert out.rstrip().endswith(": OK")
+    assert "check against the reference" in out and ": OK\n" in out
     path.write_text(re.sub(r"base_m = \d+", "base_m = 116", tiling) + "\n")
     code, out, err = run(capsys, "bp-filter", *shape, "--tiling", f"fixed:{path}")
     assert code == 1 and out == ""

@@ -246,6 +246,7 @@ def summary(
             f"  ran the hw program on seeded random inputs (seed {run.seed}) in "
             f"{run.seconds:.2f} s",
             f"  check against the reference: {run.check.describe()}",
+            *(f"  {line}" for line in (run.cost.summary_lines() if run.cost else [])),
             "",
         ]
     )

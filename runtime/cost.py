@@ -1,0 +1,182 @@
+"""The cost report of one kernel launch: cycles, seconds, efficiency, bound and critical path.
+
+``runtime/timing.py`` times each core on its own; this module combines the cores of a launch
+into what a kernel engineer asks for: how fast the kernel would run on the target, what bounds
+it, and where the time goes, in the words of ``msprof op`` (cube/mac, mte1, mte2, fixpipe,
+scalar, cube_utilization). The makespan is the slowest core's; the chip's shared GM bandwidth
+adds a floor (all cores' GM traffic over the chip's HBM bandwidth), since the per-core timelines
+each assume their own share. docs/cost-model.md describes the model and its limits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ascend_xdsl.hw.cost import CostFigures
+from ascend_xdsl.hw.isa import Pipe
+from ascend_xdsl.runtime.timing import TIMED_PIPES, Timeline
+
+#: msprof's names of the pipes (PipeUtilization.csv).
+MSPROF_NAMES: dict[Pipe, str] = {
+    Pipe.M: "cube",
+    Pipe.MTE1: "mte1",
+    Pipe.MTE2: "mte2",
+    Pipe.FIX: "fixpipe",
+    Pipe.S: "scalar",
+}
+
+
+@dataclass(frozen=True)
+class CoreCost:
+    """The timing of one core (one block of the launch)."""
+
+    block: int
+    cycles: float
+    busy: dict[str, float]
+    """Busy cycles per pipe, msprof's names; ``scalar`` counts issue and index arithmetic."""
+    instructions: dict[str, int]
+    critical: dict[str, float]
+    gm_bytes: int
+
+
+def core_cost(block: int, timeline: Timeline) -> CoreCost:
+    f = timeline.figures
+    busy = {MSPROF_NAMES[p]: timeline.busy[p] for p in TIMED_PIPES}
+    issued = sum(timeline.count.values())
+    busy["scalar"] = float((timeline.scalar_ops + issued) * f.scalar_op_cycles)
+    names = {str(p): name for p, name in MSPROF_NAMES.items()}
+    critical = {names.get(k, k): v for k, v in timeline.critical_path().items()}
+    return CoreCost(
+        block,
+        timeline.cycles,
+        busy,
+        {MSPROF_NAMES[p]: timeline.count[p] for p in TIMED_PIPES},
+        critical,
+        timeline.gm_bytes,
+    )
+
+
+@dataclass
+class CostReport:
+    """The cost of one launch on ``hw``."""
+
+    hw: str
+    figures: CostFigures
+    dtype: str
+    flops: float
+    """The useful floating-point operations (2 x the multiply-adds of the dW formula when the
+    launch computes a known problem, else of the mmads as issued)."""
+    cores: list[CoreCost] = field(default_factory=list)
+
+    @property
+    def core_cycles(self) -> float:
+        return max((c.cycles for c in self.cores), default=0.0)
+
+    @property
+    def bandwidth_cycles(self) -> float:
+        """The floor the chip's GM bandwidth puts under the makespan."""
+        total = sum(c.gm_bytes for c in self.cores)
+        per_cycle = self.figures.hbm_bytes_per_second_total / self.figures.clock_hz
+        return total / per_cycle
+
+    @property
+    def cycles(self) -> float:
+        return max(self.core_cycles, self.bandwidth_cycles)
+
+    @property
+    def seconds(self) -> float:
+        return self.cycles / self.figures.clock_hz
+
+    @property
+    def tflops(self) -> float:
+        return self.flops / self.seconds / 1e12 if self.seconds else 0.0
+
+    @property
+    def peak_tflops(self) -> float:
+        return self.figures.peak_flops(self.dtype) / 1e12
+
+    @property
+    def efficiency(self) -> float:
+        return self.tflops / self.peak_tflops if self.peak_tflops else 0.0
+
+    @property
+    def slowest(self) -> CoreCost:
+        return max(self.cores, key=lambda c: c.cycles)
+
+    @property
+    def bottleneck(self) -> str:
+        """The pipe (or "flag", "S" for scalar issue, "gm bandwidth") the makespan waits on
+        most: the largest share of the slowest core's critical path."""
+        if self.bandwidth_cycles > self.core_cycles:
+            return "gm bandwidth"
+        critical = self.slowest.critical
+        return max(critical, key=lambda k: critical[k]) if critical else "none"
+
+    @property
+    def bound(self) -> str:
+        """The roofline's word: compute (the Cube), memory (GM, MTE2 or MTE1), or latency
+        (flags, issue, fixpipe: neither the Cube nor a bandwidth)."""
+        b = self.bottleneck
+        if b == "cube":
+            return "compute"
+        if b in ("mte2", "mte1", "gm bandwidth"):
+            return "memory"
+        return "latency"
+
+    def pipe_ratios(self) -> dict[str, float]:
+        """Each pipe's busy cycles over the makespan, on the slowest core."""
+        core = self.slowest
+        return {
+            name: busy / core.cycles if core.cycles else 0.0 for name, busy in core.busy.items()
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        core = self.slowest
+        return {
+            "hw": self.hw,
+            "cycles": self.cycles,
+            "seconds": self.seconds,
+            "flops": self.flops,
+            "tflops": self.tflops,
+            "peak_tflops": self.peak_tflops,
+            "efficiency": self.efficiency,
+            "bound": self.bound,
+            "bottleneck": self.bottleneck,
+            "pipes": {
+                name: {
+                    "busy_cycles": core.busy[name],
+                    "ratio": ratio,
+                    "critical_cycles": core.critical.get(name, 0.0),
+                }
+                for name, ratio in self.pipe_ratios().items()
+            },
+            "cube_utilization": self.pipe_ratios().get("cube", 0.0),
+            "cores": {
+                "count": len(self.cores),
+                "min_cycles": min((c.cycles for c in self.cores), default=0.0),
+                "max_cycles": self.core_cycles,
+                "mean_cycles": sum(c.cycles for c in self.cores) / max(len(self.cores), 1),
+            },
+            "bandwidth_floor_cycles": self.bandwidth_cycles,
+        }
+
+    def summary_lines(self) -> list[str]:
+        """The cost lines of the ``ascend-conv`` summary."""
+        j = self.to_json()
+        ratios = "  ".join(f"{n} {r:.0%}" for n, r in self.pipe_ratios().items())
+        critical = self.slowest.critical
+        total = sum(critical.values()) or 1.0
+        path = "  ".join(
+            f"{k} {v / total:.0%}" for k, v in sorted(critical.items(), key=lambda kv: -kv[1])
+        )
+        cores = j["cores"]
+        return [
+            f"modelled on {self.hw}: {self.cycles:,.0f} cycles = {self.seconds * 1e6:,.1f} us, "
+            f"{self.tflops:.1f} TFLOP/s of {self.peak_tflops:.1f} peak "
+            f"({self.efficiency:.1%}), {self.bound} bound (waits on {self.bottleneck})",
+            f"pipes busy on the slowest core: {ratios}",
+            f"critical path: {path}",
+            f"cores: {cores['count']}, cycles {cores['min_cycles']:,.0f} to "
+            f"{cores['max_cycles']:,.0f}",
+        ]

@@ -1,0 +1,207 @@
+"""The timing backend: the cycles of one AI Core, pipe by pipe, on the instruction model.
+
+The third consumer of the instruction model's effects (``hw/isa.py``), next to the numpy
+backend and the sanitizer. It runs alongside either executor: the machine (``runtime/machine.py``)
+hands every instruction's :class:`~ascend_xdsl.hw.isa.Effects` and every flag to the core's
+:class:`Timeline`, in program order.
+
+The model, per core:
+
+* the scalar unit issues every instruction in program order; issuing costs
+  ``scalar_op_cycles``, and so does each index-arithmetic op the executor counts;
+* each pipe (MTE2, MTE1, M, FIX) executes its instructions in issue order: an instruction
+  starts when it has been issued and its pipe is free, and takes its latency plus its size over
+  its throughput (:func:`duration`, from the figures of ``hw/cost.py``);
+* ``set_flag src -> dst`` fires once all earlier ``src`` work is done, and arrives
+  ``flag_latency_cycles`` later; ``wait_flag`` holds pipe ``dst`` until the matching set has
+  arrived (events match first-in first-out per (src, dst, id), as the flag model counts them);
+  ``pipe_barrier ALL`` waits for every pipe. Flags and barriers are the only ordering between
+  pipes: the same semantics the sanitizer checks.
+
+Every instruction is recorded with the reason it could not start earlier (its own pipe, a flag
+from another pipe, or the issue), so :meth:`Timeline.critical_path` can walk back from the last
+instruction to the start and say which pipe the core's makespan waits on.
+
+Cores are timed independently; ``runtime/cost.py`` combines them (the makespan is the slowest
+core's) and applies the chip-level bandwidth bound.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation
+
+from ascend_xdsl.hw.cost import CostFigures
+from ascend_xdsl.hw.intmath import ceil_div
+from ascend_xdsl.hw.isa import FRACTAL, Effects, Pipe
+
+TIMED_PIPES: tuple[Pipe, ...] = (Pipe.MTE2, Pipe.MTE1, Pipe.M, Pipe.FIX)
+"""The pipes of a Cube-only dW kernel; S (the scalar unit) is the issue clock."""
+
+
+def mmad_cycles(figures: CostFigures, m: int, n: int, k: int, element_bytes: int) -> int:
+    """Cube cycles of one mmad: whole 16x16 fractals of C, each over ``K0``-deep steps, at
+    ``cube_macs_per_cycle`` (4096 MACs = 16x16x16 for 16-bit types), plus the head overhead."""
+    dtype = "f32" if element_bytes == 4 else "f16"
+    k0 = figures.cube_macs_per_cycle(dtype) // (FRACTAL * FRACTAL)
+    return ceil_div(m, FRACTAL) * ceil_div(n, FRACTAL) * ceil_div(k, k0) + (
+        figures.mmad_overhead_cycles
+    )
+
+
+def duration(figures: CostFigures, effects: Effects) -> float:
+    """Cycles an instruction occupies its pipe: latency plus size over throughput."""
+    pipe, work = effects.pipe, effects.work
+    if pipe == Pipe.M:
+        return float(mmad_cycles(figures, work.m, work.n, work.k, work.element_bytes))
+    if pipe == Pipe.MTE2:
+        # The measured curve is the bandwidth a copy of that size reaches, start-up included
+        # (hw/cost.py): adding the start-up latency again would count it twice.
+        return work.bytes / figures.mte2_bytes_per_cycle(work.bytes)
+    if pipe == Pipe.MTE1:
+        memory = effects.writes[0].memory
+        if work.m:  # load3d: its rate depends on strideW and the kernel rows (Table 4)
+            rate = figures.load3d_bytes_per_cycle(memory, work.stride[1], work.rows)
+            return figures.load3d_latency_cycles + work.bytes / rate
+        rate = figures.load2d_bytes_per_cycle(memory)  # load2d carries no m
+        return figures.load2d_latency_cycles + work.bytes / rate
+    if pipe == Pipe.FIX:
+        return figures.fixpipe_latency_cycles + work.bytes / figures.fixpipe_bytes_per_cycle
+    return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """One instruction on the timeline."""
+
+    op: Operation | None
+    pipe: Pipe
+    start: float
+    end: float
+    cause: int
+    """Index of the slice this one waited for (-1: none, it started when issued)."""
+    cause_pipe: Pipe
+    """Why it could not start earlier: its own pipe, another pipe (through a flag), or S."""
+
+
+@dataclass
+class Timeline:
+    """The timing of one core's instruction stream."""
+
+    figures: CostFigures
+    issue: float = 0.0
+    """The scalar unit's clock: when the next instruction is issued."""
+    free: dict[Pipe, float] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0.0))
+    busy: dict[Pipe, float] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0.0))
+    count: dict[Pipe, int] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0))
+    scalar_ops: int = 0
+    mmad_flops: int = 0
+    """2 x the multiply-adds of the mmads as issued (tails included)."""
+    gm_bytes: int = 0
+    """Bytes the core read from and wrote to GM (the chip-level bandwidth floor needs them)."""
+    slices: list[Slice] = field(default_factory=list)
+    _last: dict[Pipe, int] = field(default_factory=dict)
+    """Index of the last slice of each pipe (-1: none yet)."""
+    _hold: dict[Pipe, tuple[float, int, Pipe]] = field(default_factory=dict)
+    """What a wait_flag holds each pipe for: (time, slice, the pipe that slice ran on)."""
+    _events: dict[tuple[Pipe, Pipe, int], deque[tuple[float, int, Pipe]]] = field(
+        default_factory=lambda: defaultdict(deque)
+    )
+
+    def scalar(self, ops: int) -> None:
+        """``ops`` index-arithmetic ops on the scalar unit."""
+        self.scalar_ops += ops
+        self.issue += ops * self.figures.scalar_op_cycles
+
+    def _issue(self) -> float:
+        t = self.issue
+        self.issue += self.figures.scalar_op_cycles
+        return t
+
+    def _ready(self, pipe: Pipe, issued: float) -> tuple[float, int, Pipe]:
+        """When ``pipe`` can start its next instruction (or fire an event), and what that time
+        is due to: the issue, the pipe's own last instruction, or a flag it waits for."""
+        at, cause, why = issued, -1, Pipe.S
+        if self.free[pipe] > at:
+            at, cause, why = self.free[pipe], self._last.get(pipe, -1), pipe
+        hold = self._hold.get(pipe)
+        if hold is not None and hold[0] > at:
+            at, cause, why = hold
+        return at, cause, why
+
+    def instruction(self, op: Operation | None, effects: Effects) -> None:
+        pipe = effects.pipe
+        start, cause, why = self._ready(pipe, self._issue())
+        self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
+        length = duration(self.figures, effects)
+        if pipe == Pipe.M:
+            w = effects.work
+            self.mmad_flops += 2 * w.m * w.n * w.k
+        for span in (*effects.reads, *effects.writes):
+            if span.memory == "GM":
+                self.gm_bytes += span.hi - span.lo
+        end = start + length
+        self.free[pipe] = end
+        self.busy[pipe] += length
+        self.count[pipe] += 1
+        self._last[pipe] = len(self.slices)
+        self.slices.append(Slice(op, pipe, start, end, cause, why))
+
+    def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
+        issued = self._issue()
+        if src in self.free:
+            fired, cause, why = self._ready(src, issued)
+        else:  # an event from the scalar unit fires when it is issued
+            fired, cause, why = issued, -1, Pipe.S
+        arrival = fired + self.figures.flag_latency_cycles
+        self._events[(src, dst, event)].append((arrival, cause, why))
+
+    def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
+        self._issue()
+        queue = self._events[(src, dst, event)]
+        if not queue or dst not in self.free:
+            return  # an unmatched wait is the flag model's error, reported there
+        arrival = queue.popleft()
+        held = self._hold.get(dst)
+        if held is None or arrival[0] > held[0]:
+            self._hold[dst] = arrival
+
+    def barrier(self, pipe: Pipe) -> None:
+        self._issue()
+        if pipe != Pipe.ALL:
+            return  # in-pipe order is already program order here
+        latest = max(TIMED_PIPES, key=lambda p: self.free[p])
+        t = self.free[latest]
+        for p in TIMED_PIPES:
+            held = self._hold.get(p)
+            if self.free[p] < t and (held is None or held[0] < t):
+                self._hold[p] = (t, self._last.get(latest, -1), latest)
+
+    @property
+    def cycles(self) -> float:
+        """The core's makespan: when its last pipe goes idle (or the scalar unit finishes)."""
+        return max(self.issue, *self.free.values())
+
+    def critical_path(self) -> dict[str, float]:
+        """Cycles of the makespan on each pipe along the chain of waits that ends at the last
+        instruction: a pipe's time, "flag" for event latency between pipes, "S" for time spent
+        waiting for the scalar unit to issue. The values add up to :attr:`cycles`."""
+        share: dict[str, float] = defaultdict(float)
+        if not self.slices:
+            share["S"] = self.cycles
+            return dict(share)
+        i = max(range(len(self.slices)), key=lambda j: self.slices[j].end)
+        share["S"] += self.cycles - self.slices[i].end
+        while True:
+            s = self.slices[i]
+            share[str(s.pipe)] += s.end - s.start
+            if s.cause < 0:
+                share["S"] += s.start
+                break
+            gap = s.start - self.slices[s.cause].end
+            if gap > 0:
+                share["flag"] += gap
+            i = s.cause
+        return dict(share)

@@ -1,0 +1,100 @@
+"""The timing backend (runtime/timing.py) and the cost report (runtime/cost.py).
+
+Hand-built instruction streams check the model's rules: pipes overlap unless a flag orders
+them, a flag arrives after its source pipe's earlier work, the critical path adds up to the
+makespan. Compiled kernels check that both executors time the same program the same way and
+that the report answers sensibly (never above peak, more work costs more).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ascend_xdsl.hw.cost import cost_figures
+from ascend_xdsl.hw.isa import DataCopy, Mmad, Pipe
+from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, random_inputs
+from ascend_xdsl.runtime.interpreter import EXECUTORS
+from ascend_xdsl.runtime.timing import Timeline, duration, mmad_cycles
+
+HW = "atlas-a2-910b2"
+FIG = cost_figures(HW)
+COPY = DataCopy.decode(4, 512, 0, 0).effects(0, "L1", 0)  # 64 KiB GM -> L1
+MMAD = Mmad.decode(128, 128, 128, 2).effects(("L0A", 0), ("L0B", 0), ("L0C", 0), True)
+
+
+def test_mmad_cycles_are_fractals_over_the_cube():
+    # 16-bit: one 16x16x16 step per cycle (4096 MACs), plus the head overhead.
+    assert mmad_cycles(FIG, 128, 128, 128, 2) == 8 * 8 * 8 + FIG.mmad_overhead_cycles
+    assert mmad_cycles(FIG, 17, 16, 16, 2) == 2 + FIG.mmad_overhead_cycles  # whole fractals
+    # float32: a quarter of the MACs, so four times the K steps.
+    assert mmad_cycles(FIG, 16, 16, 16, 4) == 4 + FIG.mmad_overhead_cycles
+
+
+def test_pipes_overlap_without_a_flag():
+    t = Timeline(FIG)
+    t.instruction(None, COPY)
+    t.instruction(None, MMAD)
+    copy, mmad = duration(FIG, COPY), duration(FIG, MMAD)
+    assert t.cycles < copy + mmad
+    assert t.cycles == pytest.approx(max(copy, mmad) + FIG.scalar_op_cycles, abs=2)
+
+
+def test_a_flag_orders_two_pipes_and_the_critical_path_says_so():
+    t = Timeline(FIG)
+    t.instruction(None, COPY)
+    t.set_flag(Pipe.MTE2, Pipe.M, 0)
+    t.wait_flag(Pipe.MTE2, Pipe.M, 0)
+    t.instruction(None, MMAD)
+    copy_end = t.slices[0].end
+    mmad = t.slices[1]
+    assert mmad.start == pytest.approx(copy_end + FIG.flag_latency_cycles)
+    path = t.critical_path()
+    assert sum(path.values()) == pytest.approx(t.cycles)
+    assert path["MTE2"] == pytest.approx(duration(FIG, COPY))
+    assert path["M"] == pytest.approx(duration(FIG, MMAD))
+    assert path["flag"] == pytest.approx(FIG.flag_latency_cycles)
+
+
+def test_a_set_fires_after_the_wait_that_precedes_it_on_its_pipe():
+    """wait MTE2->M then set M->FIX with no M work between: FIX may start only after the
+    MTE2 work arrived, plus two flag latencies."""
+    t = Timeline(FIG)
+    t.instruction(None, COPY)
+    t.set_flag(Pipe.MTE2, Pipe.M, 0)
+    t.wait_flag(Pipe.MTE2, Pipe.M, 0)
+    t.set_flag(Pipe.M, Pipe.FIX, 0)
+    t.wait_flag(Pipe.M, Pipe.FIX, 0)
+    fix = Mmad.decode(16, 16, 16, 2)  # any instruction; only its start matters
+    t.instruction(
+        None, fix.effects(("L0A", 0), ("L0B", 0), ("L0C", 0), True)._replace(pipe=Pipe.FIX)
+    )
+    assert t.slices[-1].start == pytest.approx(t.slices[0].end + 2 * FIG.flag_latency_cycles)
+
+
+def _cost(x_shape, w_shape, executor="compiled", cores=1, **conv):
+    problem = shape_from_torch_args(x_shape, w_shape, **conv)
+    levels = compiled_levels(problem, HW, "heuristic", cores, "")
+    x, dy = random_inputs(problem, 0)
+    _, cost = interpret_timed(levels["hw"], HW, x, dy, executor)
+    assert cost is not None
+    cost.flops = 2.0 * problem.macs
+    return cost
+
+
+def test_both_executors_time_the_same_program_the_same_way():
+    costs = [_cost((1, 32, 3, 8, 8), (32, 32, 2, 3, 3), e, cores=2, padding=1) for e in EXECUTORS]
+    assert costs[0].to_json() == costs[1].to_json()
+
+
+def test_the_report_is_sane():
+    cost = _cost((2, 64, 4, 14, 14), (64, 64, 3, 3, 3), padding=1)
+    assert 0 < cost.efficiency <= 1
+    report = cost.to_json()
+    for key in ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
+                "bottleneck", "pipes", "cores"):  # fmt: skip
+        assert key in report
+    assert report["pipes"]["cube"]["busy_cycles"] > 0
+    assert cost.slowest.cycles == pytest.approx(sum(cost.slowest.critical.values()))
+    doubled = _cost((4, 64, 4, 14, 14), (64, 64, 3, 3, 3), padding=1)
+    assert 1.6 < doubled.cycles / cost.cycles < 2.4  # twice the batch on one core
