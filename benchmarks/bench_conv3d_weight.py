@@ -188,7 +188,9 @@ def simulator(
     if cores is None:
         kw = executor_kwargs(conv3d_weight, executor)
         return lambda: conv3d_weight(*args, **kw)
-    kw = executor_kwargs(run_conv3d_weight, executor)
+    kw: dict[str, object] = dict(executor_kwargs(run_conv3d_weight, executor))
+    if accepts(run_conv3d_weight, "cost"):
+        kw["cost"] = False  # time the simulation, not the cost model (conv3d_weight does neither)
     return lambda: run_conv3d_weight(*args, cores=cores, **kw).grad_weight
 
 

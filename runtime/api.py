@@ -131,19 +131,27 @@ def run_conv3d_weight(
     dk: str = "separate",
     level: str = "hw",
     executor: str = "compiled",
+    cost: bool = True,
 ) -> Conv3dWeightResult:
     """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
-    ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`)."""
+    ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`); with ``cost`` (the
+    default) the hardware-level run is also timed by the cost model (``.cost``; it about
+    doubles the run time, which ``conv3d_weight`` does not pay)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
     levels = compiled_levels(problem, hw, tiling, cores, override, dk)
-    dw, cost = interpret_timed(
-        levels[level], hw, np.asarray(input), np.asarray(grad_output), executor, level == "hw"
+    dw, report = interpret_timed(
+        levels[level],
+        hw,
+        np.asarray(input),
+        np.asarray(grad_output),
+        executor,
+        cost and level == "hw",
     )
-    if cost is not None:
-        cost.flops = 2.0 * problem.macs
-    return Conv3dWeightResult(dw, problem, dict(levels), cost)
+    if report is not None:
+        report.flops = 2.0 * problem.macs
+    return Conv3dWeightResult(dw, problem, dict(levels), report)
 
 
 def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -217,4 +225,5 @@ def conv3d_weight(
         hw=hw,
         tiling=tiling,
         executor=executor,
+        cost=False,
     ).grad_weight

@@ -206,6 +206,16 @@ def test_unplanned_buffer_raises(executor: str) -> None:
         make_interpreter(hw_module, executor=executor).call_op("conv3d_bp_filter", (x, dy))
 
 
+def test_the_cost_comes_with_the_hw_level_only_and_on_request() -> None:
+    x, dy = _data((1, 16, 3, 6, 6), (1, 16, 2, 4, 4))
+    timed = run_conv3d_weight(x, (16, 16, 2, 3, 3), dy)
+    assert timed.cost is not None and timed.cost.cycles > 0
+    assert run_conv3d_weight(x, (16, 16, 2, 3, 3), dy, cost=False).cost is None
+    assert run_conv3d_weight(x, (16, 16, 2, 3, 3), dy, level="api").cost is None
+    untimed = run_conv3d_weight(x, (16, 16, 2, 3, 3), dy, cost=False).grad_weight
+    assert np.array_equal(timed.grad_weight, untimed)
+
+
 def test_conv3d_weight_takes_the_executor() -> None:
     from ascend_xdsl.runtime import conv3d_weight
 
