@@ -88,6 +88,23 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert "using the embedded default layer" in err
 
 
+def test_report_json_is_one_document_with_the_cost_keys(capsys):
+    import json
+
+    small = ["--input", "1,16,3,6,6", "--weight", "16,16,2,3,3", "--padding", "1"]
+    code, out, err = run(capsys, "bp-filter", *small, "--report", "json")
+    assert code == 0, err
+    report = json.loads(out)  # the whole of stdout is one document
+    for key in ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
+                "bottleneck", "pipes", "cores", "problem", "check"):  # fmt: skip
+        assert key in report, key
+    assert report["check"]["ok"] is True
+    # 2 x the MACs of the formula: every weight element over N·Do·Ho·Wo = 1·4·6·6 positions.
+    assert report["flops"] == 2 * (16 * 16 * 2 * 3 * 3) * (1 * 4 * 6 * 6)
+    assert 0 < report["efficiency"] <= 1
+    assert set(report["pipes"]) == {"mte2", "mte1", "cube", "fixpipe", "scalar"}
+
+
 def test_both_executors_check_the_same_numbers(capsys):
     small = ["--input", "1,16,3,6,6", "--weight", "16,16,2,3,3", "--padding", "1", "--cores", "2"]
     checks = []

@@ -6,6 +6,8 @@ door (``lowering/pipeline.compile``), i.e. through the one pipeline description 
 shares. Without shape flags it uses an embedded default layer and says so on standard error.
 
 * ``--emit LEVEL`` (op, format, api, hw) prints the IR at that level and stops; nothing runs.
+* ``--report json`` prints one JSON document instead of the summary: the cost model's report
+  (``runtime/cost.py``), the problem and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
   seeded random inputs (``--seed``), checks dW against the reference (``runtime/check.py``) and
   prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
@@ -21,6 +23,7 @@ unknown hardware, unreadable tiling file, a pass that is not available yet, a fa
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Sequence
@@ -136,6 +139,13 @@ def make_parser() -> argparse.ArgumentParser:
     )
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
+    bp.add_argument(
+        "--report",
+        choices=("text", "json"),
+        default="text",
+        help="the summary (text, default), or one JSON document: the cost model's report with "
+        "the problem and the reference check (docs/cost-model.md)",
+    )
     bp.add_argument("--seed", metavar="N", default="0", help="seed of the random inputs (0)")
     bp.add_argument(
         "--executor",
@@ -279,10 +289,34 @@ def bp_filter(args: argparse.Namespace) -> str:
         run = run_compiled(modules, problem, hw=args.hw, seed=seed, executor=args.executor)
     except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
         raise CliError(f"simulation failed: {first_line(e)}") from None
-    text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run)
+    if args.report == "json":
+        text = json_report(problem, args.hw, run)
+    else:
+        text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run)
     if not run.check.ok:
         raise CheckFailed(text)
     return text
+
+
+def json_report(problem: ConvBpFilterShape, hw: str, run: KernelRun) -> str:
+    """``--report json``: the cost report (``CostReport.to_json``), the problem and the check,
+    as one JSON document."""
+    report: dict[str, object] = dict(run.cost.to_json()) if run.cost else {"hw": hw}
+    report["problem"] = {
+        "input": list(problem.input_shape),
+        "weight": list(problem.weight_shape),
+        "stride": list(problem.strides),
+        "padding": list(problem.pads),
+        "dilation": list(problem.dilations),
+        "groups": problem.groups,
+        "dtype": problem.dtype,
+    }
+    report["check"] = {
+        "ok": run.check.ok,
+        "max_abs_error": run.check.max_abs_error,
+        "description": run.check.describe(),
+    }
+    return json.dumps(report, indent=2) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
