@@ -38,6 +38,8 @@ class CoreCost:
     instructions: dict[str, int]
     critical: dict[str, float]
     gm_bytes: int
+    timeline: Timeline | None = field(default=None, repr=False, compare=False)
+    """The core's full timeline (its slices), for traces and plots."""
 
 
 def core_cost(block: int, timeline: Timeline) -> CoreCost:
@@ -54,6 +56,7 @@ def core_cost(block: int, timeline: Timeline) -> CoreCost:
         {MSPROF_NAMES[p]: timeline.count[p] for p in TIMED_PIPES},
         critical,
         timeline.gm_bytes,
+        timeline,
     )
 
 

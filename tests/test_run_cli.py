@@ -289,6 +289,29 @@ def test_deleted_wait_is_a_hazard(capsys, kernels, tmp_path, executor):
     assert not (tmp_path / "o").exists()
 
 
+def test_report_json_is_one_document(capsys, kernels, tmp_path):
+    import json
+
+    code, out, err = ascend_run(
+        capsys, kernels["hw"], "--random-inputs", "--check", "--sanitize", "--report", "json",
+        "--output-dir", tmp_path / "o",
+    )  # fmt: skip
+    assert code == 0, err
+    document = json.loads(out)  # nothing else on stdout
+    for key in ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
+                "bottleneck", "pipes", "cores"):  # fmt: skip
+        assert document[key] is not None, key
+    assert document["launches"] == 1 and document["hazards"] == []
+    assert document["check"]["ok"] and document["written"][0].endswith("conv3d_bp_filter.npy")
+    # An op-level program has no hardware cost: the keys are there, and null.
+    code, out, err = ascend_run(
+        capsys, kernels["op"], "--random-inputs", "--report", "json", "--output-dir", tmp_path
+    )
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["launches"] == 0 and document["cycles"] is None
+
+
 @pytest.mark.parametrize("executor", EXECUTORS)
 def test_deleted_set_is_a_deadlock(capsys, kernels, tmp_path, executor):
     def edit(lines: list[str]) -> list[str]:

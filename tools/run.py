@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -52,7 +53,8 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.check import check
-from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
+from ascend_xdsl.runtime.cost import CostReport
+from ascend_xdsl.runtime.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.locations import describe_op, parse_file
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
@@ -104,6 +106,14 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--sanitize", action="store_true", help="report synchronisation hazards")
     parser.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware")
+    parser.add_argument(
+        "--report",
+        choices=("text", "json"),
+        default="text",
+        help="the report (text, default), or one JSON document on stdout: the cost model's "
+        "report of the launch (docs/cost-model.md) with the hazards, the check and the files "
+        "written",
+    )
     parser.add_argument(
         "--executor",
         choices=EXECUTORS,
@@ -324,6 +334,7 @@ def run_entry(
     hw_name: str,
     sanitizer: Sanitizer | None,
     executor: str = "compiled",
+    costs: list[CostReport] | None = None,
 ) -> tuple[Any, ...]:
     """Run ``entry`` on ``inputs``; any failure becomes a :class:`CliError` naming its op (the
     compiled executor names a kernel op on the exception, ``ascend_op``; the interpreter's ops
@@ -331,7 +342,11 @@ def run_entry(
 
     Named apart from ``runtime.api.interpret`` (the library call): this one is the CLI's, with
     the op tracker and the one-line error."""
-    interpreter = make_interpreter(module, hw_name, sanitizer, executor=executor)
+    interpreter, functions = build_interpreter(
+        module, hw_name, sanitizer, executor=executor, timed=costs is not None
+    )
+    if costs is not None:
+        functions.costs = costs  # the launches' reports land in the caller's list
     tracker = OpTracker()
     interpreter.listeners = (*interpreter.listeners, tracker)
     try:
@@ -377,13 +392,14 @@ def write_results(
     return [(path, array, t) for path, _, array, t in encoded]
 
 
-def report_hazards(sanitizer: Sanitizer, when: str = "") -> bool:
-    """Print every hazard and the count; True if there is any."""
-    for hazard in sanitizer.hazards:
-        print(f"hazard: {hazard.describe()}")
+def report_hazards(sanitizer: Sanitizer, when: str = "", show: bool = True) -> bool:
+    """Print every hazard and the count (unless not ``show``); True if there is any."""
     n = len(sanitizer.hazards)
-    count = f"{n} hazard{'s' if n != 1 else ''}" if n else "no hazards"
-    print(f"sanitizer: {count}{when}")
+    if show:
+        for hazard in sanitizer.hazards:
+            print(f"hazard: {hazard.describe()}")
+        count = f"{n} hazard{'s' if n != 1 else ''}" if n else "no hazards"
+        print(f"sanitizer: {count}{when}")
     return n > 0
 
 
@@ -409,28 +425,64 @@ def run(args: argparse.Namespace) -> int:
             )
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
+    as_json = args.report == "json"
+    costs: list[CostReport] | None = [] if as_json else None
     try:
-        results = run_entry(module, entry, inputs, args.hw, sanitizer, args.executor)
+        results = run_entry(module, entry, inputs, args.hw, sanitizer, args.executor, costs)
     except CliError:
-        if sanitizer is not None:  # what was found before the failure is still worth reading
+        if sanitizer is not None and not as_json:  # what was found before the failure
             report_hazards(sanitizer, " before the run failed")
         raise
     failed = False
+    document: dict[str, Any] = {}
     if sanitizer is not None:
-        failed |= report_hazards(sanitizer)
+        failed |= report_hazards(sanitizer, show=not as_json)
+        document["hazards"] = [h.describe() for h in sanitizer.hazards]
     if problem is not None:
         try:
             result = check(problem, inputs[0], inputs[1], np.asarray(results[0]))
         except ValueError as e:
             raise CliError(f"--check: {first_line(e)}") from None
-        print(f"check: {result.describe()}")
+        if not as_json:
+            print(f"check: {result.describe()}")
+        document["check"] = {"ok": result.ok, "description": result.describe()}
         failed |= not result.ok
     written = write_results(entry, results, args.output_dir)
+    if as_json:
+        document["written"] = [str(path) for path, _, _ in written]
+        print(json.dumps(cost_document(entry, costs or [], document), indent=2))
+        return 1 if failed else 0
     for path, array, t in written:
         print(f"wrote {path} ({_dims(array.shape)} {element_type_name(t.element_type)})")
     if not written:
         print(f"@{entry_name} returned no results; nothing written")
     return 1 if failed else 0
+
+
+def cost_document(
+    entry: func.FuncOp, costs: Sequence[CostReport], extra: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``--report json`` document: the cost report of the entry's launch (the last one if
+    it has several; the count is ``launches``), the useful FLOPs of its dW problem when it is
+    one, and ``extra`` (hazards, check, written files). A program without a launch has no
+    hardware cost: its cost keys are null."""
+    document: dict[str, Any]
+    if costs:
+        report = costs[-1]
+        problem = conv_problem(entry)
+        if problem is not None:
+            report.flops = 2.0 * problem.macs
+        document = report.to_json()
+    else:
+        document = dict.fromkeys(COST_KEYS)
+    document["launches"] = len(costs)
+    document.update(extra)
+    return document
+
+
+COST_KEYS = ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
+             "bottleneck", "pipes", "cores")  # fmt: skip
+"""The keys of the cost report every ``--report json`` document has (docs/cost-model.md)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
