@@ -90,6 +90,74 @@ _API: dict[type[Operation], Callable[..., Any]] = {
 }
 
 
+# For the cost-only mode: the operands whose values can change an instruction's timing (its
+# size, or which event it is); offsets, slots and strides change only where it reads and writes.
+_TIMING_OPERANDS: dict[type[Operation], tuple[str, ...]] = {
+    hw_level.DataCopyOp: ("block_count", "block_len"),
+    hw_level.Load3dOp: ("k_ext", "m_ext"),
+    hw_level.Load2dOp: ("repeat",),
+    hw_level.MmadOp: ("m", "n", "k"),
+    hw_level.FixpipeOp: ("m", "n"),
+    hw_level.SetFlagOp: ("event",),
+    hw_level.WaitFlagOp: ("event",),
+}
+
+
+def timing_relevant(kernel: func.FuncOp) -> set[SSAValue]:
+    """The values the timing of ``kernel`` depends on: control flow (loop bounds, branch
+    conditions), the timing operands of the instructions, and everything they are computed
+    from. A loop whose relevant inputs repeat, entered in the same relative timing state,
+    advances the timing the same way (the cost-only mode memoizes on that)."""
+    work: list[SSAValue] = []
+    for op in kernel.walk():
+        if isinstance(op, scf.ForOp):
+            work += [op.lb, op.ub, op.step, *op.iter_args]
+        elif isinstance(op, scf.IfOp):
+            work.append(op.cond)
+        elif isinstance(op, scf.ConditionOp):
+            work += [op.condition, *op.args]
+        elif isinstance(op, scf.WhileOp):
+            work += list(op.arguments)
+        elif type(op) in _TIMING_OPERANDS:
+            work += [getattr(op, name) for name in _TIMING_OPERANDS[type(op)]]
+    relevant: set[SSAValue] = set()
+    while work:
+        v = work.pop()
+        if v in relevant:
+            continue
+        relevant.add(v)
+        owner = v.owner
+        if isinstance(owner, Operation):
+            if isinstance(owner, scf.IfOp):  # a result is what the branches yield
+                i = owner.results.index(v)
+                for region in owner.regions:
+                    for block in region.blocks:
+                        last = block.last_op
+                        if isinstance(last, scf.YieldOp):
+                            work.append(last.operands[i])
+                work.append(owner.cond)
+            elif isinstance(owner, scf.ForOp | scf.WhileOp):
+                work += list(owner.operands)
+            else:
+                work += list(owner.operands)
+    return relevant
+
+
+def loop_inputs(loop: scf.ForOp, relevant: set[SSAValue]) -> list[SSAValue]:
+    """The relevant index and i1 values a loop uses that are defined outside it."""
+    seen: dict[SSAValue, None] = {}
+    for op in loop.body.walk():
+        for v in op.operands:
+            if v in seen or v not in relevant or not _is_fast_int(v):
+                continue
+            owner = v.owner
+            defining = owner if isinstance(owner, Operation) else owner.parent_op()
+            if defining is not None and (defining is loop or loop.is_ancestor(defining)):
+                continue
+            seen[v] = None
+    return list(seen)
+
+
 def _is_fast_int(value: SSAValue) -> bool:
     """Index and i1 values, the only integers the executor computes with plain Python ints
     (64-bit index arithmetic never wraps in the kernels' offsets; other widths would)."""
@@ -118,6 +186,9 @@ class _Translator:
     hw_name: str
     timed: bool = False
     """Count the index arithmetic for the timing backend (``core.scalar(n)`` calls)."""
+    aggregate: bool = False
+    """Run ``scf.for`` loops through ``core.loop`` (the cost-only mode's loop memoization)."""
+    relevant: set[SSAValue] = field(default_factory=set)
     pending_scalar: int = 0
     out: _Writer = field(default_factory=_Writer)
     names: dict[SSAValue, str] = field(default_factory=dict)
@@ -247,7 +318,14 @@ class _Translator:
         for arg, name in zip(carried, results, strict=True):
             self.names[arg] = name
         bounds = ", ".join(self.ref(v) for v in (op.lb, op.ub, op.step))
-        self.out.emit(f"for {self.fresh(iv, 'i')} in range({bounds}):", op)
+        iv_name = self.fresh(iv, "i")
+        if self.aggregate and not carried:
+            # Loops with carried values always run every iteration: their results are needed.
+            inputs = "".join(f"{self.ref(v)}, " for v in loop_inputs(op, self.relevant))
+            key = self.const(op)
+            self.out.emit(f"for {iv_name} in loop({key}, {bounds}, ({inputs})):", op)
+        else:
+            self.out.emit(f"for {iv_name} in range({bounds}):", op)
         self.out.depth += 1
         self.block_with_yield(body, results)
         self.out.depth -= 1
@@ -428,13 +506,19 @@ class CompiledKernel:
 _SERIAL = itertools.count()
 
 
-def compile_kernel(kernel: func.FuncOp, hw_name: str, timed: bool = False) -> CompiledKernel:
+def compile_kernel(
+    kernel: func.FuncOp, hw_name: str, timed: bool = False, aggregate: bool = False
+) -> CompiledKernel:
     """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`); ``timed`` also
-    counts its index arithmetic for the timing backend."""
-    t = _Translator(hw_name, timed)
+    counts its index arithmetic for the timing backend, ``aggregate`` (which implies it) runs
+    its loops through ``core.loop``, for the cost-only mode (``runtime/cost_only.py``)."""
+    t = _Translator(hw_name, timed or aggregate, aggregate=aggregate)
+    if aggregate:
+        t.relevant = timing_relevant(kernel)
     params = [t.fresh(arg, "a") for arg in kernel.body.block.args]
     t.block(kernel.body.block)
-    prologue = [f"    {name} = core.{name}" for name in _BOUND]
+    bound = (*_BOUND, "loop") if aggregate else _BOUND
+    prologue = [f"    {name} = core.{name}" for name in bound]
     head = f"def kernel(core{''.join(', ' + p for p in params)}):"
     # Line numbers of the body shift by the prologue: the writer counted from line 2.
     shift = len(prologue)
@@ -478,11 +562,13 @@ def fingerprint(kernel: func.FuncOp) -> int:
 
 
 _CACHE: weakref.WeakKeyDictionary[
-    func.FuncOp, dict[tuple[str, bool], tuple[int, CompiledKernel]]
+    func.FuncOp, dict[tuple[str, bool, bool], tuple[int, CompiledKernel]]
 ] = weakref.WeakKeyDictionary()
 
 
-def kernel_of(module: ModuleOp, name: str, hw_name: str, timed: bool = False) -> CompiledKernel:
+def kernel_of(
+    module: ModuleOp, name: str, hw_name: str, timed: bool = False, aggregate: bool = False
+) -> CompiledKernel:
     """The compiled kernel ``@name`` of ``module``, translated once and cached until the
     kernel changes (see :func:`fingerprint`)."""
     kernel = next(
@@ -493,9 +579,9 @@ def kernel_of(module: ModuleOp, name: str, hw_name: str, timed: bool = False) ->
         raise RuntimeError(f"ascend.launch: no function @{name} in the module")
     key = fingerprint(kernel)
     variants = _CACHE.setdefault(kernel, {})
-    cached = variants.get((hw_name, timed))
+    cached = variants.get((hw_name, timed, aggregate))
     if cached is not None and cached[0] == key:
         return cached[1]
-    compiled = compile_kernel(kernel, hw_name, timed)
-    variants[(hw_name, timed)] = (key, compiled)
+    compiled = compile_kernel(kernel, hw_name, timed, aggregate)
+    variants[(hw_name, timed, aggregate)] = (key, compiled)
     return compiled

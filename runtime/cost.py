@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.ir import Operation
+
+from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost import CostFigures
 from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.runtime.timing import TIMED_PIPES, Timeline
@@ -25,6 +28,15 @@ MSPROF_NAMES: dict[Pipe, str] = {
     Pipe.FIX: "fixpipe",
     Pipe.S: "scalar",
 }
+
+
+def cube_dtype(launch: Operation) -> str:
+    """The Cube's input type of a launch: the element type of its first 16-bit GM operand."""
+    for operand in launch.operands:
+        t = operand.type
+        if isinstance(t, GmTensorType) and str(t.element_type) in ("f16", "bf16"):
+            return str(t.element_type)
+    return "f16"
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,8 @@ class CostReport:
     """The useful floating-point operations (2 x the multiply-adds of the dW formula when the
     launch computes a known problem, else of the mmads as issued)."""
     cores: list[CoreCost] = field(default_factory=list)
+    extrapolated: int = 0
+    """Loop iterations the cost-only mode extrapolated instead of running (0 for a full run)."""
 
     @property
     def core_cycles(self) -> float:
@@ -162,6 +176,7 @@ class CostReport:
                 "mean_cycles": sum(c.cycles for c in self.cores) / max(len(self.cores), 1),
             },
             "bandwidth_floor_cycles": self.bandwidth_cycles,
+            "extrapolated_iterations": self.extrapolated,
         }
 
     def summary_lines(self) -> list[str]:

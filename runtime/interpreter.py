@@ -47,7 +47,7 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost import cost_figures
 from ascend_xdsl.runtime import api_sim, compiled
 from ascend_xdsl.runtime.arith_functions import ExtraArithFunctions
-from ascend_xdsl.runtime.cost import CostReport, core_cost
+from ascend_xdsl.runtime.cost import CostReport, core_cost, cube_dtype
 from ascend_xdsl.runtime.machine import (
     BufferSpec,
     Core,
@@ -159,7 +159,7 @@ class AscendFunctions(InterpreterFunctions):
         report = None
         if self.timed:
             figures = cost_figures(self.hw_name)
-            report = CostReport(self.hw_name, figures, _cube_dtype(op), 0.0)
+            report = CostReport(self.hw_name, figures, cube_dtype(op), 0.0)
         progress = CoreProgress(blocks) if self.progress else None
         for block in range(blocks):
             timeline = Timeline(report.figures) if report is not None else None
@@ -323,17 +323,6 @@ class AscendFunctions(InterpreterFunctions):
     ) -> PythonValues:
         api_sim.end(args[0])
         return ()
-
-
-def _cube_dtype(op: launch.LaunchOp) -> str:
-    """The Cube's input type of a launch: the element type of its first 16-bit GM operand."""
-    for operand in op.operands:
-        t = operand.type
-        if isinstance(t, GmTensorType):
-            name = str(t.element_type)
-            if name in ("f16", "bf16"):
-                return name
-    return "f16"
 
 
 class ScalarCounter(Interpreter.Listener):

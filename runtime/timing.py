@@ -109,6 +109,7 @@ class Timeline:
     _events: dict[tuple[Pipe, Pipe, int], deque[tuple[float, int, Pipe]]] = field(
         default_factory=lambda: defaultdict(deque)
     )
+    _durations: dict[tuple[Pipe, object, str], float] = field(default_factory=dict)
 
     def scalar(self, ops: int) -> None:
         """``ops`` index-arithmetic ops on the scalar unit."""
@@ -132,16 +133,30 @@ class Timeline:
         return at, cause, why
 
     def instruction(self, op: Operation | None, effects: Effects) -> None:
-        pipe = effects.pipe
+        self.run(op, *self.cost_of(effects))
+
+    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int]:
+        """What timing an instruction needs of its effects: its pipe, its cycles, the bytes it
+        moves to or from GM and its FLOPs (an mmad's 2·m·n·k)."""
+        pipe, work = effects.pipe, effects.work
+        # A kernel repeats a few instruction shapes many times: cost each shape once.
+        shape = (pipe, work, effects.writes[0].memory if effects.writes else "")
+        length = self._durations.get(shape)
+        if length is None:
+            length = self._durations[shape] = duration(self.figures, effects)
+        flops = 2 * work.m * work.n * work.k if pipe == Pipe.M else 0
+        spans = (*effects.reads, *effects.writes)
+        gm = work.bytes if any(span.memory == "GM" for span in spans) else 0  # moved bytes
+        return pipe, length, gm, flops
+
+    def run(
+        self, op: Operation | None, pipe: Pipe, length: float, gm_bytes: int, flops: int
+    ) -> None:
+        """One instruction of ``length`` cycles on ``pipe`` (see :meth:`cost_of`)."""
         start, cause, why = self._ready(pipe, self._issue())
         self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
-        length = duration(self.figures, effects)
-        if pipe == Pipe.M:
-            w = effects.work
-            self.mmad_flops += 2 * w.m * w.n * w.k
-        for span in (*effects.reads, *effects.writes):
-            if span.memory == "GM":
-                self.gm_bytes += span.hi - span.lo
+        self.mmad_flops += flops
+        self.gm_bytes += gm_bytes
         end = start + length
         self.free[pipe] = end
         self.busy[pipe] += length

@@ -1,0 +1,406 @@
+"""Cost-only mode: the timing of a launch without its data, with loops aggregated.
+
+A full run times every instruction while it moves the data (``runtime/machine.py`` hands the
+effects to the timing backend). The layers worth tuning are too big for that: the inputs of
+8×512×16×112×112 alone are 2 GB and its kernel executes tens of millions of instructions. This
+mode allocates no tensor data and no core memory:
+
+* :class:`CostCore` has the machine's instruction methods, but each only decodes its geometry
+  through the instruction model (which checks the ISA limits), checks its byte ranges against
+  the memories and GM tensors, and gives the effects to the core's
+  :class:`~ascend_xdsl.runtime.timing.Timeline`; flags go through the same flag model;
+* the kernel runs through the compiled executor with ``aggregate``: every ``scf.for`` without
+  loop-carried values iterates through :meth:`CostCore.loop`, which runs iterations exactly
+  until the timing state advances by the same amount in two consecutive iterations (every
+  pipe's clock, the issue clock, the pending events, the busy and instruction counters), then
+  extrapolates that advance over the remaining trip count but the last ``TAIL`` iterations,
+  which it runs exactly again. A loop whose advance never repeats is run exactly throughout;
+* the host function is not interpreted: each ``ascend.launch`` of the entry is run on GM
+  placeholders of its operands' types (:class:`GmPlaceholder`).
+
+Where both can run, the result agrees with the full run's exact timeline
+(``tests/test_cost_only.py`` checks a matrix within 1 %). Inside an extrapolated span the
+critical path sees one slice per pipe for the whole span (``Slice.op`` is None there).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from ascend_xdsl import hw
+from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.hw import isa
+from ascend_xdsl.hw.cost import cost_figures
+from ascend_xdsl.hw.isa import Effects, Pipe
+from ascend_xdsl.runtime import compiled
+from ascend_xdsl.runtime.core_memory import MemoryAccessError, memory_sizes
+from ascend_xdsl.runtime.cost import CostReport, core_cost, cube_dtype
+from ascend_xdsl.runtime.flags import FlagState
+from ascend_xdsl.runtime.machine import BufferSpec, KernelError, Load3dStatic
+from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice, Timeline
+from ascend_xdsl.runtime.values import groups_of, np_dtype, physical_shape
+
+_DIGITS = 6
+"""Relative times are compared to a millionth of a cycle (they are sums of floats)."""
+
+
+@dataclass(frozen=True)
+class GmPlaceholder:
+    """A GM tensor without data: what the instruction model needs of it (element size, bytes)."""
+
+    type: GmTensorType
+    element_bytes: int
+    size: int
+    """Bytes of its physical layout."""
+
+
+def placeholder(t: GmTensorType) -> GmPlaceholder:
+    eb = np_dtype(t.element_type).itemsize
+    return GmPlaceholder(t, eb, math.prod(physical_shape(t, groups_of(t))) * eb)
+
+
+@dataclass(eq=False)
+class CostBuffer:
+    """A planned local buffer without data: its memory, address and slots."""
+
+    memory: str
+    offset: int
+    slots: int
+    stride: int
+    element_bytes: int
+    elements: int
+
+    def address(self, slot: int) -> int:
+        if not 0 <= slot < self.slots:
+            raise MemoryAccessError(
+                f"{self.memory} slot {slot} out of range for a {self.slots}-slot buffer"
+            )
+        return self.offset + slot * self.stride
+
+
+@dataclass(eq=False)
+class CostCore:
+    """One block of a launch, timed without data (the machine's interface, cost only)."""
+
+    block_idx: int
+    timeline: Timeline
+    hw_name: str = hw.DEFAULT_HW
+    flags: FlagState = field(init=False)
+    buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
+    sizes: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.flags = FlagState(hw.load(self.hw_name).user_event_ids)
+        self.sizes = memory_sizes(self.hw_name)
+        self._costs: dict[tuple[object, ...], tuple[Pipe, float, int, int]] = {}
+        self.memo: dict[tuple[Any, ...], tuple[list[float], list[float]]] = {}
+        """Recorded loop changes (the cost-only run shares one dict among its cores)."""
+        self.memoized = 0
+        """Loop iterations this core did not run: their loop's change was recorded."""
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def _check(self, op: str, effects: Effects) -> None:
+        """The on-chip byte ranges of ``effects`` lie inside their memories."""
+        for span in (*effects.reads, *effects.writes):
+            limit = self.sizes.get(span.memory)
+            if limit is not None and (span.lo < 0 or span.hi > limit):
+                raise MemoryAccessError(
+                    f"{op} {span.memory} bytes [{span.lo}, {span.hi}) out of bounds ({limit} B)"
+                )
+
+    def _time(self, op: Operation, key: tuple[Any, ...], make: Any) -> None:
+        """Time one instruction. Instructions with the same geometry and on-chip addresses
+        have the same effects (the GM offset changes only the GM range, checked by the
+        caller), so ``make()`` (the effects) is checked and costed once per ``key``. The key
+        holds the geometry itself, so its identity in the key stays unique."""
+        hit = self._costs.get(key)
+        if hit is None:
+            effects = make()
+            self._check(op.name, effects)
+            hit = self._costs[key] = self.timeline.cost_of(effects)
+        self.timeline.run(op, *hit)
+
+    def _check_gm(self, op: Operation, gm: GmPlaceholder, lo: int, length: int) -> None:
+        if lo < 0 or lo + length > gm.size:
+            raise MemoryAccessError(
+                f"{op.name} GM bytes [{lo}, {lo + length}) out of bounds ({gm.size} B)"
+            )
+
+    # -- the machine's interface --------------------------------------------------------------
+
+    def alloc_buffer(self, spec: BufferSpec) -> CostBuffer:
+        lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
+        for other_memory, other, other_lo, other_hi in self.buffers:
+            if other_memory == spec.memory and lo < other_hi and other_lo < hi:
+                raise MemoryAccessError(
+                    f"{spec.position} buffer [{lo}, {hi}) overlaps {other} buffer "
+                    f"[{other_lo}, {other_hi}) in {spec.memory}: the address plan is wrong"
+                )
+        self.buffers.append((spec.memory, spec.position, lo, hi))
+        return CostBuffer(
+            spec.memory, spec.offset, spec.slots, spec.stride, spec.dtype.itemsize, spec.count
+        )
+
+    def data_copy(
+        self,
+        op: Operation,
+        src: GmPlaceholder,
+        src_off: int,
+        dst: CostBuffer,
+        slot: int,
+        dst_off: int,
+        *fields: int,
+    ) -> None:
+        g = isa.DataCopy.decode(*fields)
+        lo = dst.address(slot) + dst_off * dst.element_bytes
+        src_lo = src_off * src.element_bytes
+        self._check_gm(op, src, src_lo, g.src_bytes)
+        self._time(op, (g, lo), lambda: g.effects(src_lo, dst.memory, lo))
+
+    def load3d(
+        self,
+        op: Operation,
+        st: Load3dStatic,
+        src: CostBuffer,
+        src_slot: int,
+        src_off: int,
+        dst: CostBuffer,
+        dst_slot: int,
+        *geometry: int,
+    ) -> None:
+        fmap_window, pad = geometry[:7], geometry[7:]
+        g = isa.Load3d.decode(
+            *fmap_window, pad, st.kernel, st.stride, st.dilation, st.transpose, src.element_bytes
+        )
+        s_addr = src.address(src_slot) + src_off * src.element_bytes
+        d_addr = dst.address(dst_slot)
+        self._time(
+            op, (g, s_addr, d_addr), lambda: g.effects(src.memory, s_addr, dst.memory, d_addr)
+        )
+
+    def load2d(
+        self,
+        op: Operation,
+        transpose: bool,
+        src: CostBuffer,
+        src_slot: int,
+        src_off: int,
+        dst: CostBuffer,
+        dst_slot: int,
+        dst_off: int,
+        repeat: int,
+        src_stride: int,
+    ) -> None:
+        g = isa.Load2d.decode(repeat, src_stride, transpose, src.element_bytes)
+        s_addr = src.address(src_slot) + src_off * src.element_bytes
+        d_addr = dst.address(dst_slot) + dst_off * dst.element_bytes
+        self._time(
+            op, (g, s_addr, d_addr), lambda: g.effects(src.memory, s_addr, dst.memory, d_addr)
+        )
+
+    def mmad(
+        self,
+        op: Operation,
+        a: CostBuffer,
+        a_slot: int,
+        b: CostBuffer,
+        b_slot: int,
+        c: CostBuffer,
+        c_slot: int,
+        m: int,
+        n: int,
+        k: int,
+        init: bool,
+    ) -> None:
+        g = isa.Mmad.decode(m, n, k, a.element_bytes)
+        addrs = ((a.memory, a.address(a_slot)), (b.memory, b.address(b_slot)))
+        c_at = (c.memory, c.address(c_slot))
+        self._time(op, (g, *addrs, c_at, bool(init)), lambda: g.effects(*addrs, c_at, bool(init)))
+
+    def fixpipe(
+        self,
+        op: Operation,
+        atomic: bool,
+        src: CostBuffer,
+        slot: int,
+        dst: GmPlaceholder,
+        dst_off: int,
+        m: int,
+        n: int,
+        src_stride: int,
+        dst_stride: int,
+    ) -> None:
+        g = isa.Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
+        s_addr, d_lo = src.address(slot), dst_off * dst.element_bytes
+        self._check_gm(op, dst, d_lo, g.dst_elems * isa.ACC_BYTES)
+        self._time(op, (g, s_addr), lambda: g.effects(src.memory, s_addr, d_lo))
+
+    def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
+        self.flags.set(src, dst, event)
+        self.timeline.set_flag(src, dst, event)
+
+    def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
+        self.flags.wait(src, dst, event)
+        self.timeline.wait_flag(src, dst, event)
+
+    def pipe_barrier(self, pipe: Pipe) -> None:
+        self.timeline.barrier(pipe)
+
+    def scalar(self, ops: int) -> None:
+        self.timeline.scalar(ops)
+
+    def finish(self) -> None:
+        pending = self.flags.pending()
+        if pending:
+            raise KernelError(
+                f"block {self.block_idx}: flags set but never waited at kernel end: {pending}"
+            )
+
+    # -- loop aggregation ---------------------------------------------------------------------
+
+    def loop(
+        self, key: object, lb: int, ub: int, step: int, inputs: tuple[int, ...]
+    ) -> Iterator[int]:
+        """The iterations of an ``scf.for`` (``key``) from ``lb`` to ``ub``: none when an
+        earlier instance of the loop had the same bounds and relevant inputs and was entered
+        in the same relative timing state (its recorded change is applied instead), else
+        every one, recording the change for the next time."""
+        entry = _State.of(self)
+        memo_key = (key, lb, ub, step, inputs, entry.key())
+        change = self.memo.get(memo_key)
+        if change is not None:
+            entry.apply(self, change)
+            self.memoized += len(range(lb, ub, step))
+            return
+        yield from range(lb, ub, step)
+        change = _State.of(self).minus(entry)
+        if change is not None:
+            self.memo[memo_key] = change
+
+
+@dataclass
+class _State:
+    """The timing state of a core between two loop iterations: the absolute times (the issue
+    clock first, then each pipe's, the held pipes', the pending events'), the counters that
+    only add up (busy cycles, instructions, FLOPs, bytes, set flags), and the structure (which
+    events are pending, which pipes are held) that must match for two states to compare."""
+
+    structure: tuple[Any, ...]
+    times: list[float]
+    counters: list[float]
+
+    @staticmethod
+    def of(core: CostCore) -> _State:
+        t = core.timeline
+        events = sorted((k, len(q)) for k, q in t._events.items() if q)
+        holds = sorted(t._hold)
+        flags = sorted(core.flags._counts.items())
+        times = [t.issue, *(t.free[p] for p in TIMED_PIPES)]
+        times += [t._hold[p][0] for p in holds]
+        for k, _ in events:
+            times += [arrival for arrival, _, _ in t._events[k]]
+        counters = [float(t.scalar_ops), float(t.mmad_flops), float(t.gm_bytes)]
+        for p in TIMED_PIPES:
+            counters += [t.busy[p], float(t.count[p])]
+        counters += [float(n) for _, n in flags]
+        structure = (tuple(events), tuple(holds), tuple(k for k, _ in flags))
+        return _State(structure, times, counters)
+
+    def key(self) -> tuple[Any, ...]:
+        """What the timing of what follows depends on: the structure, every time relative to
+        the issue clock (timing is the same shifted in time), and the flag counts."""
+        base = self.times[0]
+        relative = tuple(round(v - base, _DIGITS) for v in self.times[1:])
+        flags = self.counters[len(self.counters) - len(self.structure[2]) :]
+        return (self.structure, relative, tuple(flags))
+
+    def minus(self, before: _State) -> tuple[list[float], list[float]] | None:
+        if self.structure != before.structure:
+            return None
+        return (
+            [a - b for a, b in zip(self.times, before.times, strict=True)],
+            [a - b for a, b in zip(self.counters, before.counters, strict=True)],
+        )
+
+    def apply(self, core: CostCore, change: tuple[list[float], list[float]]) -> None:
+        """Change ``core`` (in this state) by a recorded ``change``: the loop ran, without
+        running it. One slice per pipe stands for the loop's span (``op`` None)."""
+        t = core.timeline
+        dt, dc = iter(change[0]), iter(change[1])
+        t.issue += next(dt)
+        span: dict[Pipe, int] = {}
+        for p in TIMED_PIPES:
+            start = t.free[p]
+            t.free[p] += next(dt)
+            if t.free[p] > start:
+                span[p] = len(t.slices)
+                t.slices.append(Slice(None, p, start, t.free[p], t._last.get(p, -1), p))
+                t._last[p] = span[p]
+        # Pending events and holds now wait on the end of their pipe's span.
+        for p in sorted(t._hold):
+            time, cause, why = t._hold[p]
+            t._hold[p] = (time + next(dt), span.get(why, cause), why)
+        for k in sorted(k for k, q in t._events.items() if q):
+            queue = t._events[k]
+            for j, (arrival, cause, why) in enumerate(list(queue)):
+                queue[j] = (arrival + next(dt), span.get(why, cause), why)
+        t.scalar_ops += round(next(dc))
+        t.mmad_flops += round(next(dc))
+        t.gm_bytes += round(next(dc))
+        for p in TIMED_PIPES:
+            t.busy[p] += next(dc)
+            t.count[p] += round(next(dc))
+        for k in sorted(core.flags._counts):
+            core.flags._counts[k] += round(next(dc))
+
+
+def launches(entry: func.FuncOp) -> list[LaunchOp]:
+    """The ``ascend.launch`` ops an entry function runs, in order (at its top level)."""
+    found = [op for op in entry.walk() if isinstance(op, LaunchOp)]
+    for op in found:
+        if op.parent_op() is not entry:
+            raise ValueError(
+                "cost-only runs the launches at the top level of the entry function; "
+                f"@{op.callee.string_value()} is launched inside {op.parent_op().name}"
+            )
+    return found
+
+
+def cost_only(
+    module: ModuleOp, entry: func.FuncOp, hw_name: str = hw.DEFAULT_HW
+) -> list[CostReport]:
+    """The cost report of every launch of ``entry``, without running its data."""
+    figures = cost_figures(hw_name)
+    reports = []
+    for op in launches(entry):
+        args = []
+        for operand in op.operands:
+            if not isinstance(operand.type, GmTensorType):
+                raise ValueError(
+                    f"cost-only needs GM tensors as launch operands, got {operand.type}"
+                )
+            args.append(placeholder(operand.type))
+        callee = op.callee.string_value()
+        kernel = compiled.kernel_of(module, callee, hw_name, timed=True, aggregate=True)
+        report = CostReport(hw_name, figures, cube_dtype(op), 0.0)
+        memo: dict[tuple[Any, ...], tuple[list[float], list[float]]] = {}
+        for block in range(op.blocks.value.data):
+            timeline = Timeline(figures)
+            core = CostCore(block, timeline, hw_name)
+            core.memo = memo
+            kernel.run(core, args)  # type: ignore[arg-type]
+            core.finish()
+            report.cores.append(core_cost(block, timeline))
+            report.extrapolated += core.memoized
+            report.flops += timeline.mmad_flops
+        reports.append(report)
+    return reports
