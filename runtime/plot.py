@@ -19,6 +19,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.cost import MSPROF_NAMES, CostReport
 from ascend_xdsl.runtime.timing import TIMED_PIPES
 from ascend_xdsl.runtime.trace import write_atomically
@@ -55,6 +56,36 @@ def _pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`PlotUnavailable` now if the plot could not be drawn (before a long run)."""
+    _pyplot()
+
+
+def problem_title(problem: ConvBpFilterShape) -> str:
+    """The layer, for the title: ``dW of x 2x64x8x28x28, w 64x64x3x3x3, f16``."""
+
+    def dims(shape: tuple[int, ...]) -> str:
+        return "x".join(map(str, shape))
+
+    def flag(values: tuple[int, ...]) -> str:
+        return str(values[0]) if len(set(values)) == 1 else ",".join(map(str, values))
+
+    extra: list[str] = []
+    if any(problem.pads):
+        extra.append(f"padding {flag(problem.pads)}")
+    if any(d != 1 for d in problem.strides):
+        extra.append(f"stride {flag(problem.strides)}")
+    if any(d != 1 for d in problem.dilations):
+        extra.append(f"dilation {flag(problem.dilations)}")
+    if problem.groups > 1:
+        extra.append(f"groups {problem.groups}")
+    tail = "".join(f", {e}" for e in extra)
+    return (
+        f"dW of x {dims(problem.input_shape)}, w {dims(problem.weight_shape)}, "
+        f"{problem.dtype}{tail}"
+    )
 
 
 def render_plot(report: CostReport, title: str | None = None) -> bytes:
@@ -158,13 +189,13 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
     ax_u.set_axisbelow(True)
     ax_u.legend(loc="upper right", fontsize=9)
 
-    head = f"{title} — " if title else ""
+    head = f"{title}\n" if title else ""
     fig.suptitle(
         f"{head}{report.hw}: {report.cycles:,.0f} cycles = {report.seconds * 1e6:,.1f} µs, "
         f"{report.efficiency:.1%} of peak, {report.bound} bound (waits on {report.bottleneck})",
         fontsize=12,
     )
-    fig.subplots_adjust(left=0.1, right=0.86, top=0.85, bottom=0.06)
+    fig.subplots_adjust(left=0.1, right=0.86, top=0.84 if title else 0.86, bottom=0.06)
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi=110)
     plt.close(fig)
