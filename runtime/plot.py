@@ -128,8 +128,9 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
     top_axis = ax_t.secondary_xaxis("top", functions=(lambda t: t / us, lambda c: c * us))
     top_axis.set_xlabel("cycles", fontsize=9)
     top_axis.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    which = f"the slowest of {len(report.cores)}" if len(report.cores) > 1 else "the only core"
     ax_t.set_title(
-        f"timeline of core {core.block} (the slowest of {len(report.cores)}): "
+        f"timeline of core {core.block} ({which}): "
         f"{core.cycles:,.0f} cycles, one bar per instruction",
         fontsize=11,
         pad=8,
