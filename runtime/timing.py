@@ -35,7 +35,7 @@ from xdsl.ir import Operation
 
 from ascend_xdsl.hw.cost import CostFigures
 from ascend_xdsl.hw.intmath import ceil_div
-from ascend_xdsl.hw.isa import FRACTAL, Effects, Pipe
+from ascend_xdsl.hw.isa import FRACTAL, Effects, Pipe, Work
 
 TIMED_PIPES: tuple[Pipe, ...] = (Pipe.MTE2, Pipe.MTE1, Pipe.M, Pipe.FIX)
 """The pipes of a Cube-only dW kernel; S (the scalar unit) is the issue clock."""
@@ -84,6 +84,11 @@ class Slice:
     """Index of the slice this one waited for (-1: none, it started when issued)."""
     cause_pipe: Pipe
     """Why it could not start earlier: its own pipe, another pipe (through a flag), or S."""
+    work: Work | None = None
+    """What the instruction does (bytes, m/n/k), for traces and plots; None if not recorded."""
+    label: str | None = None
+    """Set on a slice that stands for many instructions (an aggregated, extrapolated span of a
+    loop): what it stands for. Traces show it under this name; None for one instruction."""
 
 
 @dataclass
@@ -162,7 +167,7 @@ class Timeline:
         self.busy[pipe] += length
         self.count[pipe] += 1
         self._last[pipe] = len(self.slices)
-        self.slices.append(Slice(op, pipe, start, end, cause, why))
+        self.slices.append(Slice(op, pipe, start, end, cause, why, effects.work))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()

@@ -11,13 +11,18 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
   seeded random inputs (``--seed``), checks dW against the reference (``runtime/check.py``) and
   prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
+* ``--trace FILE.json`` writes the cost model's timeline of every core as a Chrome trace
+  (``runtime/trace.py``: open it in ui.perfetto.dev), ``--plot FILE.png`` a picture of the
+  slowest core's timeline and its pipes' utilisation (``runtime/plot.py``, the ``plot`` extra);
+  both are written atomically, also when the check fails.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
   same folder that is renamed over FILE, so FILE is either the old or the complete new content
   (``tools/output.write_atomically``, shared with ``ascend-run``).
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
-unknown hardware, unreadable tiling file, a pass that is not available yet, a failed compile).
+unknown hardware, unreadable tiling file, a pass that is not available yet, a failed compile,
+an unwritable --trace or --plot file, matplotlib missing for --plot).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import sys
 import time
 from collections.abc import Sequence
 from io import StringIO
+from pathlib import Path
 from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
@@ -41,7 +47,10 @@ from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, run_compiled
+from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.interpreter import EXECUTORS
+from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
+from ascend_xdsl.runtime.trace import write_trace
 from ascend_xdsl.tools.errors import first_line
 from ascend_xdsl.tools.output import write_atomically
 
@@ -154,6 +163,18 @@ def make_parser() -> argparse.ArgumentParser:
         help="run the kernel translated to Python once (compiled, default) or op by op by "
         "xDSL's interpreter (interp); both give the same bits",
     )
+    bp.add_argument(
+        "--trace",
+        metavar="FILE.json",
+        help="write the modelled timeline of every core (a process per core, a track per pipe) "
+        "as a Chrome trace for ui.perfetto.dev or chrome://tracing",
+    )
+    bp.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
+        "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
+    )
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     return parser
 
@@ -264,6 +285,10 @@ def summary(
 
 def bp_filter(args: argparse.Namespace) -> str:
     """Run the ``bp-filter`` command; return what goes to standard output."""
+    if args.emit and (args.trace or args.plot):
+        flag = "--trace" if args.trace else "--plot"
+        raise CliError(f"{flag} needs a run: it cannot go with --emit", exit_code=2)
+    check_picture_paths(args.trace, args.plot)
     problem = problem_from_args(args)
     cores = None if args.cores is None else _ints("--cores", args.cores, (1,), 1)[0]
     start = time.perf_counter()
@@ -289,6 +314,8 @@ def bp_filter(args: argparse.Namespace) -> str:
         run = run_compiled(modules, problem, hw=args.hw, seed=seed, executor=args.executor)
     except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
         raise CliError(f"simulation failed: {first_line(e)}") from None
+    if run.cost is not None:
+        write_pictures([run.cost], args.trace, args.plot, problem_title(problem))
     if args.report == "json":
         text = json_report(problem, args.hw, run)
     else:
@@ -296,6 +323,38 @@ def bp_filter(args: argparse.Namespace) -> str:
     if not run.check.ok:
         raise CheckFailed(text)
     return text
+
+
+def write_pictures(
+    reports: Sequence[CostReport], trace: str | None, plot: str | None, title: str | None
+) -> None:
+    """``--trace``: every report (launch) in ``reports``; ``--plot``: the last one. Each file is
+    written atomically; a failure is a :class:`CliError` and leaves no file."""
+    if trace:
+        try:
+            write_trace(reports, trace)
+        except OSError as e:
+            raise CliError(f"--trace: cannot write '{trace}': {e.strerror or e}") from None
+    if plot:
+        try:
+            write_plot(reports[-1], plot, title)
+        except PlotUnavailable as e:
+            raise CliError(f"--plot: {e}") from None
+        except OSError as e:
+            raise CliError(f"--plot: cannot write '{plot}': {e.strerror or e}") from None
+
+
+def check_picture_paths(trace: str | None, plot: str | None) -> None:
+    """Fail now, before a long run, if the folder of a --trace or --plot file does not exist
+    (or --plot could not be drawn)."""
+    for flag, path in (("--trace", trace), ("--plot", plot)):
+        if path and not Path(path).resolve().parent.is_dir():
+            raise CliError(f"{flag}: cannot write '{path}': No such file or directory")
+    if plot:
+        try:
+            require_matplotlib()
+        except PlotUnavailable as e:
+            raise CliError(f"--plot: {e}") from None
 
 
 def json_report(problem: ConvBpFilterShape, hw: str, run: KernelRun) -> str:

@@ -19,6 +19,11 @@ its results as ``.npy`` files.
   computes (``runtime/program.conv_problem``, ``runtime/check.check``) on the first two inputs
   (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.
 * ``--hw NAME`` is the hardware description the core memories are sized from.
+* ``--report json`` prints the cost model's report of the launch; ``--trace FILE.json`` writes
+  the timeline of every core of every launch as a Chrome trace (``runtime/trace.py``; several
+  launches are separate processes, one after the other in time) and ``--plot FILE.png`` a
+  picture of the last launch (``runtime/plot.py``, the ``plot`` extra). Any of the three times
+  the run; the pictures are written atomically before the results.
 
 Standard output gets the report (``hazard:``, ``sanitizer:``, ``check:`` and ``wrote`` lines);
 an error is one line on standard error (``ascend-run: error: ...``), never a traceback: exit
@@ -56,10 +61,11 @@ from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.locations import describe_op, parse_file
+from ascend_xdsl.runtime.plot import problem_title
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
-from ascend_xdsl.tools.conv import CliError
+from ascend_xdsl.tools.conv import CliError, check_picture_paths, write_pictures
 from ascend_xdsl.tools.errors import describe_parse_error, first_line
 from ascend_xdsl.tools.output import write_atomically
 
@@ -113,6 +119,18 @@ def make_parser() -> argparse.ArgumentParser:
         help="the report (text, default), or one JSON document on stdout: the cost model's "
         "report of the launch (docs/cost-model.md) with the hazards, the check and the files "
         "written",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE.json",
+        help="write the modelled timeline as a Chrome trace for ui.perfetto.dev: a process per "
+        "core, a track per pipe; several launches are all traced, one after the other",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="write a PNG of the last launch: its slowest core's timeline and each pipe's busy "
+        "ratio and critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
     parser.add_argument(
         "--executor",
@@ -410,6 +428,7 @@ def run(args: argparse.Namespace) -> int:
     except hw_data.UnknownHardwareError as e:
         raise CliError(f"--hw: {e}") from None
     given = _parse_input_flags(args.input)
+    check_picture_paths(args.trace, args.plot)
     module = load_module(args.file)
     entry = pick_entry(module, args.entry)
     entry_name = entry.sym_name.data
@@ -426,7 +445,8 @@ def run(args: argparse.Namespace) -> int:
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
     as_json = args.report == "json"
-    costs: list[CostReport] | None = [] if as_json else None
+    pictures = bool(args.trace or args.plot)
+    costs: list[CostReport] | None = [] if as_json or pictures else None
     try:
         results = run_entry(module, entry, inputs, args.hw, sanitizer, args.executor, costs)
     except CliError:
@@ -447,6 +467,23 @@ def run(args: argparse.Namespace) -> int:
             print(f"check: {result.describe()}")
         document["check"] = {"ok": result.ok, "description": result.describe()}
         failed |= not result.ok
+    if pictures:
+        if not costs:
+            flag = "--trace" if args.trace else "--plot"
+            raise CliError(f"{flag}: @{entry_name} launched no kernel: there is no timeline")
+        problem_of_entry = conv_problem(entry)
+        if problem_of_entry is not None:
+            costs[-1].flops = 2.0 * problem_of_entry.macs
+        title = problem_title(problem_of_entry) if problem_of_entry is not None else None
+        write_pictures(costs, args.trace, args.plot, title)
+        if not as_json:
+            n = len(costs)
+            if args.trace:
+                print(
+                    f"wrote {args.trace} (trace of {'the launch' if n == 1 else f'{n} launches'})"
+                )
+            if args.plot:
+                print(f"wrote {args.plot} (plot of the {'last ' if n > 1 else ''}launch)")
     written = write_results(entry, results, args.output_dir)
     if as_json:
         document["written"] = [str(path) for path, _, _ in written]

@@ -1,0 +1,209 @@
+"""The cost model's report as one picture: the slowest core's timeline and where its time goes.
+
+``write_plot(report, path)`` draws one PNG with matplotlib (the ``plot`` extra, imported only
+here and only when called, with the non-interactive Agg backend):
+
+* top: the timeline of the slowest core (the one the launch's makespan is), one row per pipe
+  (MTE2, MTE1, M, FIX), one bar per instruction coloured by its op, x in microseconds at the
+  report's clock;
+* bottom: per pipe, its busy ratio on that core (busy cycles over the core's cycles) next to its
+  share of the core's critical path (``Timeline.critical_path``: the two differ, and the second
+  says what would make the kernel faster).
+
+The title names the layer (``title``, when the caller knows it), the hardware and the cycles.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.runtime.cost import MSPROF_NAMES, CostReport
+from ascend_xdsl.runtime.timing import TIMED_PIPES
+from ascend_xdsl.runtime.trace import write_atomically
+
+INSTALL_HINT = (
+    "matplotlib is not installed: install the plot extra (pip install 'ascend-xdsl[plot]')"
+)
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib cannot be imported; the message says how to install it."""
+
+
+#: Colours of the ops on the timeline (others get the next colours of the cycle).
+OP_COLOURS: dict[str, str] = {
+    "ascend.data_copy": "#4C72B0",
+    "ascend.load3d": "#DD8452",
+    "ascend.load2d": "#C44E52",
+    "ascend.mmad": "#55A868",
+    "ascend.fixpipe": "#8172B3",
+}
+_SPARE_COLOURS = ("#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD")
+
+#: The pipes of the utilisation chart, in msprof's names, and the critical path's extra share.
+_PIPE_ORDER = ("mte2", "mte1", "cube", "fixpipe", "scalar", "flag")
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotUnavailable(INSTALL_HINT) from None
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`PlotUnavailable` now if the plot could not be drawn (before a long run)."""
+    _pyplot()
+
+
+def problem_title(problem: ConvBpFilterShape) -> str:
+    """The layer, for the title: ``dW of x 2x64x8x28x28, w 64x64x3x3x3, f16``."""
+
+    def dims(shape: tuple[int, ...]) -> str:
+        return "x".join(map(str, shape))
+
+    def flag(values: tuple[int, ...]) -> str:
+        return str(values[0]) if len(set(values)) == 1 else ",".join(map(str, values))
+
+    extra: list[str] = []
+    if any(problem.pads):
+        extra.append(f"padding {flag(problem.pads)}")
+    if any(d != 1 for d in problem.strides):
+        extra.append(f"stride {flag(problem.strides)}")
+    if any(d != 1 for d in problem.dilations):
+        extra.append(f"dilation {flag(problem.dilations)}")
+    if problem.groups > 1:
+        extra.append(f"groups {problem.groups}")
+    tail = "".join(f", {e}" for e in extra)
+    return (
+        f"dW of x {dims(problem.input_shape)}, w {dims(problem.weight_shape)}, "
+        f"{problem.dtype}{tail}"
+    )
+
+
+def render_plot(report: CostReport, title: str | None = None) -> bytes:
+    """The PNG of ``report`` (see the module docstring), as bytes."""
+    plt = _pyplot()
+    from matplotlib.patches import Patch
+
+    core = report.slowest
+    us = 1e6 / report.figures.clock_hz
+    fig, (ax_t, ax_u) = plt.subplots(
+        2, 1, figsize=(13, 9), gridspec_kw={"height_ratios": [3, 2], "hspace": 0.4}
+    )
+
+    # (a) the timeline
+    colours = dict(OP_COLOURS)
+    spare = iter(_SPARE_COLOURS * 4)
+    rows = {pipe: i for i, pipe in enumerate(reversed(TIMED_PIPES))}  # MTE2 on top
+    used: dict[str, str] = {}
+    slices = core.timeline.slices if core.timeline is not None else []
+    bars: dict[tuple[int, str], list[tuple[float, float]]] = {}
+    for s in slices:
+        if s.pipe not in rows:
+            continue
+        name = s.label or (s.op.name if s.op is not None else str(s.pipe))
+        if name not in colours:
+            colours[name] = next(spare, "#999999")
+        used[name] = colours[name]
+        bars.setdefault((rows[s.pipe], name), []).append((s.start * us, (s.end - s.start) * us))
+    for (row, name), spans in bars.items():
+        ax_t.broken_barh(
+            spans, (row - 0.38, 0.76), facecolors=colours[name], edgecolor="white", linewidth=0.3
+        )
+    ax_t.set_yticks(
+        list(rows.values()),
+        [f"{p}  ({MSPROF_NAMES[p]})" for p in rows],
+    )
+    ax_t.set_ylim(-0.6, len(rows) - 0.4)
+    ax_t.set_xlim(0, max(core.cycles, 1.0) * us)
+    ax_t.set_xlabel(f"time (µs at {report.figures.clock_hz / 1e9:g} GHz)")
+    top_axis = ax_t.secondary_xaxis("top", functions=(lambda t: t / us, lambda c: c * us))
+    top_axis.set_xlabel("cycles", fontsize=9)
+    top_axis.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    which = f"the slowest of {len(report.cores)}" if len(report.cores) > 1 else "the only core"
+    ax_t.set_title(
+        f"timeline of core {core.block} ({which}): "
+        f"{core.cycles:,.0f} cycles, one bar per instruction",
+        fontsize=11,
+        pad=8,
+    )
+    ax_t.grid(axis="x", alpha=0.3)
+    ax_t.set_axisbelow(True)
+    if used:
+        ax_t.legend(
+            handles=[Patch(color=c, label=n.removeprefix("ascend.")) for n, c in used.items()],
+            loc="upper left",
+            bbox_to_anchor=(1.005, 1.0),
+            fontsize=9,
+            title="op",
+            frameon=False,
+        )
+
+    # (b) utilisation and critical path per pipe
+    cycles = core.cycles or 1.0
+    names = [n for n in _PIPE_ORDER if n in core.busy or core.critical.get(n, 0.0) > 0]
+    busy = [core.busy.get(n, 0.0) / cycles for n in names]
+    critical = [core.critical.get(n, 0.0) / cycles for n in names]
+    x = range(len(names))
+    width = 0.38
+    b1 = ax_u.bar(
+        [i - width / 2 for i in x], busy, width, color="#6E7F8D", label="busy / core cycles"
+    )
+    b2 = ax_u.bar(
+        [i + width / 2 for i in x],
+        critical,
+        width,
+        color="#D1495B",
+        label="share of the critical path",
+    )
+    for group in (b1, b2):
+        for rect, name in zip(group, names, strict=True):
+            if group is b1 and name not in core.busy:
+                continue  # flag latency is on the critical path only, never "busy"
+            h = rect.get_height()
+            ax_u.annotate(
+                f"{h:.0%}",
+                (rect.get_x() + rect.get_width() / 2, h),
+                xytext=(0, 2),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=8,
+            )
+    ax_u.set_xticks(list(x), names)
+    top = max([*busy, *critical, 0.0])
+    ax_u.set_ylim(0, max(1.0, top) * 1.15)
+    ax_u.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax_u.set_ylabel(f"of core {core.block}'s cycles")
+    ax_u.set_title(
+        f"per pipe on core {core.block}: busy ratio and share of the critical path", fontsize=11
+    )
+    ax_u.grid(axis="y", alpha=0.3)
+    ax_u.set_axisbelow(True)
+    ax_u.legend(loc="upper right", fontsize=9)
+
+    head = f"{title}\n" if title else ""
+    fig.suptitle(
+        f"{head}{report.hw}: {report.cycles:,.0f} cycles = {report.seconds * 1e6:,.1f} µs, "
+        f"{report.efficiency:.1%} of peak, {report.bound} bound (waits on {report.bottleneck})",
+        fontsize=12,
+    )
+    fig.subplots_adjust(left=0.1, right=0.86, top=0.84 if title else 0.86, bottom=0.06)
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=110)
+    plt.close(fig)
+    return out.getvalue()
+
+
+def write_plot(report: CostReport, path: str | Path, title: str | None = None) -> None:
+    """Write the PNG of ``report`` to ``path``, atomically. Raises :class:`PlotUnavailable`
+    without matplotlib, ``OSError`` for an unwritable path (leaving no file)."""
+    write_atomically(path, render_plot(report, title))
