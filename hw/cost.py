@@ -56,6 +56,8 @@ class CostFigures:
     l2_size: int
     flag_latency_cycles: int
     scalar_op_cycles: int
+    pipe_queue_depth: int
+    """Instructions a pipe's queue holds; the scalar unit stalls when it is full."""
     _config: HwConfig = field(repr=False, compare=False)
 
     # -- Cube ---------------------------------------------------------------------------------
@@ -162,6 +164,7 @@ def from_config(config: HwConfig) -> CostFigures:
         l2_size=c.int("l2_size"),
         flag_latency_cycles=c.int("flag_latency_cycles"),
         scalar_op_cycles=c.int("scalar_op_cycles"),
+        pipe_queue_depth=c.int("pipe_queue_depth"),
         _config=c,
     )
 

@@ -278,8 +278,9 @@ class CostCore:
         memo_key = (key, lb, ub, step, inputs, entry.key())
         change = self.memo.get(memo_key)
         if change is not None:
-            entry.apply(self, change)
-            self.memoized += len(range(lb, ub, step))
+            trips = len(range(lb, ub, step))
+            entry.apply(self, change, f"scf.for x{trips} (memoized)")
+            self.memoized += trips
             return
         yield from range(lb, ub, step)
         change = _State.of(self).minus(entry)
@@ -306,13 +307,16 @@ class _State:
         flags = sorted(core.flags._counts.items())
         times = [t.issue, *(t.free[p] for p in TIMED_PIPES)]
         times += [t._hold[p][0] for p in holds]
+        queues = tuple(len(t._queues[p]) for p in TIMED_PIPES)
+        for p in TIMED_PIPES:
+            times += [start for start, _ in t._queues[p]]
         for k, _ in events:
             times += [arrival for arrival, _, _ in t._events[k]]
         counters = [float(t.scalar_ops), float(t.mmad_flops), float(t.gm_bytes)]
         for p in TIMED_PIPES:
             counters += [t.busy[p], float(t.count[p])]
         counters += [float(n) for _, n in flags]
-        structure = (tuple(events), tuple(holds), tuple(k for k, _ in flags))
+        structure = (tuple(events), tuple(holds), tuple(k for k, _ in flags), queues)
         return _State(structure, times, counters)
 
     def key(self) -> tuple[Any, ...]:
@@ -331,9 +335,9 @@ class _State:
             [a - b for a, b in zip(self.counters, before.counters, strict=True)],
         )
 
-    def apply(self, core: CostCore, change: tuple[list[float], list[float]]) -> None:
+    def apply(self, core: CostCore, change: tuple[list[float], list[float]], label: str) -> None:
         """Change ``core`` (in this state) by a recorded ``change``: the loop ran, without
-        running it. One slice per pipe stands for the loop's span (``op`` None)."""
+        running it. One slice per pipe, named ``label``, stands for the loop's span."""
         t = core.timeline
         dt, dc = iter(change[0]), iter(change[1])
         t.issue += next(dt)
@@ -343,12 +347,17 @@ class _State:
             t.free[p] += next(dt)
             if t.free[p] > start:
                 span[p] = len(t.slices)
-                t.slices.append(Slice(None, p, start, t.free[p], t._last.get(p, -1), p))
+                last = t._last.get(p, -1)
+                t.slices.append(Slice(None, p, start, t.free[p], last, p, label=label))
                 t._last[p] = span[p]
         # Pending events and holds now wait on the end of their pipe's span.
         for p in sorted(t._hold):
             time, cause, why = t._hold[p]
             t._hold[p] = (time + next(dt), span.get(why, cause), why)
+        for p in TIMED_PIPES:  # the queued instructions were the span's: they start with it
+            queue = t._queues[p]
+            for j, (start, _) in enumerate(list(queue)):
+                queue[j] = (start + next(dt), span.get(p, t._last.get(p, -1)))
         for k in sorted(k for k, q in t._events.items() if q):
             queue = t._events[k]
             for j, (arrival, cause, why) in enumerate(list(queue)):

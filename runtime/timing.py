@@ -115,6 +115,12 @@ class Timeline:
         default_factory=lambda: defaultdict(deque)
     )
     _durations: dict[tuple[Pipe, object, str], float] = field(default_factory=dict)
+    _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
+    """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
+
+    def __post_init__(self) -> None:
+        depth = self.figures.pipe_queue_depth
+        self._queues = {p: deque(maxlen=depth) for p in TIMED_PIPES}
 
     def scalar(self, ops: int) -> None:
         """``ops`` index-arithmetic ops on the scalar unit."""
@@ -140,9 +146,9 @@ class Timeline:
     def instruction(self, op: Operation | None, effects: Effects) -> None:
         self.run(op, *self.cost_of(effects))
 
-    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int]:
+    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int, Work]:
         """What timing an instruction needs of its effects: its pipe, its cycles, the bytes it
-        moves to or from GM and its FLOPs (an mmad's 2·m·n·k)."""
+        moves to or from GM, its FLOPs (an mmad's 2·m·n·k) and its work (for traces)."""
         pipe, work = effects.pipe, effects.work
         # A kernel repeats a few instruction shapes many times: cost each shape once.
         shape = (pipe, work, effects.writes[0].memory if effects.writes else "")
@@ -152,13 +158,28 @@ class Timeline:
         flops = 2 * work.m * work.n * work.k if pipe == Pipe.M else 0
         spans = (*effects.reads, *effects.writes)
         gm = work.bytes if any(span.memory == "GM" for span in spans) else 0  # moved bytes
-        return pipe, length, gm, flops
+        return pipe, length, gm, flops, work
 
     def run(
-        self, op: Operation | None, pipe: Pipe, length: float, gm_bytes: int, flops: int
+        self,
+        op: Operation | None,
+        pipe: Pipe,
+        length: float,
+        gm_bytes: int,
+        flops: int,
+        work: Work | None = None,
     ) -> None:
-        """One instruction of ``length`` cycles on ``pipe`` (see :meth:`cost_of`)."""
-        start, cause, why = self._ready(pipe, self._issue())
+        """One instruction of ``length`` cycles on ``pipe`` (see :meth:`cost_of`). It is
+        issued once its pipe's queue has room: the scalar unit stalls while ``queue_depth``
+        earlier instructions of the pipe have not started."""
+        queue = self._queues[pipe]
+        issued, cause, why = self._issue(), -1, Pipe.S
+        if len(queue) == queue.maxlen and queue[0][0] > issued:
+            issued, cause, why = queue[0][0], queue[0][1], pipe
+            self.issue = issued + self.figures.scalar_op_cycles
+        start, ready_cause, ready_why = self._ready(pipe, issued)
+        if start > issued or cause < 0:
+            cause, why = ready_cause, ready_why
         self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
         self.mmad_flops += flops
         self.gm_bytes += gm_bytes
@@ -167,7 +188,8 @@ class Timeline:
         self.busy[pipe] += length
         self.count[pipe] += 1
         self._last[pipe] = len(self.slices)
-        self.slices.append(Slice(op, pipe, start, end, cause, why, effects.work))
+        queue.append((start, len(self.slices)))
+        self.slices.append(Slice(op, pipe, start, end, cause, why, work))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()
@@ -207,21 +229,26 @@ class Timeline:
     def critical_path(self) -> dict[str, float]:
         """Cycles of the makespan on each pipe along the chain of waits that ends at the last
         instruction: a pipe's time, "flag" for event latency between pipes, "S" for time spent
-        waiting for the scalar unit to issue. The values add up to :attr:`cycles`."""
+        waiting for the scalar unit to issue. The chain is walked back from the end, each step
+        covering the time from the start of a slice to the point reached so far, so the values
+        add up to :attr:`cycles` even where a slice waited for one that overlaps it (a full
+        instruction queue waits for the start, not the end, of an earlier instruction)."""
         share: dict[str, float] = defaultdict(float)
         if not self.slices:
             share["S"] = self.cycles
             return dict(share)
         i = max(range(len(self.slices)), key=lambda j: self.slices[j].end)
-        share["S"] += self.cycles - self.slices[i].end
+        reached = self.cycles
+        gap_kind = "S"
         while True:
             s = self.slices[i]
-            share[str(s.pipe)] += s.end - s.start
+            if s.end < reached:
+                share[gap_kind] += reached - s.end
+            share[str(s.pipe)] += max(0.0, min(s.end, reached) - s.start)
+            reached = min(reached, s.start)
             if s.cause < 0:
-                share["S"] += s.start
+                share["S"] += reached
                 break
-            gap = s.start - self.slices[s.cause].end
-            if gap > 0:
-                share["flag"] += gap
+            gap_kind = "flag" if s.cause_pipe not in (s.pipe, Pipe.S) else "S"
             i = s.cause
         return dict(share)
