@@ -30,7 +30,7 @@ import itertools
 import linecache
 import types
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +158,16 @@ def loop_inputs(loop: scf.ForOp, relevant: set[SSAValue]) -> list[SSAValue]:
     return list(seen)
 
 
+def _outside_nested_loops(block: Block) -> Iterator[Operation]:
+    """The ops of ``block`` and of the branches of its ``scf.if``s, not those of loops."""
+    for op in block.ops:
+        yield op
+        if isinstance(op, scf.IfOp):
+            for region in op.regions:
+                for inner in region.blocks:
+                    yield from _outside_nested_loops(inner)
+
+
 def _is_fast_int(value: SSAValue) -> bool:
     """Index and i1 values, the only integers the executor computes with plain Python ints
     (64-bit index arithmetic never wraps in the kernels' offsets; other widths would)."""
@@ -189,6 +199,13 @@ class _Translator:
     aggregate: bool = False
     """Run ``scf.for`` loops through ``core.loop`` (the cost-only mode's loop memoization)."""
     relevant: set[SSAValue] = field(default_factory=set)
+    signature: bool = False
+    """Translating a loop's signature function: only the relevant index arithmetic."""
+    helpers: list[str] = field(default_factory=list)
+    """Source of the signature functions (module level of the generated code)."""
+    signatures: dict[scf.ForOp, str] = field(default_factory=dict)
+    """The signature function of each loop (shared by the translators of one kernel)."""
+    nested_names: dict[scf.ForOp, str] = field(default_factory=dict)
     pending_scalar: int = 0
     out: _Writer = field(default_factory=_Writer)
     names: dict[SSAValue, str] = field(default_factory=dict)
@@ -242,6 +259,17 @@ class _Translator:
         if isinstance(op, arith.ConstantOp):
             return self.constant(op)
         kind = type(op)
+        if self.signature:  # only what decides an iteration's timing
+            if isinstance(op, hw_level.GetBlockIdxOp):
+                return None  # the signature's parameter
+            if isinstance(op, scf.ForOp):
+                return self.nested_signature(op)
+            if isinstance(op, scf.IfOp) or (
+                (kind in _BINARY or isinstance(op, arith.CmpiOp | arith.SelectOp))
+                and op.results[0] in self.relevant
+            ):
+                return self.arith(op) if not isinstance(op, scf.IfOp) else self.scf_if(op)
+            return None
         if kind in _BINARY or isinstance(op, arith.CmpiOp | arith.SelectOp):
             self.pending_scalar += 1  # as the interpreter counts it, folded or not
             return self.arith(op)
@@ -321,14 +349,92 @@ class _Translator:
         iv_name = self.fresh(iv, "i")
         if self.aggregate and not carried:
             # Loops with carried values always run every iteration: their results are needed.
-            inputs = "".join(f"{self.ref(v)}, " for v in loop_inputs(op, self.relevant))
-            key = self.const(op)
-            self.out.emit(f"for {iv_name} in loop({key}, {bounds}, ({inputs})):", op)
+            live = loop_inputs(op, self.relevant)
+            inputs = "".join(f"{self.ref(v)}, " for v in live)
+            sig = self.signature_function(op, live)
+            self.out.emit(f"for {iv_name} in loop({sig}, {bounds}, ({inputs})):", op)
         else:
             self.out.emit(f"for {iv_name} in range({bounds}):", op)
         self.out.depth += 1
         self.block_with_yield(body, results)
         self.out.depth -= 1
+
+    def signature_function(self, loop: scf.ForOp, live: Sequence[SSAValue]) -> str:
+        """Emit ``_sigN(iv, *live)``: a number that stands for everything one iteration of
+        ``loop`` decides for its timing: its branch conditions, the sizes and event ids of its
+        own instructions, and for each nested loop its bounds and its iterations' signatures,
+        all the way down. Equal numbers mean equal timing-relevant work (the functions are
+        pure, so each result is cached and interned). The cost-only mode extrapolates over
+        iterations whose signatures repeat."""
+        if loop in self.signatures:
+            return self.signatures[loop]
+        name = self.signatures[loop] = f"_sig{next(self.counter)}"
+        body = loop.body.block
+        self._signature_of(name, body, [body.args[0], *live], {})
+        return name
+
+    def kernel_signature(self, kernel: func.FuncOp) -> str:
+        """Emit ``_ksig(blk)``: the signature of a whole core's run for block index ``blk``:
+        cores with equal numbers do the same timing-relevant work."""
+        block = kernel.body.block
+        fixed = {op.result: "blk" for op in block.ops if isinstance(op, hw_level.GetBlockIdxOp)}
+        self._signature_of("_ksig", block, [], fixed, extra=["blk"])
+        return "_ksig"
+
+    def _signature_of(
+        self,
+        name: str,
+        block: Block,
+        params: Sequence[SSAValue],
+        fixed: dict[SSAValue, str],
+        extra: Sequence[str] = (),
+    ) -> None:
+        sub = _Translator(self.hw_name, relevant=self.relevant, signature=True)
+        sub.consts, sub.literals, sub.counter = self.consts, dict(self.literals), self.counter
+        sub.helpers, sub.signatures = self.helpers, self.signatures
+        sub.names.update(fixed)
+        names = [*extra, *(sub.fresh(v, "s") for v in params)]
+        sub.block(block)
+        returned: list[str] = []
+        for op in _outside_nested_loops(block):
+            if isinstance(op, scf.ForOp):
+                returned += [sub.ref(v) for v in (op.lb, op.ub, op.step)]
+                returned.append(sub.nested_names[op])
+            elif isinstance(op, scf.IfOp):
+                returned.append(sub.ref(op.cond))
+            elif type(op) in _TIMING_OPERANDS:
+                returned += [sub.ref(getattr(op, name)) for name in _TIMING_OPERANDS[type(op)]]
+        declared = sorted(
+            {
+                sub.names[r]
+                for op in _outside_nested_loops(block)
+                for r in op.results
+                if r in sub.names and r not in fixed
+            }
+            | set(sub.nested_names.values())
+        )
+        key = f"({''.join(p + ', ' for p in names)})"
+        self.helpers += [
+            f"{name}_cache = {{}}",
+            f"def {name}({', '.join(names)}):",
+            f"    found = {name}_cache.get({key})",
+            "    if found is not None:",
+            "        return found",
+            *([f"    {' = '.join(declared)} = None"] if declared else []),
+            *sub.out.lines,
+            f"    found = {name}_cache[{key}] = _intern(({''.join(r + ', ' for r in returned)}))",
+            "    return found",
+            "",
+        ]
+
+    def nested_signature(self, op: scf.ForOp) -> None:
+        """In a signature function: the signatures of all iterations of a nested loop."""
+        live = loop_inputs(op, self.relevant)
+        inner = self.signature_function(op, live)
+        bounds = ", ".join(self.ref(v) for v in (op.lb, op.ub, op.step))
+        args = "".join(f", {self.ref(v)}" for v in live)
+        target = self.nested_names[op] = f"n{next(self.counter)}"
+        self.out.emit(f"{target} = tuple({inner}(j{args}) for j in range({bounds}))")
 
     def block_with_yield(self, block: Block, targets: Sequence[str]) -> None:
         """A region's block whose ``scf.yield`` assigns ``targets``."""
@@ -482,6 +588,9 @@ class CompiledKernel:
     filename: str
     lines: dict[int, Operation]
     function: Callable[..., tuple[Any, ...]]
+    signature: Callable[[int], int] | None = None
+    """With ``aggregate``: the signature of a core's run by block index (``_ksig``), if the
+    kernel computes one; cores with equal signatures take the same time."""
 
     def run(self, core: Core, args: Sequence[Any]) -> tuple[Any, ...]:
         try:
@@ -503,6 +612,16 @@ class CompiledKernel:
         return op
 
 
+class _Interner:
+    """Small numbers for signatures: equal tuples get equal numbers."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[tuple[Any, ...], int] = {}
+
+    def __call__(self, signature: tuple[Any, ...]) -> int:
+        return self.numbers.setdefault(signature, len(self.numbers))
+
+
 _SERIAL = itertools.count()
 
 
@@ -517,13 +636,20 @@ def compile_kernel(
         t.relevant = timing_relevant(kernel)
     params = [t.fresh(arg, "a") for arg in kernel.body.block.args]
     t.block(kernel.body.block)
+    signed = False
+    if aggregate:
+        try:
+            t.kernel_signature(kernel)
+            signed = True
+        except (KeyError, UnsupportedOpError):  # e.g. a block index inside a loop
+            pass
     bound = (*_BOUND, "loop") if aggregate else _BOUND
     prologue = [f"    {name} = core.{name}" for name in bound]
     head = f"def kernel(core{''.join(', ' + p for p in params)}):"
     # Line numbers of the body shift by the prologue: the writer counted from line 2.
     shift = len(prologue)
     lines = {line + shift: op for line, op in t.out.ops.items()}
-    source = "\n".join([head, *prologue, *t.out.lines, "    return ()", ""])
+    source = "\n".join([head, *prologue, *t.out.lines, "    return ()", "", *t.helpers])
     name = kernel.sym_name.data
     filename = f"<ascend kernel @{name} #{next(_SERIAL)}>"
     namespace: dict[str, Any] = {
@@ -534,11 +660,13 @@ def compile_kernel(
         "api_init": api_sim.init,
         "api_iterate": api_sim.iterate,
         "api_get_tensor_c": api_sim.get_tensor_c,
+        "_intern": _Interner(),
     }
     exec(compile(source, filename, "exec"), namespace)
     # So that tracebacks and debuggers can show the generated lines.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    return CompiledKernel(name, source, filename, lines, namespace["kernel"])
+    signature = namespace["_ksig"] if signed else None
+    return CompiledKernel(name, source, filename, lines, namespace["kernel"], signature)
 
 
 def fingerprint(kernel: func.FuncOp) -> int:

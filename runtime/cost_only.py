@@ -26,8 +26,8 @@ critical path sees one slice per pipe for the whole span (``Slice.op`` is None t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.dialects import func
@@ -42,14 +42,14 @@ from ascend_xdsl.hw.cost import cost_figures
 from ascend_xdsl.hw.isa import Effects, Pipe
 from ascend_xdsl.runtime import compiled
 from ascend_xdsl.runtime.core_memory import MemoryAccessError, memory_sizes
-from ascend_xdsl.runtime.cost import CostReport, core_cost, cube_dtype
+from ascend_xdsl.runtime.cost import CoreCost, CostReport, core_cost, cube_dtype
 from ascend_xdsl.runtime.flags import FlagState
 from ascend_xdsl.runtime.machine import BufferSpec, KernelError, Load3dStatic
 from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice, Timeline
 from ascend_xdsl.runtime.values import groups_of, np_dtype, physical_shape
 
-_DIGITS = 6
-"""Relative times are compared to a millionth of a cycle (they are sums of floats)."""
+_MIN_TRIPS = 5
+"""Loops shorter than this run exactly: a steady state needs four iterations to show."""
 
 
 @dataclass(frozen=True)
@@ -101,10 +101,8 @@ class CostCore:
         self.flags = FlagState(hw.load(self.hw_name).user_event_ids)
         self.sizes = memory_sizes(self.hw_name)
         self._costs: dict[tuple[object, ...], tuple[Pipe, float, int, int]] = {}
-        self.memo: dict[tuple[Any, ...], tuple[list[float], list[float]]] = {}
-        """Recorded loop changes (the cost-only run shares one dict among its cores)."""
-        self.memoized = 0
-        """Loop iterations this core did not run: their loop's change was recorded."""
+        self.extrapolated = 0
+        """Loop iterations this core did not run but extrapolated."""
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -268,24 +266,79 @@ class CostCore:
     # -- loop aggregation ---------------------------------------------------------------------
 
     def loop(
-        self, key: object, lb: int, ub: int, step: int, inputs: tuple[int, ...]
+        self,
+        signature: Callable[..., tuple[Any, ...]],
+        lb: int,
+        ub: int,
+        step: int,
+        inputs: tuple[int, ...],
     ) -> Iterator[int]:
-        """The iterations of an ``scf.for`` (``key``) from ``lb`` to ``ub``: none when an
-        earlier instance of the loop had the same bounds and relevant inputs and was entered
-        in the same relative timing state (its recorded change is applied instead), else
-        every one, recording the change for the next time."""
-        entry = _State.of(self)
-        memo_key = (key, lb, ub, step, inputs, entry.key())
-        change = self.memo.get(memo_key)
-        if change is not None:
-            trips = len(range(lb, ub, step))
-            entry.apply(self, change, f"scf.for x{trips} (memoized)")
-            self.memoized += trips
+        """The iterations of an ``scf.for`` from ``lb`` to ``ub`` that must run; the others
+        are extrapolated (see the module docstring).
+
+        ``signature(iv, *inputs)`` gives what one iteration's timing depends on (the compiled
+        executor generates it from the loop body). Once two consecutive advances of the
+        timing state over ``period`` iterations are equal, and the sampled iterations'
+        signatures repeat with that period, the following iterations that keep repeating the
+        pattern are extrapolated; the loop runs on exactly where the pattern breaks (a tail, a
+        padding boundary) and looks for the next steady state."""
+        trips = range(lb, ub, step)
+        n = len(trips)
+        if n < _MIN_TRIPS:
+            yield from trips
             return
-        yield from range(lb, ub, step)
-        change = _State.of(self).minus(entry)
-        if change is not None:
-            self.memo[memo_key] = change
+        try:
+            sigs = [signature(iv, *inputs) for iv in trips]
+        except ArithmeticError:  # e.g. a division by zero in a branch not taken: just run it
+            yield from trips
+            return
+        history = [_State.of(self)]
+        i = 0
+        while i < n:
+            yield trips[i]
+            i += 1
+            history.append(_State.of(self))
+            for period in _PERIODS:
+                advance = _steady(history, period)
+                if advance is None or any(
+                    sigs[t] != sigs[t - period] for t in range(i - period, i)
+                ):
+                    continue
+                run = 0  # the last iteration always runs: tails live there
+                while i + run < n - 1 and sigs[i + run] == sigs[i + run - period]:
+                    run += 1
+                times = run // period
+                if times:
+                    label = f"scf.for: {times * period} iterations extrapolated"
+                    history[-1].apply(self, advance, label, times)
+                    self.extrapolated += times * period
+                    i += times * period
+                    history = [_State.of(self)]
+                    break
+            del history[: -2 * _PERIODS[-1] - 1]
+
+
+_PERIODS = (1, 2)
+"""The periods of steady state looked for: every iteration, or every second (ping-pong loops
+alternate slots and event ids)."""
+
+
+def _steady(history: Sequence[_State], period: int) -> tuple[list[float], list[float]] | None:
+    """The change over the last ``period`` iterations if it equals the change over the
+    ``period`` before (same structure), else None."""
+    if len(history) < 2 * period + 1:
+        return None
+    last, middle, first = history[-1], history[-1 - period], history[-1 - 2 * period]
+    advance, before = last.minus(middle), middle.minus(first)
+    if advance is None or before is None:
+        return None
+    if not (_equal(advance[0], before[0]) and _equal(advance[1], before[1])):
+        return None
+    return advance
+
+
+def _equal(a: Sequence[float], b: Sequence[float]) -> bool:
+    return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-6) for x, y in zip(a, b, strict=True))
 
 
 @dataclass
@@ -319,14 +372,6 @@ class _State:
         structure = (tuple(events), tuple(holds), tuple(k for k, _ in flags), queues)
         return _State(structure, times, counters)
 
-    def key(self) -> tuple[Any, ...]:
-        """What the timing of what follows depends on: the structure, every time relative to
-        the issue clock (timing is the same shifted in time), and the flag counts."""
-        base = self.times[0]
-        relative = tuple(round(v - base, _DIGITS) for v in self.times[1:])
-        flags = self.counters[len(self.counters) - len(self.structure[2]) :]
-        return (self.structure, relative, tuple(flags))
-
     def minus(self, before: _State) -> tuple[list[float], list[float]] | None:
         if self.structure != before.structure:
             return None
@@ -335,11 +380,18 @@ class _State:
             [a - b for a, b in zip(self.counters, before.counters, strict=True)],
         )
 
-    def apply(self, core: CostCore, change: tuple[list[float], list[float]], label: str) -> None:
-        """Change ``core`` (in this state) by a recorded ``change``: the loop ran, without
-        running it. One slice per pipe, named ``label``, stands for the loop's span."""
+    def apply(
+        self,
+        core: CostCore,
+        change: tuple[list[float], list[float]],
+        label: str,
+        times: int = 1,
+    ) -> None:
+        """Change ``core`` (in this state) by ``times`` x ``change``: iterations ran, without
+        running them. One slice per pipe, named ``label``, stands for their span."""
         t = core.timeline
-        dt, dc = iter(change[0]), iter(change[1])
+        dt = iter(v * times for v in change[0])
+        dc = iter(v * times for v in change[1])
         t.issue += next(dt)
         span: dict[Pipe, int] = {}
         for p in TIMED_PIPES:
@@ -401,15 +453,25 @@ def cost_only(
         callee = op.callee.string_value()
         kernel = compiled.kernel_of(module, callee, hw_name, timed=True, aggregate=True)
         report = CostReport(hw_name, figures, cube_dtype(op), 0.0)
-        memo: dict[tuple[Any, ...], tuple[list[float], list[float]]] = {}
+        timed: dict[int, tuple[CoreCost, int, int]] = {}
         for block in range(op.blocks.value.data):
+            signature = kernel.signature(block) if kernel.signature is not None else None
+            if signature is not None and signature in timed:
+                # The same timing-relevant work as a core timed before: the same timing.
+                first, flops, extrapolated = timed[signature]
+                report.cores.append(replace(first, block=block))
+                report.flops += flops
+                report.extrapolated += extrapolated
+                continue
             timeline = Timeline(figures)
             core = CostCore(block, timeline, hw_name)
-            core.memo = memo
             kernel.run(core, args)  # type: ignore[arg-type]
             core.finish()
-            report.cores.append(core_cost(block, timeline))
-            report.extrapolated += core.memoized
+            cost = core_cost(block, timeline)
+            report.cores.append(cost)
+            report.extrapolated += core.extrapolated
             report.flops += timeline.mmad_flops
+            if signature is not None:
+                timed[signature] = (cost, timeline.mmad_flops, core.extrapolated)
         reports.append(report)
     return reports
