@@ -102,7 +102,9 @@ class CostCore:
         self.sizes = memory_sizes(self.hw_name)
         self._costs: dict[tuple[object, ...], tuple[Pipe, float, int, int]] = {}
         self.extrapolated = 0
-        """Loop iterations this core did not run but extrapolated."""
+        """Loop iterations this core did not run but extrapolated or replayed."""
+        self.replays: dict[tuple[Any, ...], _Record] = {}
+        """Timed iterations by (loop, signature, relative entry state): shared by the cores."""
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -295,9 +297,22 @@ class CostCore:
         history = [_State.of(self)]
         i = 0
         while i < n:
-            yield trips[i]
-            i += 1
-            history.append(_State.of(self))
+            entry = history[-1]
+            memo_key = (signature, sigs[i], entry.key())
+            record = self.replays.get(memo_key)
+            if record is not None:
+                # This work, from this relative state, was timed before: replay its change.
+                entry.restore(self, record, "scf.for: iteration replayed")
+                self.extrapolated += 1
+                i += 1
+                history.append(_State.of(self))
+            else:
+                yield trips[i]
+                i += 1
+                history.append(_State.of(self))
+                record = history[-1].relative_to(entry)
+                if record is not None:
+                    self.replays[memo_key] = record
             for period in _PERIODS:
                 advance = _steady(history, period)
                 if advance is None or any(
@@ -341,6 +356,22 @@ def _equal(a: Sequence[float], b: Sequence[float]) -> bool:
     return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-6) for x, y in zip(a, b, strict=True))
 
 
+def _busiest(counters: Sequence[float]) -> Pipe:
+    """The pipe whose busy cycles grew most, from a counter change (see ``_State.of``)."""
+    busy = {p: counters[3 + 2 * j] for j, p in enumerate(TIMED_PIPES)}
+    return max(busy, key=lambda p: busy[p])
+
+
+@dataclass(frozen=True)
+class _Record:
+    """What one timed iteration did: its exit structure, its exit times relative to its entry
+    issue clock, and how much each counter grew."""
+
+    structure: tuple[Any, ...]
+    times: list[float]
+    counters: list[float]
+
+
 @dataclass
 class _State:
     """The timing state of a core between two loop iterations: the absolute times (the issue
@@ -372,6 +403,67 @@ class _State:
         structure = (tuple(events), tuple(holds), tuple(k for k, _ in flags), queues)
         return _State(structure, times, counters)
 
+    def key(self) -> tuple[Any, ...]:
+        """What the timing from here on depends on: the structure, the flag counts, and every
+        time relative to the issue clock, where a time before the issue clock counts as the
+        issue clock (nothing can start before its issue, so it can no longer matter)."""
+        base = self.times[0]
+        relative = tuple(round(max(v - base, 0.0), 6) for v in self.times[1:])
+        flags = self.counters[len(self.counters) - len(self.structure[2]) :]
+        return (self.structure, relative, tuple(flags))
+
+    def relative_to(self, entry: _State) -> _Record | None:
+        """This (exit) state as a replayable record of what happened since ``entry``."""
+        if self.structure[2] != entry.structure[2]:
+            return None  # new event ids in use: the counters do not line up
+        base = entry.times[0]
+        return _Record(
+            self.structure,
+            [t - base for t in self.times],
+            [a - b for a, b in zip(self.counters, entry.counters, strict=True)],
+        )
+
+    def restore(self, core: CostCore, record: _Record, label: str) -> None:
+        """Put ``core`` (in this state, equal by :meth:`key` to the recorded entry) into the
+        recorded exit state: times relative to the issue clock, counters added. One slice per
+        pipe, named ``label``, stands for the replayed span."""
+        t = core.timeline
+        base = t.issue
+        events, holds, _, queues = record.structure
+        busiest = _busiest(record.counters)
+        times = iter(record.times)
+        t.issue = base + next(times)
+        last: dict[Pipe, int] = {}
+        for p in TIMED_PIPES:
+            start, end = t.free[p], base + next(times)
+            t.free[p] = end
+            if end > start:
+                cause = t._last.get(p, -1)
+                t.slices.append(
+                    Slice(None, p, start, end, cause, p, label=label, bottleneck=busiest)
+                )
+                t._last[p] = len(t.slices) - 1
+            last[p] = t._last.get(p, -1)
+        t._hold = {p: (base + next(times), last[p], p) for p in holds}
+        for p, length in zip(TIMED_PIPES, queues, strict=True):
+            queue = t._queues[p]
+            queue.clear()
+            queue.extend((base + next(times), last[p]) for _ in range(length))
+        t._events.clear()
+        for k, length in events:
+            src = k[0]
+            cause = last.get(src, -1)
+            t._events[k].extend((base + next(times), cause, src) for _ in range(length))
+        counters = iter(record.counters)
+        t.scalar_ops += round(next(counters))
+        t.mmad_flops += round(next(counters))
+        t.gm_bytes += round(next(counters))
+        for p in TIMED_PIPES:
+            t.busy[p] += next(counters)
+            t.count[p] += round(next(counters))
+        for k in sorted(core.flags._counts):
+            core.flags._counts[k] += round(next(counters))
+
     def minus(self, before: _State) -> tuple[list[float], list[float]] | None:
         if self.structure != before.structure:
             return None
@@ -390,6 +482,7 @@ class _State:
         """Change ``core`` (in this state) by ``times`` x ``change``: iterations ran, without
         running them. One slice per pipe, named ``label``, stands for their span."""
         t = core.timeline
+        busiest = _busiest(change[1])
         dt = iter(v * times for v in change[0])
         dc = iter(v * times for v in change[1])
         t.issue += next(dt)
@@ -400,7 +493,9 @@ class _State:
             if t.free[p] > start:
                 span[p] = len(t.slices)
                 last = t._last.get(p, -1)
-                t.slices.append(Slice(None, p, start, t.free[p], last, p, label=label))
+                t.slices.append(
+                    Slice(None, p, start, t.free[p], last, p, label=label, bottleneck=busiest)
+                )
                 t._last[p] = span[p]
         # Pending events and holds now wait on the end of their pipe's span.
         for p in sorted(t._hold):
@@ -454,6 +549,7 @@ def cost_only(
         kernel = compiled.kernel_of(module, callee, hw_name, timed=True, aggregate=True)
         report = CostReport(hw_name, figures, cube_dtype(op), 0.0)
         timed: dict[int, tuple[CoreCost, int, int]] = {}
+        replays: dict[tuple[Any, ...], _Record] = {}
         for block in range(op.blocks.value.data):
             signature = kernel.signature(block) if kernel.signature is not None else None
             if signature is not None and signature in timed:
@@ -465,6 +561,7 @@ def cost_only(
                 continue
             timeline = Timeline(figures)
             core = CostCore(block, timeline, hw_name)
+            core.replays = replays
             kernel.run(core, args)  # type: ignore[arg-type]
             core.finish()
             cost = core_cost(block, timeline)

@@ -89,6 +89,9 @@ class Slice:
     label: str | None = None
     """Set on a slice that stands for many instructions (an aggregated, extrapolated span of a
     loop): what it stands for. Traces show it under this name; None for one instruction."""
+    bottleneck: Pipe | None = None
+    """For such a span: the pipe busiest over it, which the critical path charges it to
+    (inside a steady span the busiest pipe sets the pace)."""
 
 
 @dataclass
@@ -244,7 +247,7 @@ class Timeline:
             s = self.slices[i]
             if s.end < reached:
                 share[gap_kind] += reached - s.end
-            share[str(s.pipe)] += max(0.0, min(s.end, reached) - s.start)
+            share[str(s.bottleneck or s.pipe)] += max(0.0, min(s.end, reached) - s.start)
             reached = min(reached, s.start)
             if s.cause < 0:
                 share["S"] += reached
