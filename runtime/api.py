@@ -27,7 +27,9 @@ from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.runtime.check import CheckResult, check
 from ascend_xdsl.runtime.cost import CostReport
+from ascend_xdsl.runtime.cost_only import cost_only
 from ascend_xdsl.runtime.interpreter import build_interpreter
+from ascend_xdsl.runtime.program import find_function
 
 IntOr3 = int | Sequence[int]
 
@@ -152,6 +154,25 @@ def run_conv3d_weight(
     if report is not None:
         report.flops = 2.0 * problem.macs
     return Conv3dWeightResult(dw, problem, dict(levels), report)
+
+
+def model_cost(
+    module: ModuleOp,
+    hw: str = DEFAULT_HW,
+    entry: str = FUNC_NAME,
+    problem: ConvBpFilterShape | None = None,
+) -> list[CostReport]:
+    """The cost-only mode: the cost report of every launch of ``entry`` without running its
+    data (``runtime/cost_only.py``: no tensors, no core memory, loops extrapolated where their
+    iterations repeat). With ``problem``, FLOPs are those of its dW formula."""
+    function = find_function(module, entry)
+    if function is None:
+        raise ValueError(f"no function @{entry} in the module")
+    reports = cost_only(module, function, hw)
+    if problem is not None:
+        for report in reports:
+            report.flops = 2.0 * problem.macs
+    return reports
 
 
 def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

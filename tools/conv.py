@@ -46,7 +46,7 @@ from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
-from ascend_xdsl.runtime.api import KernelRun, run_compiled
+from ascend_xdsl.runtime.api import KernelRun, model_cost, run_compiled
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
@@ -149,6 +149,12 @@ def make_parser() -> argparse.ArgumentParser:
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
     bp.add_argument(
+        "--cost-only",
+        action="store_true",
+        help="model the kernel's cost without running its data (no inputs, no check; "
+        "loops extrapolated where their iterations repeat): for layers too big to simulate",
+    )
+    bp.add_argument(
         "--report",
         choices=("text", "json"),
         default="text",
@@ -238,9 +244,12 @@ def summary(
     hw: str,
     tiling_strategy: str,
     compile_seconds: float,
-    run: KernelRun,
+    run: KernelRun | None,
+    cost: CostReport | None = None,
+    cost_seconds: float = 0.0,
 ) -> str:
-    """A short account of what was compiled, how it ran and how right it is."""
+    """A short account of what was compiled, how it ran and how right it is, and what the cost
+    model makes of it (``cost``, ``cost_seconds`` for a ``--cost-only`` run without ``run``)."""
 
     def dims(shape: Sequence[int]) -> str:
         return "x".join(map(str, shape))
@@ -274,10 +283,16 @@ def summary(
             f"{t.step_m}/{t.step_n}/{t.step_ka}/{t.step_kb}, order {order}, "
             f"L0C buffers {t.cl0_pbuffer}",
             f"  compiled in {compile_seconds:.2f} s: {levels}",
-            f"  ran the hw program on seeded random inputs (seed {run.seed}) in "
-            f"{run.seconds:.2f} s",
-            f"  check against the reference: {run.check.describe()}",
-            *(f"  {line}" for line in (run.cost.summary_lines() if run.cost else [])),
+            *(
+                [
+                    f"  ran the hw program on seeded random inputs (seed {run.seed}) in "
+                    f"{run.seconds:.2f} s",
+                    f"  check against the reference: {run.check.describe()}",
+                ]
+                if run is not None
+                else [f"  cost only: modelled without running the data in {cost_seconds:.2f} s"]
+            ),
+            *(f"  {line}" for line in (cost.summary_lines() if cost else [])),
             "",
         ]
     )
@@ -310,6 +325,17 @@ def bp_filter(args: argparse.Namespace) -> str:
         return ir_text(modules[args.emit])
     compile_seconds = time.perf_counter() - start
     seed = _ints("--seed", args.seed, (1,), 0)[0]
+    if args.cost_only:
+        start = time.perf_counter()
+        try:
+            (cost,) = model_cost(modules["hw"], args.hw, problem=problem)
+        except Exception as e:  # a kernel the model cannot take, in one line
+            raise CliError(f"cost-only failed: {first_line(e)}") from None
+        seconds = time.perf_counter() - start
+        write_pictures([cost], args.trace, args.plot, problem_title(problem))
+        if args.report == "json":
+            return json_report(problem, args.hw, None, cost)
+        return summary(problem, modules, args.hw, args.tiling, compile_seconds, None, cost, seconds)
     try:
         run = run_compiled(modules, problem, hw=args.hw, seed=seed, executor=args.executor)
     except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
@@ -317,9 +343,9 @@ def bp_filter(args: argparse.Namespace) -> str:
     if run.cost is not None:
         write_pictures([run.cost], args.trace, args.plot, problem_title(problem))
     if args.report == "json":
-        text = json_report(problem, args.hw, run)
+        text = json_report(problem, args.hw, run, run.cost)
     else:
-        text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run)
+        text = summary(problem, modules, args.hw, args.tiling, compile_seconds, run, run.cost)
     if not run.check.ok:
         raise CheckFailed(text)
     return text
@@ -357,10 +383,12 @@ def check_picture_paths(trace: str | None, plot: str | None) -> None:
             raise CliError(f"--plot: {e}") from None
 
 
-def json_report(problem: ConvBpFilterShape, hw: str, run: KernelRun) -> str:
-    """``--report json``: the cost report (``CostReport.to_json``), the problem and the check,
-    as one JSON document."""
-    report: dict[str, object] = dict(run.cost.to_json()) if run.cost else {"hw": hw}
+def json_report(
+    problem: ConvBpFilterShape, hw: str, run: KernelRun | None, cost: CostReport | None
+) -> str:
+    """``--report json``: the cost report (``CostReport.to_json``), the problem and the check
+    (null with ``--cost-only``), as one JSON document."""
+    report: dict[str, object] = dict(cost.to_json()) if cost else {"hw": hw}
     report["problem"] = {
         "input": list(problem.input_shape),
         "weight": list(problem.weight_shape),
@@ -370,11 +398,15 @@ def json_report(problem: ConvBpFilterShape, hw: str, run: KernelRun) -> str:
         "groups": problem.groups,
         "dtype": problem.dtype,
     }
-    report["check"] = {
-        "ok": run.check.ok,
-        "max_abs_error": run.check.max_abs_error,
-        "description": run.check.describe(),
-    }
+    report["check"] = (
+        {
+            "ok": run.check.ok,
+            "max_abs_error": run.check.max_abs_error,
+            "description": run.check.describe(),
+        }
+        if run is not None
+        else None
+    )
     return json.dumps(report, indent=2) + "\n"
 
 

@@ -59,6 +59,7 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.cost import CostReport
+from ascend_xdsl.runtime.cost_only import cost_only
 from ascend_xdsl.runtime.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.locations import describe_op, parse_file
 from ascend_xdsl.runtime.plot import problem_title
@@ -112,6 +113,12 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--sanitize", action="store_true", help="report synchronisation hazards")
     parser.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware")
+    parser.add_argument(
+        "--cost-only",
+        action="store_true",
+        help="model the launches' cost without running any data (no inputs, no results; "
+        "loops extrapolated where their iterations repeat)",
+    )
     parser.add_argument(
         "--report",
         choices=("text", "json"),
@@ -432,6 +439,8 @@ def run(args: argparse.Namespace) -> int:
     module = load_module(args.file)
     entry = pick_entry(module, args.entry)
     entry_name = entry.sym_name.data
+    if args.cost_only:
+        return run_cost_only(args, module, entry, given)
     params = arguments(entry)
     problem = None
     if args.check:
@@ -494,6 +503,48 @@ def run(args: argparse.Namespace) -> int:
     if not written:
         print(f"@{entry_name} returned no results; nothing written")
     return 1 if failed else 0
+
+
+def run_cost_only(
+    args: argparse.Namespace, module: ModuleOp, entry: func.FuncOp, given: dict[str, str]
+) -> int:
+    """``--cost-only``: the cost of every launch of ``entry`` without its data; prints the
+    cost lines (or the JSON document), writes the pictures, writes no results."""
+    for flag, used in (
+        ("--check", args.check),
+        ("--sanitize", args.sanitize),
+        ("--input", bool(given)),
+        ("--random-inputs", args.random_inputs),
+    ):
+        if used:
+            raise CliError(f"--cost-only runs no data: {flag} cannot be used with it")
+    try:
+        costs = cost_only(module, entry, args.hw)
+    except Exception as e:  # a kernel the model cannot take, in one line
+        where = getattr(e, "ascend_op", None)
+        prefix = f"{describe_op(where)}: " if where is not None else ""
+        raise CliError(f"cost-only: {prefix}{first_line(e)}") from None
+    problem = conv_problem(entry)
+    if problem is not None:
+        for report in costs:
+            report.flops = 2.0 * problem.macs
+    if (args.trace or args.plot) and not costs:
+        flag = "--trace" if args.trace else "--plot"
+        raise CliError(f"{flag}: @{entry.sym_name.data} launched no kernel: there is no timeline")
+    if costs:
+        title = problem_title(problem) if problem is not None else None
+        write_pictures(costs, args.trace, args.plot, title)
+    if args.report == "json":
+        print(json.dumps(cost_document(entry, costs, {"cost_only": True}), indent=2))
+        return 0
+    for i, report in enumerate(costs):
+        if len(costs) > 1:
+            print(f"launch {i}:")
+        for line in report.summary_lines():
+            print(line)
+    if not costs:
+        print(f"@{entry.sym_name.data} launches no kernel: nothing to model")
+    return 0
 
 
 def cost_document(
