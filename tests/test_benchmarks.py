@@ -92,3 +92,17 @@ def test_executor_keyword_passed_only_when_accepted():
     assert executor_kwargs(with_executor, "interp") == {"executor": "interp"}
     assert executor_kwargs(with_executor, None) == {}
     assert executor_kwargs(without_executor, "compiled") == {}
+
+
+def test_bench_cost_only_runs_and_agrees():
+    """benchmarks/bench_cost_only.py, as docs/cost-model.md shows it (one repeat)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "benchmarks" / "bench_cost_only.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--repeat", "1"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.count("same as the full run") == 2, out
+    assert "large 8x512x16x112x112" in out

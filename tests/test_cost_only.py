@@ -1,0 +1,96 @@
+"""The cost-only mode (runtime/cost_only.py) against the exact timeline of a full run.
+
+The full run times every instruction while it simulates the data; the cost-only mode runs no
+data and extrapolates or replays loop iterations. Where both can run they must agree within
+1 % (here they agree exactly), on a matrix of kernels: both iterate orders, K streaming through
+L1, several cores, fused Dk, groups, and tails in every dimension.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, model_cost, random_inputs
+from ascend_xdsl.runtime.cost_only import launches
+
+HW = "atlas-a2-910b2"
+
+MATRIX = {
+    "order_m": ((2, 64, 6, 16, 16), (64, 64, 3, 3, 3), {"padding": 1}, 1, "", "separate"),
+    "order_n": (
+        (2, 64, 6, 16, 16), (64, 64, 3, 3, 3), {"padding": 1}, 1, "iterate_order=1", "separate",
+    ),
+    "streaming_k": (
+        (1, 16, 2, 64, 64), (32, 16, 1, 3, 3), {"padding": (0, 1, 1)}, 1, "step_ka=1 step_kb=1",
+        "separate",
+    ),
+    "cores": ((2, 64, 6, 16, 16), (64, 64, 3, 3, 3), {"padding": 1}, 4, "", "separate"),
+    "fused_dk": ((2, 32, 6, 16, 16), (48, 32, 3, 3, 3), {"padding": 1}, 1, "", "fused"),
+    "groups": ((2, 64, 4, 16, 16), (64, 16, 2, 3, 3), {"padding": 1, "groups": 4}, 1, "",
+               "separate"),
+    "tails": ((1, 40, 5, 15, 13), (24, 40, 2, 3, 3), {"padding": 1}, 2, "", "separate"),
+    "default_layer": ((2, 64, 8, 28, 28), (64, 64, 3, 3, 3), {"padding": 1}, None, "",
+                      "separate"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_cost_only_agrees_with_the_full_run(name):
+    x_shape, w, conv, cores, override, dk = MATRIX[name]
+    problem = shape_from_torch_args(x_shape, w, **conv)
+    levels = compiled_levels(problem, HW, "heuristic", cores, override, dk)
+    x, dy = random_inputs(problem, 0)
+    _, exact = interpret_timed(levels["hw"], HW, x, dy)
+    (cost,) = model_cost(levels["hw"], HW, problem=problem)
+    assert exact is not None
+    assert cost.cycles == pytest.approx(exact.cycles, rel=0.01)
+    for mine, theirs in zip(cost.cores, exact.cores, strict=True):
+        assert mine.busy == pytest.approx(theirs.busy, rel=0.01)
+        assert mine.instructions == theirs.instructions
+
+
+def test_a_layer_too_big_to_simulate_is_scored_without_its_data():
+    """8x512x16x112x112 with a 512x512x3x3x3 weight: 2 GB of inputs and about 21 M instructions.
+    Cost-only allocates none of it, and skips most of the work: loops repeat and cores repeat
+    (the time it takes is measured by benchmarks/bench_cost_only.py, not here)."""
+    problem = shape_from_torch_args((8, 512, 16, 112, 112), (512, 512, 3, 3, 3), padding=1)
+    levels = compiled_levels(problem, HW, "heuristic", None, "")
+    tracemalloc.start()
+    (cost,) = model_cost(levels["hw"], HW, problem=problem)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 64 * 2**20  # no tensor, no core memory
+    counted = sum(sum(core.instructions.values()) for core in cost.cores)
+    assert counted > 20_000_000  # every instruction accounted for
+    assert cost.extrapolated > 1_000  # loop iterations extrapolated or replayed
+    assert 0 < cost.efficiency <= 1
+
+
+def test_a_launch_inside_a_loop_is_refused():
+    from xdsl.dialects import func, scf
+    from xdsl.ir import Block, Region
+
+    from ascend_xdsl.dialects.launch import LaunchOp
+
+    problem = shape_from_torch_args((1, 16, 3, 6, 6), (16, 16, 2, 3, 3))
+    module = compiled_levels(problem, HW, "heuristic", 1, "")["hw"].clone()
+    entry = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    launch = next(op for op in entry.walk() if isinstance(op, LaunchOp))
+    wrapper = scf.IfOp(_true(launch), [], Region(Block()))  # put the launch in an scf.if
+    launch.parent_block().insert_op_before(wrapper, launch)
+    launch.detach()
+    wrapper.true_region.block.add_ops([launch, scf.YieldOp()])
+    with pytest.raises(ValueError, match="top level of the entry function"):
+        launches(entry)
+
+
+def _true(before):
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr, i1
+
+    const = arith.ConstantOp(IntegerAttr(1, i1))
+    before.parent_block().insert_op_before(const, before)
+    return const.result
