@@ -19,8 +19,6 @@ The file is written atomically: to a temporary file in the same folder, renamed 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ from xdsl.ir import Operation
 from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.locations import describe_op
+from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice
 
 #: The track of each pipe inside a core's process (also their order on screen).
@@ -37,29 +36,6 @@ PIPE_TRACKS: dict[Pipe, int] = {pipe: i + 1 for i, pipe in enumerate(TIMED_PIPES
 
 #: Process ids of a launch's cores when several launches are traced: launch * this + block.
 LAUNCH_PID_STRIDE = 1000
-
-
-def write_atomically(path: str | Path, content: str | bytes) -> None:
-    """Write ``content`` to a temporary file next to ``path`` and rename it over ``path``; on
-    any failure nothing is left behind (the runtime's copy of ``tools/output.write_atomically``,
-    which the runtime layer cannot import)."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
-        data = content.encode("utf-8") if isinstance(content, str) else content
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class _Locations:

@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from ascend_xdsl.tools import conv, output
+from ascend_xdsl.runtime import output
+from ascend_xdsl.tools import conv
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
 

@@ -161,7 +161,9 @@ def test_failed_trace_write_leaves_no_file(report, tmp_path, monkeypatch):
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(trace.os, "replace", fail)
+    from ascend_xdsl.runtime import output
+
+    monkeypatch.setattr(output.os, "replace", fail)
     with pytest.raises(OSError, match="No space"):
         trace.write_trace(report, tmp_path / "t.json")
     assert list(tmp_path.iterdir()) == []

@@ -17,7 +17,7 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
   both are written atomically, also when the check fails.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
   same folder that is renamed over FILE, so FILE is either the old or the complete new content
-  (``tools/output.write_atomically``, shared with ``ascend-run``).
+  (``runtime/output.write_atomically``, shared with ``ascend-run``).
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
@@ -49,10 +49,10 @@ from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, model_cost, run_compiled
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.interpreter import EXECUTORS
+from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
 from ascend_xdsl.runtime.trace import write_trace
 from ascend_xdsl.tools.errors import first_line
-from ascend_xdsl.tools.output import write_atomically
 
 PROG = "ascend-conv"
 

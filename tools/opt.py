@@ -14,8 +14,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
+from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line
-from ascend_xdsl.tools.output import write_atomically
 
 
 class _Uncloseable(TextIOBase):

@@ -14,7 +14,7 @@ its results as ``.npy`` files.
   2-byte ``V2`` dtype that ``numpy.save`` writes for ``ml_dtypes.bfloat16``).
 * Each result goes to ``--output-dir`` (default: the current directory) as ``<entry>.npy``, or
   ``<entry>.result<i>.npy`` when there are several, each written atomically
-  (``tools/output.write_atomically``), with one ``wrote ...`` line per file.
+  (``runtime/output.write_atomically``), with one ``wrote ...`` line per file.
 * ``--check`` compares the (single) result with the exact reference of the dW problem the entry
   computes (``runtime/program.conv_problem``, ``runtime/check.check``) on the first two inputs
   (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.
@@ -62,13 +62,13 @@ from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
 from ascend_xdsl.runtime.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.locations import describe_op, parse_file
+from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import problem_title
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.tools.conv import CliError, check_picture_paths, write_pictures
 from ascend_xdsl.tools.errors import describe_parse_error, first_line
-from ascend_xdsl.tools.output import write_atomically
 
 PROG = "ascend-run"
 

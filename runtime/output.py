@@ -1,9 +1,10 @@
-"""Output files of the command-line tools, written so that a reader never sees half of one.
+"""Output files, written so that a reader never sees half of one.
 
 ``write_atomically`` writes to a temporary file in the target's folder and renames it over the
 target: the target holds either its old content or the complete new one, and a failed or
-interrupted write leaves no stray file behind. ``ascend-conv -o`` and ``ascend-run``'s result
-files both go through it.
+interrupted write leaves no stray file behind. ``ascend-opt -o``, ``ascend-conv -o``,
+``ascend-run``'s result files and the cost model's traces and plots all go through it (it lives
+in the runtime so that both the runtime and the tools can use it).
 """
 
 from __future__ import annotations
