@@ -362,3 +362,22 @@ def test_doubling_the_batch_doubles_cycles() -> None:
     one = layer_cost((n, *rest), w, pad, cores=1).cycles
     two = layer_cost((2 * n, *rest), w, pad, cores=1).cycles
     assert two / one == pytest.approx(2, rel=0.05)
+
+
+def test_gemm_8192_against_the_measured_matmul() -> None:
+    """End to end: a 1x1x1 dW is a GEMM. x 1x8192x8x32x32 and a 8192x8192x1x1x1 weight in fp16
+    is M = N = K = 8192, which torch runs at 302.9 TFLOP/s on 24 cores of a 910B2
+    (tilelang-ascend issue #79). The model (cost-only, the heuristic tiling) gives 136 TFLOP/s,
+    0.45 of it: the GM bandwidth floor binds, because without an L2 model every core's re-read
+    of x and dy is charged to HBM (the cores alone would take 8.86 M cycles, 223 TFLOP/s, 0.74).
+    Pinned here so that the gap, recorded in docs/cost-model.md, is seen when the model moves."""
+    from ascend_xdsl.runtime.api import compiled_levels, model_cost
+
+    problem = shape_from_torch_args((1, 8192, 8, 32, 32), (8192, 8192, 1, 1, 1))
+    module = compiled_levels(problem, "atlas-a2-910b2", "heuristic", None, "")["hw"]
+    (cost,) = model_cost(module, "atlas-a2-910b2", problem=problem)
+    assert cost.flops == 2 * 8192**3
+    assert cost.tflops / 302.9 == pytest.approx(0.45, abs=0.03)
+    assert cost.bottleneck == "gm bandwidth"
+    core_only = cost.flops / (cost.core_cycles / cost.figures.clock_hz) / 1e12
+    assert core_only / 302.9 == pytest.approx(0.74, abs=0.03)
