@@ -85,17 +85,35 @@ class CostReport:
     cores: list[CoreCost] = field(default_factory=list)
     extrapolated: int = 0
     """Loop iterations the cost-only mode extrapolated instead of running (0 for a full run)."""
+    tensor_bytes: int = 0
+    """Bytes of the GM tensors the launch reads and writes (its operands), for the L2 model."""
 
     @property
     def core_cycles(self) -> float:
         return max((c.cycles for c in self.cores), default=0.0)
 
     @property
+    def gm_traffic(self) -> tuple[float, float]:
+        """(bytes through L2, bytes from HBM) of the launch's GM traffic. The L2 model: the
+        first touch of each tensor byte comes from HBM; a re-read (other cores, later
+        iterations) hits in L2 when the launch's tensors fit in it, and otherwise in the
+        fraction of them that fits (a uniform reuse pattern)."""
+        total = float(sum(c.gm_bytes for c in self.cores))
+        if not self.tensor_bytes:
+            return total, total  # tensors unknown: every byte from HBM
+        unique = min(total, float(self.tensor_bytes))
+        hit = min(1.0, self.figures.l2_size / self.tensor_bytes)
+        return total, unique + (total - unique) * (1.0 - hit)
+
+    @property
     def bandwidth_cycles(self) -> float:
-        """The floor the chip's GM bandwidth puts under the makespan."""
-        total = sum(c.gm_bytes for c in self.cores)
-        per_cycle = self.figures.hbm_bytes_per_second_total / self.figures.clock_hz
-        return total / per_cycle
+        """The floor the chip's shared bandwidth puts under the makespan: all GM traffic
+        through L2 at the chip's L2 rate, and the part that misses L2 at the HBM rate."""
+        through_l2, from_hbm = self.gm_traffic
+        clock = self.figures.clock_hz
+        l2 = through_l2 / (self.figures.l2_bytes_per_second_total / clock)
+        hbm = from_hbm / (self.figures.hbm_bytes_per_second_total / clock)
+        return max(l2, hbm)
 
     @property
     def cycles(self) -> float:
@@ -123,8 +141,9 @@ class CostReport:
 
     @property
     def bottleneck(self) -> str:
-        """The pipe (or "flag", "S" for scalar issue, "gm bandwidth") the makespan waits on
-        most: the largest share of the slowest core's critical path."""
+        """The pipe (or "flag", "S" for scalar issue, "gm bandwidth" for the chip's L2/HBM
+        floor) the makespan waits on most: the largest share of the slowest core's critical
+        path."""
         if self.bandwidth_cycles > self.core_cycles:
             return "gm bandwidth"
         critical = self.slowest.critical
@@ -176,6 +195,8 @@ class CostReport:
                 "mean_cycles": sum(c.cycles for c in self.cores) / max(len(self.cores), 1),
             },
             "bandwidth_floor_cycles": self.bandwidth_cycles,
+            "gm_bytes": self.gm_traffic[0],
+            "hbm_bytes": self.gm_traffic[1],
             "extrapolated_iterations": self.extrapolated,
         }
 

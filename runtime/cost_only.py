@@ -548,6 +548,7 @@ def cost_only(
         callee = op.callee.string_value()
         kernel = compiled.kernel_of(module, callee, hw_name, timed=True, aggregate=True)
         report = CostReport(hw_name, figures, cube_dtype(op), 0.0)
+        report.tensor_bytes = sum(a.size for a in args)
         timed: dict[int, tuple[CoreCost, int, int]] = {}
         replays: dict[tuple[Any, ...], _Record] = {}
         for block in range(op.blocks.value.data):

@@ -160,6 +160,7 @@ class AscendFunctions(InterpreterFunctions):
         if self.timed:
             figures = cost_figures(self.hw_name)
             report = CostReport(self.hw_name, figures, cube_dtype(op), 0.0)
+            report.tensor_bytes = sum(a.data.nbytes for a in args if isinstance(a, GmTensor))
         progress = CoreProgress(blocks) if self.progress else None
         for block in range(blocks):
             timeline = Timeline(report.figures) if report is not None else None
