@@ -301,3 +301,16 @@ def test_written_files_get_the_usual_mode(capsys, tmp_path):
     target.chmod(0o640)
     code, _, err = run(capsys, "bp-filter", "--emit", "op", "-o", str(target))
     assert code == 0 and target.stat().st_mode & 0o777 == 0o640
+
+
+def test_the_readme_cost_example_is_what_the_tool_prints(capsys):
+    """README.md, "What the kernel costs on the NPU": the command and the lines shown."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme.split("### What the kernel costs on the NPU", 1)[1].split("\n### ", 1)[0]
+    command = next(line for line in section.splitlines() if "ascend-conv bp-filter" in line)
+    shown = [line for line in section.splitlines() if line.startswith("  ")]
+    code, out, err = run(capsys, *command.split()[1:])
+    assert code == 0, err
+    assert shown and all(line in out.splitlines() for line in shown), out
