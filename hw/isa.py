@@ -504,9 +504,3 @@ def event_error(instr: str, src: Pipe, dst: Pipe, event: int, user_event_ids: in
     if not 0 <= event < user_event_ids:
         return f"{instr} {src}->{dst} event {event} is not in [0, {user_event_ids})"
     return None
-
-
-def flag_effects(pipe: Pipe) -> Effects:
-    """set_flag runs on its source pipe, wait_flag on its destination pipe, a barrier on its
-    pipe; none touches memory."""
-    return Effects(pipe)

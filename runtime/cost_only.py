@@ -454,15 +454,7 @@ class _State:
             src = k[0]
             cause = last.get(src, -1)
             t._events[k].extend((base + next(times), cause, src) for _ in range(length))
-        counters = iter(record.counters)
-        t.scalar_ops += round(next(counters))
-        t.mmad_flops += round(next(counters))
-        t.gm_bytes += round(next(counters))
-        for p in TIMED_PIPES:
-            t.busy[p] += next(counters)
-            t.count[p] += round(next(counters))
-        for k in sorted(core.flags._counts):
-            core.flags._counts[k] += round(next(counters))
+        _add_counters(core, record.counters)
 
     def minus(self, before: _State) -> tuple[list[float], list[float]] | None:
         if self.structure != before.structure:
@@ -484,7 +476,6 @@ class _State:
         t = core.timeline
         busiest = _busiest(change[1])
         dt = iter(v * times for v in change[0])
-        dc = iter(v * times for v in change[1])
         t.issue += next(dt)
         span: dict[Pipe, int] = {}
         for p in TIMED_PIPES:
@@ -509,14 +500,20 @@ class _State:
             queue = t._events[k]
             for j, (arrival, cause, why) in enumerate(list(queue)):
                 queue[j] = (arrival + next(dt), span.get(why, cause), why)
-        t.scalar_ops += round(next(dc))
-        t.mmad_flops += round(next(dc))
-        t.gm_bytes += round(next(dc))
-        for p in TIMED_PIPES:
-            t.busy[p] += next(dc)
-            t.count[p] += round(next(dc))
-        for k in sorted(core.flags._counts):
-            core.flags._counts[k] += round(next(dc))
+        _add_counters(core, [v * times for v in change[1]])
+
+
+def _add_counters(core: CostCore, growth: Sequence[float]) -> None:
+    """Add a counter change, in ``_State.of``'s order, to ``core``'s timeline and flags."""
+    t, d = core.timeline, iter(growth)
+    t.scalar_ops += round(next(d))
+    t.mmad_flops += round(next(d))
+    t.gm_bytes += round(next(d))
+    for p in TIMED_PIPES:
+        t.busy[p] += next(d)
+        t.count[p] += round(next(d))
+    for k in sorted(core.flags._counts):
+        core.flags._counts[k] += round(next(d))
 
 
 def launches(entry: func.FuncOp) -> list[LaunchOp]:

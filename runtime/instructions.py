@@ -64,7 +64,7 @@ def check_extent(op: str, what: str, start: int, length: int, size: int) -> None
         )
 
 
-def _check_same_type(op: str, src: np.ndarray, dst: np.ndarray) -> None:
+def check_same_type(op: str, src: np.ndarray, dst: np.ndarray) -> None:
     if src.dtype != dst.dtype:
         raise ValueError(f"{op} element types differ: source {src.dtype}, destination {dst.dtype}")
 
@@ -108,7 +108,7 @@ def data_copy_g(
     op = "data_copy"
     _check_flat(op, "source", src)
     _check_flat(op, "destination", dst)
-    _check_same_type(op, src, dst)
+    check_same_type(op, src, dst)
     eb = element_bytes or src.itemsize
     run, src_step, dst_step = g.run // eb, g.src_step // eb, g.dst_step // eb
     check_extent(op, "GM source", src_off, g.src_bytes // eb, src.size)
@@ -144,8 +144,6 @@ def data_copy(
 
 # ---------------------------------------------------------------------------------------------
 # MTE1
-
-out_width = isa.out_width
 
 
 @lru_cache(maxsize=512)
@@ -249,7 +247,7 @@ def load3d(
         element_bytes=src.itemsize,
     )
     _check_flat("load3d", "destination", dst)
-    _check_same_type("load3d", src, dst)
+    check_same_type("load3d", src, dst)
     _check_cube_type("load3d", src)
     check_extent("load3d", "destination", 0, g.out_elems, dst.size)
     matrix = load3d_matrix(src, src_off, g)
@@ -261,7 +259,7 @@ def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: is
     op = "load2d"
     _check_flat(op, "source", src)
     _check_flat(op, "destination", dst)
-    _check_same_type(op, src, dst)
+    check_same_type(op, src, dst)
     check_extent(op, "source", src_off, g.src_elems, src.size)
     check_extent(op, "destination", dst_off, g.dst_elems, dst.size)
     fractals = _strided(src, src_off, (g.repeat, FRACTAL, FRACTAL), (g.src_step, FRACTAL, 1))

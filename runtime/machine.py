@@ -326,11 +326,7 @@ class Core:
         hi = lo + g.dst_bytes
         if dst.memory == "L1" and self._mirror_takes(view.dtype):
             # Into the float32 mirror only; the bytes follow when something reads them.
-            if src.data.dtype != view.dtype:
-                raise ValueError(
-                    f"data_copy element types differ: source {src.data.dtype}, "
-                    f"destination {view.dtype}"
-                )
+            ins.check_same_type("data_copy", src.data, view)
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
             ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
@@ -361,10 +357,7 @@ class Core:
             *fmap_window, pad, st.kernel, st.stride, st.dilation, st.transpose, src.element_bytes
         )
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
-        if sview.dtype != dview.dtype:
-            raise ValueError(
-                f"load3d element types differ: source {sview.dtype}, destination {dview.dtype}"
-            )
+        ins.check_same_type("load3d", sview, dview)
         ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
         s_addr = src.address(src_slot) + src_off * src.element_bytes
         d_addr = dst.address(dst_slot)
