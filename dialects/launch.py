@@ -13,6 +13,13 @@ host is equivalent and keeps the kernel free of cross-core synchronisation.
 
 ``launch`` runs the ``func.func`` kernel once per block index 0 … blocks−1 (the kernel reads
 its index with ``ascend.get_block_idx``), as ``<<<blockDim, nullptr, stream>>>`` does.
+
+``blocks`` is bounded by what the runtime can express, the ``uint32_t blockDim`` of
+``aclrtLaunchKernel`` (https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/
+appdevgapi/aclcppdevg_03_0151.html), not by the core count of a chip: the IR does not name its
+target (``ascend-run --hw`` picks it at run time), and a launch of more blocks than cores is
+legal, the blocks running on the cores in turn. A launch that would run for ever is stopped by
+the simulator's iteration budget instead (``runtime/budget.py``: each block is one iteration).
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, 
 from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.dialects.types import GmTensorType
+
+MAX_BLOCKS = 2**32 - 1
+"""The most blocks one launch can have (``blockDim`` is a ``uint32_t``, see above)."""
 
 CONV_ATTR = "ascend.conv"
 """Discardable attribute of a launch: ``{strides, pads, dilations, groups}`` of the convolution
@@ -74,6 +84,11 @@ class LaunchOp(IRDLOperation):
     def verify_(self) -> None:
         if self.blocks.value.data < 1:
             raise VerifyException(f"launch needs at least 1 block, got {self.blocks.value.data}")
+        if self.blocks.value.data > MAX_BLOCKS:
+            raise VerifyException(
+                f"launch of {self.blocks.value.data} blocks, beyond the {MAX_BLOCKS} a "
+                "launch's uint32 blockDim can hold"
+            )
         module = self.get_toplevel_object()
         if not isinstance(module, ModuleOp):
             return

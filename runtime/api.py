@@ -89,15 +89,23 @@ def compiled_levels(
 
 
 def interpret(
-    module: ModuleOp, hw: str, x: np.ndarray, dy: np.ndarray, executor: str = "compiled"
+    module: ModuleOp,
+    hw: str,
+    x: np.ndarray,
+    dy: np.ndarray,
+    executor: str = "compiled",
+    max_iterations: int | None = None,
 ) -> np.ndarray:
     """Run the entry function of a compiled module on ``x`` and ``dy``; float32 dW.
 
     ``executor``: ``"compiled"`` translates each launched kernel to Python once (cached with
     the module), ``"interp"`` runs it op by op in xDSL's interpreter; both give the same bits.
     Single-threaded BLAS inside the run: the kernel's GEMMs are small and many, and OpenBLAS
-    threads made loaded runs ten times slower."""
-    return interpret_timed(module, hw, x, dy, executor, timed=False)[0]
+    threads made loaded runs ten times slower. The run may take ``max_iterations`` loop
+    iterations (``runtime/budget.py``; None: the default), else it raises ``BudgetExceeded``."""
+    return interpret_timed(module, hw, x, dy, executor, timed=False, max_iterations=max_iterations)[
+        0
+    ]
 
 
 def interpret_timed(
@@ -107,10 +115,13 @@ def interpret_timed(
     dy: np.ndarray,
     executor: str = "compiled",
     timed: bool = True,
+    max_iterations: int | None = None,
 ) -> tuple[np.ndarray, CostReport | None]:
     """:func:`interpret`, and with ``timed`` the cost model's report of the launch (the exact
     timeline of every instruction of every core, ``runtime/cost.py``)."""
-    interpreter, functions = build_interpreter(module, hw, executor=executor, timed=timed)
+    interpreter, functions = build_interpreter(
+        module, hw, executor=executor, timed=timed, max_iterations=max_iterations
+    )
     with threadpool_limits(limits=1, user_api="blas"):
         (dw,) = interpreter.call_op(FUNC_NAME, (x, dy))
     costs = functions.costs
@@ -134,6 +145,7 @@ def run_conv3d_weight(
     level: str = "hw",
     executor: str = "compiled",
     cost: bool = True,
+    max_iterations: int | None = None,
 ) -> Conv3dWeightResult:
     """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
     ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`); with ``cost`` (the
@@ -150,6 +162,7 @@ def run_conv3d_weight(
         np.asarray(grad_output),
         executor,
         cost and level == "hw",
+        max_iterations,
     )
     if report is not None:
         report.flops = 2.0 * problem.macs
@@ -161,6 +174,7 @@ def model_cost(
     hw: str = DEFAULT_HW,
     entry: str = FUNC_NAME,
     problem: ConvBpFilterShape | None = None,
+    max_iterations: int | None = None,
 ) -> list[CostReport]:
     """The cost-only mode: the cost report of every launch of ``entry`` without running its
     data (``runtime/cost_only.py``: no tensors, no core memory, loops extrapolated where their
@@ -168,7 +182,7 @@ def model_cost(
     function = find_function(module, entry)
     if function is None:
         raise ValueError(f"no function @{entry} in the module")
-    reports = cost_only(module, function, hw)
+    reports = cost_only(module, function, hw, max_iterations)
     if problem is not None:
         for report in reports:
             report.flops = 2.0 * problem.macs
@@ -203,12 +217,13 @@ def run_compiled(
     hw: str,
     seed: int = 0,
     executor: str = "compiled",
+    max_iterations: int | None = None,
 ) -> KernelRun:
     """Interpret the hardware-level program of ``modules`` on seeded random inputs and check it
     against the reference (the main job of ``ascend-conv``)."""
     x, dy = random_inputs(problem, seed)
     start = time.perf_counter()
-    dw, cost = interpret_timed(modules["hw"], hw, x, dy, executor)
+    dw, cost = interpret_timed(modules["hw"], hw, x, dy, executor, max_iterations=max_iterations)
     seconds = time.perf_counter() - start
     if cost is not None:
         cost.flops = 2.0 * problem.macs
@@ -227,6 +242,7 @@ def conv3d_weight(
     hw: str = DEFAULT_HW,
     tiling: str = "heuristic",
     executor: str = "compiled",
+    max_iterations: int | None = None,
 ) -> np.ndarray:
     """dW like ``torch.nn.grad.conv3d_weight(input, weight_size, grad_output, ...)``.
 
@@ -247,4 +263,5 @@ def conv3d_weight(
         tiling=tiling,
         executor=executor,
         cost=False,
+        max_iterations=max_iterations,
     ).grad_weight

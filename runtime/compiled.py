@@ -41,6 +41,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from ascend_xdsl.dialects import api_level, hw_level
 from ascend_xdsl.hw.intmath import ceil_div, divsi, remsi
 from ascend_xdsl.runtime import api_sim
+from ascend_xdsl.runtime.budget import Budget
 from ascend_xdsl.runtime.machine import Core, Load3dStatic, buffer_spec
 
 __all__ = ["CompiledKernel", "UnsupportedOpError", "compile_kernel", "kernel_of"]
@@ -347,6 +348,9 @@ class _Translator:
             self.names[arg] = name
         bounds = ", ".join(self.ref(v) for v in (op.lb, op.ub, op.step))
         iv_name = self.fresh(iv, "i")
+        # The whole trip count is taken from the budget at the loop's entry: one call per
+        # loop, not per iteration, and an endless loop fails before it starts.
+        self.out.emit(f"take(len(range({bounds})), {self.const(op)})", op)
         if self.aggregate and not carried:
             # Loops with carried values always run every iteration: their results are needed.
             live = loop_inputs(op, self.relevant)
@@ -434,6 +438,8 @@ class _Translator:
         bounds = ", ".join(self.ref(v) for v in (op.lb, op.ub, op.step))
         args = "".join(f", {self.ref(v)}" for v in live)
         target = self.nested_names[op] = f"n{next(self.counter)}"
+        # Signatures enumerate every iteration too: an endless loop must not hang them.
+        self.out.emit(f"_budget[0].take(len(range({bounds})), {self.const(op)})")
         self.out.emit(f"{target} = tuple({inner}(j{args}) for j in range({bounds}))")
 
     def block_with_yield(self, block: Block, targets: Sequence[str]) -> None:
@@ -474,6 +480,7 @@ class _Translator:
         results = [self.fresh(r, "r") for r in op.results]
         self.out.emit("while True:", op)
         self.out.depth += 1
+        self.out.emit(f"take(1, {self.const(op)})", op)
         for inner in before.ops:
             if isinstance(inner, scf.ConditionOp):
                 self.flush_scalar()
@@ -591,8 +598,12 @@ class CompiledKernel:
     signature: Callable[[int], int] | None = None
     """With ``aggregate``: the signature of a core's run by block index (``_ksig``), if the
     kernel computes one; cores with equal signatures take the same time."""
+    budget_cell: list[Budget] = field(default_factory=lambda: [Budget()])
+    """The budget the signature functions draw on (set by :meth:`run`, or by the caller
+    before it calls :attr:`signature`)."""
 
     def run(self, core: Core, args: Sequence[Any]) -> tuple[Any, ...]:
+        self.budget_cell[0] = core.budget
         try:
             return self.function(core, *args)
         except Exception as e:
@@ -645,6 +656,7 @@ def compile_kernel(
             pass
     bound = (*_BOUND, "loop") if aggregate else _BOUND
     prologue = [f"    {name} = core.{name}" for name in bound]
+    prologue.append("    take = core.budget.take")
     head = f"def kernel(core{''.join(', ' + p for p in params)}):"
     # Line numbers of the body shift by the prologue: the writer counted from line 2.
     shift = len(prologue)
@@ -661,12 +673,15 @@ def compile_kernel(
         "api_iterate": api_sim.iterate,
         "api_get_tensor_c": api_sim.get_tensor_c,
         "_intern": _Interner(),
+        "_budget": [Budget()],
     }
     exec(compile(source, filename, "exec"), namespace)
     # So that tracebacks and debuggers can show the generated lines.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     signature = namespace["_ksig"] if signed else None
-    return CompiledKernel(name, source, filename, lines, namespace["kernel"], signature)
+    return CompiledKernel(
+        name, source, filename, lines, namespace["kernel"], signature, namespace["_budget"]
+    )
 
 
 def fingerprint(kernel: func.FuncOp) -> int:

@@ -41,6 +41,7 @@ from ascend_xdsl.hw import isa
 from ascend_xdsl.hw.cost import cost_figures
 from ascend_xdsl.hw.isa import Effects, Pipe
 from ascend_xdsl.runtime import compiled
+from ascend_xdsl.runtime.budget import Budget
 from ascend_xdsl.runtime.core_memory import MemoryAccessError, memory_sizes
 from ascend_xdsl.runtime.cost import CoreCost, CostReport, core_cost, cube_dtype
 from ascend_xdsl.runtime.flags import FlagState
@@ -96,6 +97,8 @@ class CostCore:
     flags: FlagState = field(init=False)
     buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
     sizes: dict[str, int] = field(init=False)
+    budget: Budget = field(default_factory=Budget)
+    """The loop iterations the run has left (``runtime/budget.py``)."""
 
     def __post_init__(self) -> None:
         self.flags = FlagState(hw.load(self.hw_name).user_event_ids)
@@ -529,12 +532,18 @@ def launches(entry: func.FuncOp) -> list[LaunchOp]:
 
 
 def cost_only(
-    module: ModuleOp, entry: func.FuncOp, hw_name: str = hw.DEFAULT_HW
+    module: ModuleOp,
+    entry: func.FuncOp,
+    hw_name: str = hw.DEFAULT_HW,
+    max_iterations: int | None = None,
 ) -> list[CostReport]:
-    """The cost report of every launch of ``entry``, without running its data."""
+    """The cost report of every launch of ``entry``, without running its data, within a
+    budget of ``max_iterations`` loop iterations (``runtime/budget.py``)."""
     figures = cost_figures(hw_name)
+    budget = Budget(max_iterations)
     reports = []
     for op in launches(entry):
+        budget.take(op.blocks.value.data, op)
         args = []
         for operand in op.operands:
             if not isinstance(operand.type, GmTensorType):
@@ -544,6 +553,7 @@ def cost_only(
             args.append(placeholder(operand.type))
         callee = op.callee.string_value()
         kernel = compiled.kernel_of(module, callee, hw_name, timed=True, aggregate=True)
+        kernel.budget_cell[0] = budget
         report = CostReport(hw_name, figures, cube_dtype(op), 0.0)
         report.tensor_bytes = sum(a.size for a in args)
         timed: dict[int, tuple[CoreCost, int, int]] = {}
@@ -558,7 +568,7 @@ def cost_only(
                 report.extrapolated += extrapolated
                 continue
             timeline = Timeline(figures)
-            core = CostCore(block, timeline, hw_name)
+            core = CostCore(block, timeline, hw_name, budget=budget)
             core.replays = replays
             kernel.run(core, args)  # type: ignore[arg-type]
             core.finish()

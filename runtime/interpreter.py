@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import cast
 
 import numpy as np
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.interpreter import (
     Interpreter,
@@ -47,6 +47,7 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost import cost_figures
 from ascend_xdsl.runtime import api_sim, compiled
 from ascend_xdsl.runtime.arith_functions import ExtraArithFunctions
+from ascend_xdsl.runtime.budget import Budget
 from ascend_xdsl.runtime.cost import CostReport, core_cost, cube_dtype
 from ascend_xdsl.runtime.machine import (
     BufferSpec,
@@ -85,6 +86,7 @@ class AscendFunctions(InterpreterFunctions):
         progress: bool = True,
         executor: str = "compiled",
         timed: bool = False,
+        max_iterations: int | None = None,
     ) -> None:
         super().__init__()
         if executor not in EXECUTORS:
@@ -96,6 +98,8 @@ class AscendFunctions(InterpreterFunctions):
         self.sanitizer = sanitizer
         self.executor = executor
         self.timed = timed
+        self.budget = Budget(max_iterations)
+        """The loop iterations the run has left, shared by every core (``runtime/budget.py``)."""
         self.costs: list[CostReport] = []
         """With ``timed``, the cost of every launch run so far (``runtime/cost.py``)."""
         self.core: Core | None = None
@@ -153,6 +157,7 @@ class AscendFunctions(InterpreterFunctions):
     ) -> PythonValues:
         callee = op.callee.string_value()
         blocks = op.blocks.value.data
+        self.budget.take(blocks, op)
         kernel = None
         if self.executor == "compiled":
             kernel = compiled.kernel_of(interpreter.module, callee, self.hw_name, self.timed)
@@ -164,7 +169,7 @@ class AscendFunctions(InterpreterFunctions):
         progress = CoreProgress(blocks) if self.progress else None
         for block in range(blocks):
             timeline = Timeline(report.figures) if report is not None else None
-            core = Core(block, self.hw_name, self.sanitizer, timeline)
+            core = Core(block, self.hw_name, self.sanitizer, timeline, budget=self.budget)
             if kernel is not None:
                 kernel.run(core, args)
             else:
@@ -326,6 +331,24 @@ class AscendFunctions(InterpreterFunctions):
         return ()
 
 
+class BudgetCounter(Interpreter.Listener):
+    """Takes the loops xDSL's interpreter runs (the host function's, and the kernels' with
+    ``executor="interp"``) from the run's budget: an ``scf.for``'s trip count at its entry, one
+    iteration per ``scf.condition`` of an ``scf.while``."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        if isinstance(op, scf.ForOp):
+            self.budget.take(len(range(*args[:3])), op)
+        elif isinstance(op, scf.ConditionOp):
+            self.budget.take(1, op.parent_op() or op)
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        pass
+
+
 class ScalarCounter(Interpreter.Listener):
     """Counts the index arithmetic the interpreter runs inside a kernel, for the timing backend
     (the compiled executor counts the same ops in its generated code)."""
@@ -353,13 +376,16 @@ def make_interpreter(
     progress: bool = True,
     executor: str = "compiled",
     timed: bool = False,
+    max_iterations: int | None = None,
 ) -> Interpreter:
     """An interpreter for ``module`` with the stock func/scf/arith/builtin/memref functions and
     the ascend ones; with a ``sanitizer``, every hardware access is checked for hazards; with
     ``progress``, long launches show a progress line on a terminal; ``executor`` chooses how
     launched kernels run (``EXECUTORS``); with ``timed``, every launch is timed by the cost model
     (see :func:`build_interpreter` for its reports)."""
-    return build_interpreter(module, hw_name, sanitizer, progress, executor, timed)[0]
+    return build_interpreter(module, hw_name, sanitizer, progress, executor, timed, max_iterations)[
+        0
+    ]
 
 
 def build_interpreter(
@@ -369,11 +395,13 @@ def build_interpreter(
     progress: bool = True,
     executor: str = "compiled",
     timed: bool = False,
+    max_iterations: int | None = None,
 ) -> tuple[Interpreter, AscendFunctions]:
     """:func:`make_interpreter`, and the :class:`AscendFunctions` it registered, whose
-    ``costs`` are the cost reports of the launches run (with ``timed``)."""
+    ``costs`` are the cost reports of the launches run (with ``timed``). The run may take
+    ``max_iterations`` loop iterations (``runtime/budget.py``; None: the default)."""
     interpreter = Interpreter(module)
-    functions = AscendFunctions(hw_name, sanitizer, progress, executor, timed)
+    functions = AscendFunctions(hw_name, sanitizer, progress, executor, timed, max_iterations)
     for fns in (
         FuncFunctions(),
         ScfFunctions(),
@@ -384,6 +412,7 @@ def build_interpreter(
     ):
         interpreter.register_implementations(fns)
     interpreter.register_implementations(ExtraArithFunctions(), override=True)
+    interpreter.listeners = (*interpreter.listeners, BudgetCounter(functions.budget))
     if timed and executor == "interp":
         interpreter.listeners = (*interpreter.listeners, ScalarCounter(functions))
     return interpreter, functions

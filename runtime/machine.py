@@ -43,6 +43,7 @@ from ascend_xdsl.dialects.types import LocalTensorType
 from ascend_xdsl.hw import isa
 from ascend_xdsl.hw.isa import FRACTAL, Pipe
 from ascend_xdsl.runtime import instructions as ins
+from ascend_xdsl.runtime.budget import Budget
 from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
 from ascend_xdsl.runtime.flags import FlagState
 from ascend_xdsl.runtime.sanitizer import Sanitizer
@@ -149,6 +150,8 @@ class Core:
     """(memory, position, first byte, end byte) of every buffer allocated so far."""
     _tiles: dict[str, list[_Tile]] = field(init=False)
     """The owed tiles of each L0 memory, oldest first."""
+    budget: Budget = field(default_factory=Budget)
+    """The loop iterations the run has left (shared by the cores of a run)."""
 
     # -- the L1 mirror ------------------------------------------------------------------------
 

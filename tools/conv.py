@@ -31,7 +31,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import StringIO
 from pathlib import Path
 from typing import NoReturn
@@ -47,6 +47,7 @@ from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, model_cost, run_compiled
+from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.runtime.output import write_atomically
@@ -103,6 +104,22 @@ def _ints(flag: str, text: str, counts: Sequence[int], minimum: int) -> tuple[in
             exit_code=2,
         )
     return values
+
+
+def positive_int(flag: str) -> Callable[[str], int]:
+    """An argparse ``type`` for a positive integer flag, whose error names the flag."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{flag}: expected a positive integer, got '{text}'")
+        return value
+
+    parse.__name__ = "a positive integer"
+    return parse
 
 
 def _one_or_three(values: tuple[int, ...]) -> int | tuple[int, ...]:
@@ -180,6 +197,14 @@ def make_parser() -> argparse.ArgumentParser:
         metavar="FILE.png",
         help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
         "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
+    )
+    bp.add_argument(
+        "--max-iterations",
+        metavar="N",
+        type=positive_int("--max-iterations"),
+        default=DEFAULT_MAX_ITERATIONS,
+        help="loop iterations the run may take before it stops with an error naming the loop "
+        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
     )
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     return parser
@@ -328,7 +353,9 @@ def bp_filter(args: argparse.Namespace) -> str:
     if args.cost_only:
         start = time.perf_counter()
         try:
-            (cost,) = model_cost(modules["hw"], args.hw, problem=problem)
+            (cost,) = model_cost(
+                modules["hw"], args.hw, problem=problem, max_iterations=args.max_iterations
+            )
         except Exception as e:  # a kernel the model cannot take, in one line
             raise CliError(f"cost-only failed: {first_line(e)}") from None
         seconds = time.perf_counter() - start
@@ -337,7 +364,14 @@ def bp_filter(args: argparse.Namespace) -> str:
             return json_report(problem, args.hw, None, cost)
         return summary(problem, modules, args.hw, args.tiling, compile_seconds, None, cost, seconds)
     try:
-        run = run_compiled(modules, problem, hw=args.hw, seed=seed, executor=args.executor)
+        run = run_compiled(
+            modules,
+            problem,
+            hw=args.hw,
+            seed=seed,
+            executor=args.executor,
+            max_iterations=args.max_iterations,
+        )
     except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
         raise CliError(f"simulation failed: {first_line(e)}") from None
     if run.cost is not None:

@@ -57,6 +57,7 @@ from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
+from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
@@ -67,7 +68,7 @@ from ascend_xdsl.runtime.plot import problem_title
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
-from ascend_xdsl.tools.conv import CliError, check_picture_paths, write_pictures
+from ascend_xdsl.tools.conv import CliError, check_picture_paths, positive_int, write_pictures
 from ascend_xdsl.tools.errors import describe_parse_error, first_line
 
 PROG = "ascend-run"
@@ -138,6 +139,14 @@ def make_parser() -> argparse.ArgumentParser:
         metavar="FILE.png",
         help="write a PNG of the last launch: its slowest core's timeline and each pipe's busy "
         "ratio and critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
+    )
+    parser.add_argument(
+        "--max-iterations",
+        metavar="N",
+        type=positive_int("--max-iterations"),
+        default=DEFAULT_MAX_ITERATIONS,
+        help="loop iterations the run may take before it stops with an error naming the loop "
+        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
     )
     parser.add_argument(
         "--executor",
@@ -360,6 +369,7 @@ def run_entry(
     sanitizer: Sanitizer | None,
     executor: str = "compiled",
     costs: list[CostReport] | None = None,
+    max_iterations: int | None = None,
 ) -> tuple[Any, ...]:
     """Run ``entry`` on ``inputs``; any failure becomes a :class:`CliError` naming its op (the
     compiled executor names a kernel op on the exception, ``ascend_op``; the interpreter's ops
@@ -368,7 +378,12 @@ def run_entry(
     Named apart from ``runtime.api.interpret`` (the library call): this one is the CLI's, with
     the op tracker and the one-line error."""
     interpreter, functions = build_interpreter(
-        module, hw_name, sanitizer, executor=executor, timed=costs is not None
+        module,
+        hw_name,
+        sanitizer,
+        executor=executor,
+        timed=costs is not None,
+        max_iterations=max_iterations,
     )
     if costs is not None:
         functions.costs = costs  # the launches' reports land in the caller's list
@@ -457,7 +472,9 @@ def run(args: argparse.Namespace) -> int:
     pictures = bool(args.trace or args.plot)
     costs: list[CostReport] | None = [] if as_json or pictures else None
     try:
-        results = run_entry(module, entry, inputs, args.hw, sanitizer, args.executor, costs)
+        results = run_entry(
+            module, entry, inputs, args.hw, sanitizer, args.executor, costs, args.max_iterations
+        )
     except CliError:
         if sanitizer is not None and not as_json:  # what was found before the failure
             report_hazards(sanitizer, " before the run failed")
@@ -519,7 +536,7 @@ def run_cost_only(
         if used:
             raise CliError(f"--cost-only runs no data: {flag} cannot be used with it")
     try:
-        costs = cost_only(module, entry, args.hw)
+        costs = cost_only(module, entry, args.hw, args.max_iterations)
     except Exception as e:  # a kernel the model cannot take, in one line
         where = getattr(e, "ascend_op", None)
         prefix = f"{describe_op(where)}: " if where is not None else ""
