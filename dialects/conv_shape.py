@@ -31,6 +31,8 @@ MAX_PAD: int = isa.limit("load3d", "pad").hi  # type: ignore[assignment]
 MAX_DILATION: int = isa.limit("load3d", "dilation").hi  # type: ignore[assignment]
 MAX_KERNEL_HW: int = isa.limit("load3d", "kernel").hi  # type: ignore[assignment]
 MAX_GROUPS = 65535
+MAX_TENSOR_BYTES = 2**63 - 1
+"""The largest tensor a 64-bit (signed, as the IR's i64 offsets are) address space holds."""
 
 FRACTAL = 16
 """Side of the Cube's 16×16 fractal: the granule of M (Cout) and N tiles and of every on-chip
@@ -228,5 +230,20 @@ class ConvBpFilterShape:
                 if o <= 0:
                     errs.append(
                         f"output {axis} is {o}: the dilated kernel does not fit the padded input"
+                    )
+        if not errs:
+            # Every byte of a tensor must have a 64-bit address (and every dimension must fit
+            # the i64 the IR spells it in); checked before anything is allocated or printed.
+            for name, shape, size in (
+                ("x", self.input_shape, 2),
+                ("dy", self.grad_output_shape, 2),
+                ("dW", self.weight_shape, 4),
+            ):
+                nbytes = math.prod(shape) * size
+                if nbytes > MAX_TENSOR_BYTES:
+                    dims = "x".join(map(str, shape))
+                    errs.append(
+                        f"tensor {name} ({dims}) takes {nbytes:.3g} bytes, beyond 64-bit "
+                        f"addressing ({MAX_TENSOR_BYTES:.3g})"
                     )
         return errs

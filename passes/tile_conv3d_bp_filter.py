@@ -26,6 +26,7 @@ from xdsl.dialects import builtin
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
@@ -47,6 +48,8 @@ def parse_overrides(text: str) -> dict[str, int]:
             raise PassFailedException(
                 f"override '{item}': expected FIELD=INTEGER with FIELD a dw_tiling field"
             )
+        if key in result:  # taking the last one silently hides a typo in the first
+            raise PassFailedException(f"override '{item}': field {key} is given twice")
         try:
             result[key] = int(raw)
         except ValueError:
@@ -87,19 +90,44 @@ def read_tiling_file(ctx: Context, path: str) -> DwTiling:
     """The ``#ascend.dw_tiling<...>`` written in the file at ``path``."""
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            text = f.read(MAX_TILING_FILE_BYTES + 1)
     except OSError as e:
         raise PassFailedException(f"cannot read tiling file '{path}': {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise PassFailedException(
+            f"cannot read tiling file '{path}': not UTF-8 text (byte offset {e.start})"
+        ) from None
+    if len(text) > MAX_TILING_FILE_BYTES:
+        raise PassFailedException(
+            f"tiling file '{path}': larger than the {MAX_TILING_FILE_BYTES // 1024} kB a "
+            "#ascend.dw_tiling<...> takes"
+        )
+    parser = Parser(ctx, text, name=path)
     try:
-        attr = Parser(ctx, text, name=path).parse_attribute()
+        attr = parser.parse_attribute()
+        # One tiling and nothing after it: trailing text is a mistake (a second tiling, a
+        # truncated edit), not something to ignore.
+        if parser._current_token.kind != MLIRTokenKind.EOF:
+            parser.raise_error("expected the end of the file after the tiling")
     except ParseError as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else "parse error"
-        raise PassFailedException(f"{path}: not a #ascend.dw_tiling: {first}") from None
+        message = (e.msg.strip().splitlines() or ["parse error"])[0]
+        raise PassFailedException(
+            f"{e.span.get_location()}: not a #ascend.dw_tiling: {message}"
+        ) from None
     except VerifyException as e:
-        raise PassFailedException(f"{path}: {e}") from None
+        raise PassFailedException(f"{path}: {first_line_of(e)}") from None
     if not isinstance(attr, DwTilingAttr):
         raise PassFailedException(f"{path}: expected #ascend.dw_tiling<...>, got {attr}")
     return attr.tiling
+
+
+MAX_TILING_FILE_BYTES = 64 * 1024
+"""A tiling file holds one attribute of about 1 kB; a bound keeps /dev/zero from being read."""
+
+
+def first_line_of(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def check_fits(tiling: DwTiling, hw: HwConfig) -> None:

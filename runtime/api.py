@@ -28,6 +28,7 @@ from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.runtime.check import CheckResult, check
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
+from ascend_xdsl.runtime.host_memory import RUN_FACTOR, check_fits, tensor_bytes
 from ascend_xdsl.runtime.interpreter import build_interpreter
 from ascend_xdsl.runtime.program import find_function
 
@@ -154,6 +155,7 @@ def run_conv3d_weight(
     if level not in LEVELS:
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
+    check_host_memory(problem)
     levels = compiled_levels(problem, hw, tiling, cores, override, dk)
     dw, report = interpret_timed(
         levels[level],
@@ -189,6 +191,24 @@ def model_cost(
     return reports
 
 
+def check_host_memory(problem: ConvBpFilterShape) -> None:
+    """Raise ``HostMemoryError`` (a ``ValueError``) before a full run of ``problem`` that
+    would need more host memory than the machine has (``runtime/host_memory.py``)."""
+    size = 2 if problem.dtype in ("f16", "bf16") else 4
+    needed = tensor_bytes(
+        [
+            (problem.input_shape, size),
+            (problem.grad_output_shape, size),
+            (problem.weight_shape, 4),
+        ]
+    )
+    check_fits(
+        int(needed * RUN_FACTOR),
+        f"a full run of x {'x'.join(map(str, problem.input_shape))}",
+        "model its cost without its data (model_cost, ascend-conv --cost-only)",
+    )
+
+
 def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Seeded standard-normal x and dy of ``problem``, in its element type."""
     dtype = np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16
@@ -221,6 +241,7 @@ def run_compiled(
 ) -> KernelRun:
     """Interpret the hardware-level program of ``modules`` on seeded random inputs and check it
     against the reference (the main job of ``ascend-conv``)."""
+    check_host_memory(problem)
     x, dy = random_inputs(problem, seed)
     start = time.perf_counter()
     dw, cost = interpret_timed(modules["hw"], hw, x, dy, executor, max_iterations=max_iterations)

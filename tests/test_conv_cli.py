@@ -126,8 +126,8 @@ def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
 
     real = api.run_compiled
 
-    def broken(modules, problem, *, hw, seed=0, executor="compiled"):
-        result = real(modules, problem, hw=hw, seed=seed, executor=executor)
+    def broken(modules, problem, *, hw, seed=0, executor="compiled", **options):
+        result = real(modules, problem, hw=hw, seed=seed, executor=executor, **options)
         result.grad_weight[0, 0, 0, 0, 0] += 10.0  # what a kernel bug would do
         x, dy = api.random_inputs(problem, seed)
         return api.KernelRun(

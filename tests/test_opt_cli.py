@@ -18,7 +18,7 @@ def opt(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["/no/such/file.mlir"], "cannot access '/no/such/file.mlir': No such file or directory"),
+        (["/no/such/file.mlir"], "cannot read '/no/such/file.mlir': No such file or directory"),
         ([EXAMPLE, "-p", "nosuchpass"], "Unrecognized passes: ['nosuchpass']"),
         ([EXAMPLE, "-o", "/no/such/dir/out.mlir"], "cannot write '/no/such/dir/out.mlir'"),
         (

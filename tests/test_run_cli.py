@@ -421,7 +421,7 @@ NPY_CASES = {
     "wrong_shape": ["shape [2, 3] does not match memref<1x16x2x6x6xf16>"],
     "wrong_dtype": ["dtype float32 does not match", "expected float16"],
     "text": ["not an .npy file"],
-    "truncated": ["corrupt .npy file"],
+    "truncated": ["truncated .npy file", "of its 2304 data bytes"],
     "npz": ["not an .npy file", ".npz"],
     "folder": ["cannot read"],
     "missing": ["cannot read", "No such file"],

@@ -53,7 +53,7 @@ from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
 from ascend_xdsl.runtime.trace import write_trace
-from ascend_xdsl.tools.errors import first_line
+from ascend_xdsl.tools.errors import first_line, run_tool
 
 PROG = "ascend-conv"
 
@@ -198,6 +198,7 @@ def make_parser() -> argparse.ArgumentParser:
         help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
         "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
+    bp.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     bp.add_argument(
         "--max-iterations",
         metavar="N",
@@ -445,6 +446,12 @@ def json_report(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ascend-conv``; interrupts, a closed standard output and internal errors end as
+    ``tools/errors.run_tool`` says."""
+    return run_tool(PROG, lambda: _main(argv), argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
     try:
         args = parser.parse_args(argv)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -61,6 +62,8 @@ from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS
 from ascend_xdsl.runtime.check import check
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
+from ascend_xdsl.runtime.dominance import check_dominance
+from ascend_xdsl.runtime.host_memory import RUN_FACTOR, HostMemoryError, check_fits, tensor_bytes
 from ascend_xdsl.runtime.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.locations import describe_op, parse_file
 from ascend_xdsl.runtime.output import write_atomically
@@ -69,7 +72,13 @@ from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_func
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.tools.conv import CliError, check_picture_paths, positive_int, write_pictures
-from ascend_xdsl.tools.errors import describe_parse_error, first_line
+from ascend_xdsl.tools.errors import (
+    SourceError,
+    describe_parse_error,
+    first_line,
+    read_program,
+    run_tool,
+)
 
 PROG = "ascend-run"
 
@@ -141,6 +150,9 @@ def make_parser() -> argparse.ArgumentParser:
         "ratio and critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
     parser.add_argument(
+        "--debug", action="store_true", help="show the traceback of an internal error"
+    )
+    parser.add_argument(
         "--max-iterations",
         metavar="N",
         type=positive_int("--max-iterations"),
@@ -165,23 +177,26 @@ def make_parser() -> argparse.ArgumentParser:
 def load_module(path: str) -> ModuleOp:
     """Parse and verify ``path``; every failure is a :class:`CliError` naming where."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise CliError(f"cannot read '{path}': {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise CliError(f"cannot read '{path}': not UTF-8 text ({e.reason})") from None
+        text = read_program(path)
+    except SourceError as e:
+        raise CliError(str(e)) from None
     try:
         module = parse_file(make_context(), text, path)
     except ParseError as e:
         raise CliError(describe_parse_error(e)) from None
     except DiagnosticException as e:  # an attribute verifier failing while parsing
         raise CliError(f"{path}: {first_line(e)}") from None
+    except RecursionError:
+        raise CliError(f"{path}: nested too deeply to parse") from None
     try:
         module.verify()
+        check_dominance(module)
     except DiagnosticException as e:
-        where = _failing_op(module)
+        where = getattr(e, "ascend_op", None) or _failing_op(module)
         prefix = f"{describe_op(where)}: " if where is not None else ""
         raise CliError(f"verification failed: {prefix}{first_line(e)}") from None
+    except RecursionError:
+        raise CliError(f"{path}: nested too deeply to verify") from None
     return module
 
 
@@ -289,6 +304,25 @@ def load_npy(arg: Argument, path: str) -> np.ndarray:
                 kind = "an .npz archive" if magic.startswith(b"PK") else "no .npy header"
                 raise CliError(f"{what}: not an .npy file ({kind})")
             f.seek(0)
+            # The header first: its shape and dtype are checked before a byte of data is
+            # allocated (a header can claim 10**12 elements), and the file must hold them.
+            version = np.lib.format.read_magic(f)
+            read_header = (
+                np.lib.format.read_array_header_1_0
+                if version == (1, 0)
+                else np.lib.format.read_array_header_2_0
+            )
+            shape, _, dtype = read_header(f)
+            header_end = f.tell()
+            if tuple(shape) != arg.shape:
+                raise CliError(f"{what}: shape {list(shape)} does not match {arg.type}")
+            stored = math.prod(shape) * dtype.itemsize
+            size = os.fstat(f.fileno()).st_size
+            if not dtype.hasobject and size - header_end < stored:
+                raise CliError(
+                    f"{what}: truncated .npy file ({size - header_end} of its {stored} data bytes)"
+                )
+            f.seek(0)
             array = np.lib.format.read_array(f, allow_pickle=False)
     except OSError as e:
         raise CliError(f"{what}: cannot read: {e.strerror or e}") from None
@@ -304,6 +338,23 @@ def load_npy(arg: Argument, path: str) -> np.ndarray:
             f"{what}: dtype {array.dtype} does not match {arg.type} (expected {expected})"
         )
     return np.ascontiguousarray(array)
+
+
+def check_run_memory(entry: func.FuncOp, args: Sequence[Argument]) -> None:
+    """Refuse, before allocating anything, a run whose arguments and results need more host
+    memory than the machine has (``runtime/host_memory.py``)."""
+    tensors = [(a.shape, a.dtype.itemsize) for a in args]
+    for t in entry.function_type.outputs.data:
+        if isinstance(t, MemRefType):
+            tensors.append((tuple(t.get_shape()), np_dtype(t.element_type).itemsize))
+    try:
+        check_fits(
+            int(tensor_bytes(tensors) * RUN_FACTOR),
+            f"running @{entry.sym_name.data} (its arguments and results)",
+            "--cost-only models its launches without their data",
+        )
+    except HostMemoryError as e:
+        raise CliError(str(e)) from None
 
 
 def gather_inputs(
@@ -466,6 +517,7 @@ def run(args: argparse.Namespace) -> int:
                 f"--check: @{entry_name} computes no recognisable dW problem "
                 "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch)"
             )
+    check_run_memory(entry, params)
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
     as_json = args.report == "json"
@@ -591,6 +643,12 @@ COST_KEYS = ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ascend-run``; interrupts, a closed standard output and internal errors end as
+    ``tools/errors.run_tool`` says."""
+    return run_tool(PROG, lambda: _main(argv), argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
     try:
         args = parser.parse_args(argv)
@@ -601,12 +659,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.exit_code
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
-    except Exception as e:  # a bug of ours: still one line, with what it was
-        sys.stdout.flush()
-        print(
-            f"{PROG}: error: internal error: {type(e).__name__}: {first_line(e)}", file=sys.stderr
-        )
-        return 1
     return code
 
 
