@@ -19,6 +19,7 @@ the argument conventions and reports what ``ConvBpFilterShape.errors()`` finds, 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from xdsl.dialects import func
@@ -40,38 +41,68 @@ class ConvProblemError(ValueError):
     """A dW problem that cannot be built: malformed arguments or a broken shape rule."""
 
 
+class ConvArgumentTypeError(ConvProblemError, TypeError):
+    """An argument of the wrong kind (not an integer, not a sequence of them): a ``TypeError``
+    as torch raises, and still a :class:`ConvProblemError` for the callers that catch it."""
+
+
 def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    """An integer as torch takes one: ``int`` or anything with ``__index__`` (numpy integers,
+    0-d integer arrays), but not ``bool``."""
+    if isinstance(v, bool | str | bytes):
+        return False
+    try:
+        operator.index(v)  # type: ignore[arg-type]
+    except TypeError:  # not integer-like (numpy arrays of several elements have __index__ too)
+        return False
+    return True
+
+
+def _as_ints(value: object) -> tuple[int, ...] | None:
+    """The integers of a sequence-like ``value`` (list, tuple, numpy array, ``torch.Size``),
+    or None if it is not one of integers."""
+    if isinstance(value, str | bytes) or not hasattr(value, "__len__"):
+        return None
+    try:
+        values = tuple(value)  # type: ignore[call-overload]
+    except TypeError:
+        return None
+    if not all(_is_int(v) for v in values):
+        return None
+    return tuple(operator.index(v) for v in values)
 
 
 def _shape5(name: str, shape: Sequence[int]) -> tuple[int, int, int, int, int]:
-    values = tuple(shape) if isinstance(shape, Sequence) else None
-    if values is None or len(values) != 5 or not all(_is_int(v) for v in values):
-        raise ConvProblemError(f"{name} must be 5 integers, got {shape!r}")
+    values = _as_ints(shape)
+    if values is None or len(values) != 5:
+        error = ConvArgumentTypeError if values is None else ConvProblemError
+        raise error(f"{name} must be 5 integers, got {shape!r}")
     return values  # type: ignore[return-value]
 
 
 def _triple(name: str, value: IntOrSeq) -> tuple[int, int, int]:
     if _is_int(value):
-        return (value, value, value)  # type: ignore[return-value]
-    values = tuple(value) if isinstance(value, Sequence) else ()
-    if len(values) != 3 or not all(_is_int(v) for v in values):
-        raise ConvProblemError(f"{name} must be an integer or 3 integers, got {value!r}")
+        v = operator.index(value)  # type: ignore[arg-type]
+        return (v, v, v)
+    values = _as_ints(value)
+    if values is None or len(values) != 3:
+        error = ConvArgumentTypeError if values is None else ConvProblemError
+        raise error(f"{name} must be an integer or 3 integers, got {value!r}")
     return values  # type: ignore[return-value]
 
 
 def normalize_padding(padding: IntOrSeq) -> tuple[int, int, int, int, int, int]:
     """Padding as (front, back, up, down, left, right) from an int, (d, h, w) or 6 values."""
     if _is_int(padding):
-        return (padding,) * 6  # type: ignore[return-value]
-    values = tuple(padding) if isinstance(padding, Sequence) else ()
-    if all(_is_int(v) for v in values):
+        return (operator.index(padding),) * 6  # type: ignore[arg-type]
+    values = _as_ints(padding)
+    if values is not None:
         if len(values) == 3:
             d, h, w = values
             return (d, d, h, h, w, w)
         if len(values) == 6:
             return values  # type: ignore[return-value]
-    raise ConvProblemError(
+    raise (ConvArgumentTypeError if values is None else ConvProblemError)(
         f"padding must be an integer, 3 integers (d, h, w) or 6 integers "
         f"(front, back, up, down, left, right), got {padding!r}"
     )
@@ -90,7 +121,8 @@ def shape_from_torch_args(
     x_shape = _shape5("input shape", input_shape)
     w_shape = _shape5("weight shape", weight_shape)
     if not _is_int(groups):
-        raise ConvProblemError(f"groups must be an integer, got {groups!r}")
+        raise ConvArgumentTypeError(f"groups must be an integer, got {groups!r}")
+    groups = operator.index(groups)
     if dtype not in DTYPES:
         raise ConvProblemError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
     problem = ConvBpFilterShape.from_shapes(

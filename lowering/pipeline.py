@@ -104,6 +104,17 @@ class MissingPassError(PipelineError):
         )
 
 
+class CompileError(PipelineError):
+    """A pass rejected the problem or the options (a tiling that does not fit, a bad
+    override): the pass's message, on one line, with the level it stopped at."""
+
+    def __init__(self, level: str, cause: Exception):
+        self.level = level
+        text = str(cause).strip()
+        first = text.splitlines()[0] if text else type(cause).__name__
+        super().__init__(f"compilation failed: {first}")
+
+
 @dataclass(frozen=True)
 class PipelineOptions:
     """The one option set of the whole pipeline (what the ``$placeholders`` stand for)."""
@@ -246,8 +257,9 @@ def compile(
     ``tiling`` is ``heuristic`` or ``fixed:FILE``; ``override`` replaces tiling fields
     (``"iterate_order=1 base_k=64"``); ``core_num`` None uses every core of ``hw``.
     The input module is not modified; each returned module is its own copy, verified.
-    Raises :class:`PipelineError` (a ``ValueError``) for bad options and
-    :class:`MissingPassError` when a pass needed to reach ``stop_after`` is not registered.
+    Raises :class:`PipelineError` (a ``ValueError``) for bad options,
+    :class:`MissingPassError` when a pass needed to reach ``stop_after`` is not registered and
+    :class:`CompileError` when a pass rejects the problem or its options.
     ``registry`` replaces the pass registry (for tests).
     """
     strategy, tiling_file = parse_tiling(tiling)
@@ -267,7 +279,10 @@ def compile(
     work = module.clone()
     modules = {INPUT_LEVEL: module.clone()}
     for i, (level, p) in enumerate(passes):
-        p.apply(ctx, work)
+        try:
+            p.apply(ctx, work)
+        except PassFailedException as e:  # xDSL's exception, not a ValueError: ours is one
+            raise CompileError(level, e) from None
         work.verify()
         if i + 1 == len(passes) or passes[i + 1][0] != level:
             modules[level] = work.clone()

@@ -10,8 +10,9 @@ compiler; the interpreter itself (``interpreter.py``) never imports a pass.
 
 from __future__ import annotations
 
+import operator
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -48,6 +49,36 @@ class Conv3dWeightResult:
     cost: CostReport | None = None
 
 
+Override = str | Mapping[str, int] | Sequence[str]
+"""Tiling fields to replace: ``"base_k=64 iterate_order=1"``, ``["base_k=64", ...]`` or
+``{"base_k": 64, ...}``."""
+
+
+def override_text(override: Override) -> str:
+    """``override`` in the pipeline's one spelling, ``"FIELD=N FIELD=N"``; ``TypeError`` for
+    anything else."""
+    if isinstance(override, str):
+        return override
+    if isinstance(override, Mapping):
+        items = [f"{k}={operator.index(v)}" for k, v in override.items()]
+    elif isinstance(override, Sequence) and all(isinstance(v, str) for v in override):
+        items = list(override)
+    else:
+        raise TypeError(
+            'override must be "FIELD=N ...", a sequence of "FIELD=N" or a mapping of fields '
+            f"to integers, got {override!r}"
+        )
+    return " ".join(items)
+
+
+def _cores(cores: object) -> int | None:
+    if cores is None:
+        return None
+    if isinstance(cores, bool) or not hasattr(cores, "__index__"):
+        raise TypeError(f"cores must be an integer or None, got {cores!r}")
+    return operator.index(cores)
+
+
 def problem_of(
     input: np.ndarray,
     weight_size: Sequence[int],
@@ -64,7 +95,7 @@ def problem_of(
             f"input and grad_output must both be float16 or bfloat16, got {x.dtype} and {dy.dtype}"
         )
     problem = shape_from_torch_args(
-        x.shape, tuple(weight_size), stride, padding, dilation, groups, _DTYPES[x.dtype]
+        x.shape, weight_size, stride, padding, dilation, groups, _DTYPES[x.dtype]
     )
     if tuple(dy.shape) != problem.grad_output_shape:
         raise ValueError(
@@ -141,7 +172,7 @@ def run_conv3d_weight(
     hw: str = DEFAULT_HW,
     tiling: str = "heuristic",
     cores: int | None = None,
-    override: str = "",
+    override: Override = "",
     dk: str = "separate",
     level: str = "hw",
     executor: str = "compiled",
@@ -156,7 +187,7 @@ def run_conv3d_weight(
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
     check_host_memory(problem)
-    levels = compiled_levels(problem, hw, tiling, cores, override, dk)
+    levels = compiled_levels(problem, hw, tiling, _cores(cores), override_text(override), dk)
     dw, report = interpret_timed(
         levels[level],
         hw,

@@ -84,6 +84,24 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{message} (see '{PROG} bp-filter --help')", exit_code=2)
 
 
+def check_no_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """An option given an empty value (``--padding ''``, ``-o ''``) means nothing, so it is an
+    error rather than a default in disguise; options whose default is empty may be emptied."""
+    actions = list(parser._actions)
+    while actions:
+        action = actions.pop()
+        if isinstance(action, argparse._SubParsersAction):
+            actions += [a for sub in action.choices.values() for a in sub._actions]
+            continue
+        if not action.option_strings or action.default == "":
+            continue
+        value = getattr(args, action.dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            flag = max(action.option_strings, key=len)
+            raise CliError(f"{flag}: empty value", exit_code=2)
+
+
 def _ints(flag: str, text: str, counts: Sequence[int], minimum: int) -> tuple[int, ...]:
     kind = "positive" if minimum > 0 else "non-negative"
     if counts == (1,):
@@ -106,19 +124,21 @@ def _ints(flag: str, text: str, counts: Sequence[int], minimum: int) -> tuple[in
     return values
 
 
-def positive_int(flag: str) -> Callable[[str], int]:
-    """An argparse ``type`` for a positive integer flag, whose error names the flag."""
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type`` for an integer option of at least ``minimum`` (argparse names the
+    option in the error)."""
+    kind = "positive" if minimum > 0 else "non-negative"
 
     def parse(text: str) -> int:
         try:
             value = int(text.strip())
         except ValueError:
-            value = 0
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{flag}: expected a positive integer, got '{text}'")
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a {kind} integer, got '{text}'")
         return value
 
-    parse.__name__ = "a positive integer"
+    parse.__name__ = f"a {kind} integer"
     return parse
 
 
@@ -202,7 +222,7 @@ def make_parser() -> argparse.ArgumentParser:
     bp.add_argument(
         "--max-iterations",
         metavar="N",
-        type=positive_int("--max-iterations"),
+        type=int_at_least(1),
         default=DEFAULT_MAX_ITERATIONS,
         help="loop iterations the run may take before it stops with an error naming the loop "
         f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
@@ -231,7 +251,7 @@ def problem_from_args(args: argparse.Namespace) -> ConvBpFilterShape:
         x = _ints("--input", args.input, (5,), 1)
         w = _ints("--weight", args.weight, (5,), 1)
     stride = _ints("--stride", args.stride, (1, 3), 1)
-    padding = _ints("--padding", padding_text or "0", (1, 3, 6), 0)
+    padding = _ints("--padding", "0" if padding_text is None else padding_text, (1, 3, 6), 0)
     dilation = _ints("--dilation", args.dilation, (1, 3), 1)
     (groups,) = _ints("--groups", args.groups, (1,), 1)
     try:
@@ -455,6 +475,7 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
     try:
         args = parser.parse_args(argv)
+        check_no_empty_values(parser, args)
         if args.command is None:
             raise CliError(f"a command is required: bp-filter (see '{PROG} --help')", exit_code=2)
         status = 0

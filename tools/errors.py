@@ -174,7 +174,9 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
       $ASCEND_XDSL_DEBUG set."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        return body()
+        code = body()
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is reported below
+        return code
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

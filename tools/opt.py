@@ -169,6 +169,8 @@ def _main(args: Sequence[str] | None) -> int:
                 return 1
     except SystemExit as e:  # --help, or argparse's own error (already printed)
         return e.code if isinstance(e.code, int) else 0
+    except BrokenPipeError:
+        raise  # standard output closed: run_tool's business, not a file error
     except OSError as e:  # the folder of -o
         where = f" '{e.filename}'" if e.filename else ""
         print(f"{PROG}: error: cannot access{where}: {e.strerror or e}", file=sys.stderr)

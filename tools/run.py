@@ -71,7 +71,13 @@ from ascend_xdsl.runtime.plot import problem_title
 from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
-from ascend_xdsl.tools.conv import CliError, check_picture_paths, positive_int, write_pictures
+from ascend_xdsl.tools.conv import (
+    CliError,
+    check_no_empty_values,
+    check_picture_paths,
+    int_at_least,
+    write_pictures,
+)
 from ascend_xdsl.tools.errors import (
     SourceError,
     describe_parse_error,
@@ -114,7 +120,7 @@ def make_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="fill every argument without --input with seeded standard-normal data",
     )
-    parser.add_argument("--seed", metavar="N", type=int, default=0, help="default 0")
+    parser.add_argument("--seed", metavar="N", type=int_at_least(0), default=0, help="default 0")
     parser.add_argument(
         "--output-dir", metavar="DIR", default=".", help="where results go (default: .)"
     )
@@ -155,7 +161,7 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-iterations",
         metavar="N",
-        type=positive_int("--max-iterations"),
+        type=int_at_least(1),
         default=DEFAULT_MAX_ITERATIONS,
         help="loop iterations the run may take before it stops with an error naming the loop "
         f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
@@ -517,6 +523,9 @@ def run(args: argparse.Namespace) -> int:
                 f"--check: @{entry_name} computes no recognisable dW problem "
                 "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch)"
             )
+    out_dir = Path(args.output_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"--output-dir {args.output_dir}: not a directory")
     check_run_memory(entry, params)
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
@@ -652,6 +661,7 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
     try:
         args = parser.parse_args(argv)
+        check_no_empty_values(parser, args)
         code = run(args)
     except CliError as e:
         sys.stdout.flush()
