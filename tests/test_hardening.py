@@ -236,6 +236,7 @@ def test_a_missing_colon_is_reported_on_its_own_line(capsys, tmp_path):
     for main in (run.main, opt.main):
         code, _, err = tool(capsys, main, path)
         line = _one_line(err, "ascend-")
+        assert code == 1
         assert f"{path}:{n + 1}:{len(lines[n]) + 1}: Expected ':' here" in line, line
 
 
