@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,7 +27,12 @@ from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
-from ascend_xdsl.runtime.check import CheckResult, check
+from ascend_xdsl.runtime.check import (
+    CheckResult,
+    NonFiniteInputWarning,
+    check,
+    non_finite_note,
+)
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
 from ascend_xdsl.runtime.host_memory import RUN_FACTOR, check_fits, tensor_bytes
@@ -187,6 +193,9 @@ def run_conv3d_weight(
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
     check_host_memory(problem)
+    note = non_finite_note(input, grad_output)
+    if note is not None:
+        warnings.warn(note, NonFiniteInputWarning, stacklevel=2)
     levels = compiled_levels(problem, hw, tiling, _cores(cores), override_text(override), dk)
     dw, report = interpret_timed(
         levels[level],

@@ -125,3 +125,29 @@ def check(
         worst_ratio=float(ratio.max(initial=0.0)),
         tolerance=float(tol.max(initial=0.0)),
     )
+
+
+class NonFiniteInputWarning(RuntimeWarning):
+    """The inputs hold an Inf or a NaN: see :func:`non_finite_note`."""
+
+
+def non_finite_note(x: np.ndarray, dy: np.ndarray) -> str | None:
+    """A warning for inputs that are not all finite, else None.
+
+    The kernel, like the vendor's, skips a K block (a kd slice, a run of rows) that lies wholly
+    in the padding: it never multiplies the padding. torch and the reference do, so an Inf of
+    dy next to the padding gives Inf × 0 = NaN in their dW, while the kernel's stays finite
+    there (docs/runtime.md, "Non-finite inputs"). Elsewhere the two agree on non-finite sums,
+    and the check compares them as such."""
+    counts = []
+    for name, array in (("x", x), ("dy", dy)):
+        n = int(np.size(array) - np.count_nonzero(np.isfinite(np.asarray(array, np.float32))))
+        if n:
+            counts.append(f"{name} holds {n} Inf/NaN value{'s' if n > 1 else ''}")
+    if not counts:
+        return None
+    return (
+        f"{' and '.join(counts)}: the kernel skips K blocks that lie wholly in the padding, so "
+        "where torch multiplies an Inf by a padding zero (NaN) its dW can stay finite "
+        "(docs/runtime.md, Non-finite inputs)"
+    )

@@ -410,3 +410,46 @@ def test_the_console_scripts_report_without_traceback(tmp_path):
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr == "ascend-run: error: '/dev/null': empty: there is no operation to read\n"
+
+
+# -- 7. IEEE semantics at the padding ------------------------------------------------------------
+
+
+def test_an_inf_next_to_the_depth_padding_is_documented_and_warned(tmp_path, capsys):
+    from ascend_xdsl.runtime.check import NonFiniteInputWarning
+    from ascend_xdsl.runtime.reference import conv3d_weight_reference
+
+    problem = shape_from_torch_args((1, 16, 4, 6, 6), (16, 16, 3, 3, 3), padding=1)
+    x, dy = random_inputs(problem)
+    dy[0, 0, 0, 2, 2] = np.inf  # the first depth row: kd = 0 reads the front padding
+    with pytest.warns(NonFiniteInputWarning, match="dy holds 1 Inf/NaN value: the kernel skips"):
+        dw = conv3d_weight(x, (16, 16, 3, 3, 3), dy, padding=1)
+    ref = conv3d_weight_reference(
+        x.astype(np.float32), dy.astype(np.float32), (16, 16, 3, 3, 3), (1, 1, 1),
+        problem.pads, (1, 1, 1), 1,
+    )  # fmt: skip
+    differ = np.isnan(ref) & ~np.isnan(dw)
+    assert differ.any() and np.isfinite(dw[differ]).all()  # what the docs say
+    assert np.array_equal(np.isinf(ref), np.isinf(dw))  # and only that differs
+    # finite inputs: no warning
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        conv3d_weight(*random_inputs(problem)[:1], (16, 16, 3, 3, 3), random_inputs(problem)[1],
+                      padding=1)  # fmt: skip
+    # ascend-run says it once on stderr
+    args = ["--input", "1,16,4,6,6", "--weight", "16,16,3,3,3", "--padding", "1", "--cores", "1"]
+    assert conv.main(["bp-filter", *args, "--emit", "hw", "-o", str(tmp_path / "k.mlir")]) == 0
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "dy.npy", dy)
+    capsys.readouterr()
+    code = run.main(
+        [str(tmp_path / "k.mlir"), "--input", f"x={tmp_path / 'x.npy'}", "--input",
+         f"dy={tmp_path / 'dy.npy'}", "--check", "--output-dir", str(tmp_path)]
+    )  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 1 and "FAILED" in out
+    assert (
+        err.startswith("ascend-run: warning: dy holds 1 Inf/NaN value") and "Traceback" not in err
+    )

@@ -59,7 +59,7 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS
-from ascend_xdsl.runtime.check import check
+from ascend_xdsl.runtime.check import check, non_finite_note
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
 from ascend_xdsl.runtime.dominance import check_dominance
@@ -528,6 +528,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--output-dir {args.output_dir}: not a directory")
     check_run_memory(entry, params)
     inputs = gather_inputs(params, entry_name, given, args.random_inputs, args.seed)
+    if len(inputs) >= 2 and (problem or conv_problem(entry)) is not None:
+        note = non_finite_note(inputs[0], inputs[1])
+        if note is not None:
+            print(f"{PROG}: warning: {note}", file=sys.stderr)
     sanitizer = Sanitizer.for_hw(args.hw) if args.sanitize else None
     as_json = args.report == "json"
     pictures = bool(args.trace or args.plot)
