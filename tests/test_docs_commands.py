@@ -1,0 +1,223 @@
+"""Every command shown in README.md and docs/*.md is run, and the lines shown are what it prints.
+
+A command is a line starting with ``$ `` in a fenced block (its output is the rest of the block,
+up to the next ``$ `` line), or a block of bare command lines (``.venv/bin/ascend-conv ...``),
+whose output is the next fenced block of the same section that holds no command. The comparison
+is that of tests/test_docs_excerpts.py (``...`` lines and ``...`` inside a line leave text out,
+``!obj`` shortens the API object type), on stdout and stderr, after masking what changes from
+run to run:
+
+* timings (``0.14 s``) everywhere;
+* every number in a benchmark's output (the script and the shape of its table are checked, the
+  measurements are not); the two slow benchmarks (bench_conv3d_weight.py, bench_scaling.py,
+  about a minute together) run with their own quick flags, and only the header line shown
+  (the first) must appear.
+
+The commands run in order, per page, in a scratch folder that sees the repository's examples/,
+tests/ and benchmarks/ (so relative paths in the output stay as shown) and an empty docs/
+(``--plot docs/...`` writes there, not into the repository). What the prose says to edit is
+done: "Deleting the `TEXT` from `FILE` (line N)" writes the next command's missing .mlir file as
+FILE without line N, which must hold TEXT.
+
+Not run: ``python3 -m venv``, ``pip install`` and ``pytest`` (they are the environment and this
+suite; ``.ci/run`` runs them), and docs/passes.md, whose commands tests/test_docs_excerpts.py
+runs with that page's own conventions (``IN``, the files it defines); that every one of its
+commands is covered there is checked below.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from test_docs_excerpts import COMMANDS as PASSES_COMMANDS
+from test_docs_excerpts import check_excerpt
+
+ROOT = Path(__file__).parent.parent
+BIN = Path(sys.executable).parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+ELSEWHERE = {"passes.md"}  # tests/test_docs_excerpts.py
+NOT_RUN = ("python3 -m venv", "pip install", "pytest")
+QUICK = {
+    "bench_conv3d_weight.py": ["--tiny", "--repeat", "1", "--no-memory"],
+    "bench_scaling.py": ["--tiny", "--quick"],
+}
+TIMING = re.compile(r"\b\d+(?:\.\d+)? s\b")
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?")
+DELETE = re.compile(r"Deleting the `([^`]+)` from `([\w.-]+)` \(line (\d+)\)")
+
+
+@dataclass
+class Shown:
+    page: str
+    line: str  # the command as shown (without `$ `)
+    prose: str  # the paragraph before its block
+    output: list[list[str]] = field(default_factory=list)
+
+
+def _blocks(text: str) -> list[tuple[str, str, list[str]]]:
+    """(section heading, paragraph before, lines) of every fenced block of a page."""
+    blocks: list[tuple[str, str, list[str]]] = []
+    heading, prose, body, gap = "", [], None, False
+    for line in text.splitlines():
+        if body is not None:
+            if line.startswith("```"):
+                blocks.append((heading, " ".join(prose), body))
+                body, prose = None, []
+            else:
+                body.append(line)
+        elif line.startswith("```"):
+            body = []
+        elif line.startswith("#"):
+            heading, prose = line, []
+        elif line.strip():
+            prose = [*([] if gap else prose), line.strip()]  # the last paragraph only
+        gap = not line.strip()
+    return blocks
+
+
+def _is_bare_command(line: str) -> bool:
+    return line.startswith((".venv/bin/", "python3 -m venv", "ascend-"))
+
+
+def shown_commands(page: Path) -> list[Shown]:
+    commands: list[Shown] = []
+    waiting: Shown | None = None  # a bare command whose output block comes next
+    waiting_heading = None
+    for heading, prose, lines in _blocks(page.read_text()):
+        if lines and lines[0].startswith("$ "):
+            waiting = None
+            for line in lines:
+                if line.startswith("$ "):
+                    commands.append(Shown(page.name, line[2:], prose))
+                    commands[-1].output.append([])
+                    prose = ""
+                else:
+                    commands[-1].output[-1].append(line)
+        elif lines and all(_is_bare_command(line) for line in lines if line.strip()):
+            new = [Shown(page.name, line, prose) for line in lines if line.strip()]
+            commands += new
+            waiting, waiting_heading = new[0], heading
+        elif waiting is not None and heading == waiting_heading:
+            waiting.output.append(lines)
+    return commands
+
+
+def _runnable(line: str) -> list[str]:
+    """The parts of a shown command line this test runs (``a && b``: each part)."""
+    return [
+        part.strip()
+        for part in line.split("&&")
+        if part.strip() and not any(skip in part for skip in NOT_RUN)
+    ]
+
+
+def _argv(part: str) -> tuple[dict[str, str], list[str], bool]:
+    """(environment additions, argv, quick) of one shown command."""
+    words = shlex.split(part)
+    env = {}
+    while words and re.fullmatch(r"[A-Z_]+=\S*", words[0]):
+        key, _, value = words.pop(0).partition("=")
+        env[key] = value
+    tool = words[0].removeprefix(".venv/bin/")
+    if tool in ("python", "python3"):
+        script = Path(words[1]).name
+        quick = script in QUICK
+        return env, [sys.executable, *words[1:], *QUICK.get(script, [])], quick
+    assert tool.startswith("ascend-"), part
+    return env, [str(BIN / tool), *words[1:]], False
+
+
+def _scratch(tmp_path: Path) -> Path:
+    for name in ("examples", "tests", "benchmarks"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "docs").mkdir()
+    return tmp_path
+
+
+def _prepare(command: Shown, cwd: Path) -> None:
+    """Write the file the prose says to derive by deleting a line (see the module docstring)."""
+    edit = DELETE.search(command.prose)
+    if edit is None:
+        return
+    text, source, line = edit.group(1), cwd / edit.group(2), int(edit.group(3))
+    target = next(w for w in shlex.split(command.line) if w.endswith(".mlir"))
+    lines = source.read_text().splitlines(keepends=True)
+    assert text in lines[line - 1], f"line {line} of {source.name} is {lines[line - 1]!r}"
+    (cwd / target).write_text("".join(lines[: line - 1] + lines[line:]))
+
+
+def _mask(lines: list[str], numbers: bool) -> list[str]:
+    masked = [TIMING.sub("T s", line) for line in lines]
+    if numbers:  # and the column alignment, which follows the numbers' widths
+        masked = [re.sub(r"\s+", " ", NUMBER.sub("N", line)) for line in masked]
+    return masked
+
+
+def _check(command: Shown, stdout: str, stderr: str, benchmark: bool, quick: bool) -> str | None:
+    """None if every excerpt of ``command`` is in its output, else why not."""
+    for excerpt in command.output:
+        shown = _mask(excerpt, benchmark)
+        if quick:
+            shown = shown[:1]
+        if not any(s.strip() for s in shown):
+            continue
+        outputs = [stdout + stderr, stderr + stdout]  # either order of the two streams
+        failures = []
+        for output in outputs:
+            try:
+                check_excerpt(shown, "\n".join(_mask(output.splitlines(), benchmark)))
+                break
+            except pytest.fail.Exception as e:
+                failures.append(str(e))
+        else:
+            return f"`{command.line}`: {failures[0]}\n--- it printed:\n{stdout}{stderr}"
+    return None
+
+
+RUN_PAGES = [p for p in PAGES if p.name not in ELSEWHERE and shown_commands(p)]
+
+
+@pytest.mark.parametrize("page", RUN_PAGES, ids=[p.name for p in RUN_PAGES])
+def test_every_command_shown_prints_what_is_shown(page: Path, tmp_path: Path):
+    cwd = _scratch(tmp_path)
+    wrong = []
+    for command in shown_commands(page):
+        _prepare(command, cwd)
+        for part in _runnable(command.line):
+            env, argv, quick = _argv(part)
+            result = subprocess.run(
+                argv,
+                cwd=cwd,
+                env={**os.environ, **env},
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert "Traceback" not in result.stderr, f"{part}:\n{result.stderr}"
+            benchmark = argv[0] == sys.executable
+            if benchmark:
+                assert result.returncode == 0, f"{part}:\n{result.stderr}"
+            why = _check(command, result.stdout, result.stderr, benchmark, quick)
+            if why is not None:
+                wrong.append(why)
+    if wrong:
+        pytest.fail(f"{page.name}: {len(wrong)} command(s) print other lines than shown:\n\n"
+                    + "\n\n".join(wrong))  # fmt: skip
+
+
+def test_the_pages_show_commands_and_all_are_covered():
+    """README and every page with commands are run here or by tests/test_docs_excerpts.py."""
+    names = {p.name for p in RUN_PAGES}
+    assert {"README.md", "cost-model.md", "performance.md"} <= names
+    passes = [c.line for c in shown_commands(ROOT / "docs" / "passes.md")]
+    assert passes and passes == [c.line for c in PASSES_COMMANDS]
+    shown = [c for p in RUN_PAGES for c in shown_commands(p)]
+    assert sum(1 for c in shown if _runnable(c.line)) >= 15
+    assert all(c.output for c in shown if "ascend-" in c.line and "-o " not in c.line)
