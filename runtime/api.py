@@ -188,7 +188,9 @@ def run_conv3d_weight(
     """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
     ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`); with ``cost`` (the
     default) the hardware-level run is also timed by the cost model (``.cost``; it about
-    doubles the run time, which ``conv3d_weight`` does not pay)."""
+    doubles the run time, which ``conv3d_weight`` does not pay). ``override`` is
+    ``"FIELD=N ..."``, a sequence of ``"FIELD=N"`` or a mapping of fields to integers; the
+    errors, warnings and ``max_iterations`` are those of :func:`conv3d_weight`."""
     if level not in LEVELS:
         raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
@@ -311,6 +313,13 @@ def conv3d_weight(
     ml_dtypes.bfloat16 numpy arrays; stride, padding and dilation are an int or 3 values
     (padding also 6 values: front, back, up, down, left, right). Returns float32 dW of shape
     ``weight_size``, computed by the hardware-level program on every AI core of ``hw``.
+
+    Integers may be any integer-like values (numpy integers) and sequences any sequence-like
+    (lists, tuples, numpy arrays), as torch takes them; a wrong kind raises ``TypeError``, a
+    bad value ``ValueError`` (``ConvProblemError``, ``PipelineError`` and its ``CompileError``,
+    ``HostMemoryError`` for a layer beyond the machine's memory), with the messages the CLI
+    prints. Inputs with an Inf or NaN warn (``NonFiniteInputWarning``, docs/runtime.md). The
+    run may take ``max_iterations`` loop iterations (``runtime/budget.py``, default 10**8).
     """
     return run_conv3d_weight(
         input,

@@ -2,11 +2,14 @@
 
 xDSL's parser attaches a location only where the text spells ``loc(...)``. ``parse_file``
 parses with a parser that gives every operation without one a ``FileLineColLoc`` of where it
-starts, and ``describe_op`` names an operation by that location (or, for IR built in memory, by
-its position inside its function).
+starts (and reports numbers too large for their type as parse errors, see ``CheckedParser``),
+and ``describe_op`` names an operation by that location (or, for IR built in memory, by its
+position inside its function).
 """
 
 from __future__ import annotations
+
+import struct
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -15,7 +18,20 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 
 
-class LocatingParser(Parser):
+class CheckedParser(Parser):
+    """xDSL's parser, but a number that does not fit its type (``array<i64: 1e30>``, which
+    xDSL packs with ``struct`` while parsing) is a parse error at the operation that holds it,
+    not a ``struct.error`` or ``OverflowError`` from deep inside the parser."""
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        try:
+            return super().parse_operation()
+        except (struct.error, OverflowError) as e:
+            self.raise_error(f"a number does not fit its type ({e})", start, self.pos)
+
+
+class LocatingParser(CheckedParser):
     """A parser that records where each operation starts."""
 
     def __init__(self, ctx: Context, text: str, name: str):

@@ -82,8 +82,11 @@ def _blocks(text: str) -> list[tuple[str, str, list[str]]]:
     return blocks
 
 
+BARE_COMMAND = re.compile(r"([A-Z_]+=\S* )*(\.venv/bin/|python3? |ascend-(conv|run|opt)( |$))")
+
+
 def _is_bare_command(line: str) -> bool:
-    return line.startswith((".venv/bin/", "python3 -m venv", "ascend-"))
+    return BARE_COMMAND.match(line) is not None
 
 
 def shown_commands(page: Path) -> list[Shown]:

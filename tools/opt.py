@@ -26,7 +26,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.runtime.dominance import check_dominance
-from ascend_xdsl.runtime.locations import describe_op
+from ascend_xdsl.runtime.locations import CheckedParser, describe_op
 from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
 
@@ -51,6 +51,16 @@ class AscendOptMain(xDSLOptMain):
         for name, factory in DIALECTS.items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            text = io.read().decode("utf-8")  # get_input_stream checked it is UTF-8
+            parser = CheckedParser(self.ctx, text, self.get_input_name())
+            return parser.parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = parse_mlir
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)

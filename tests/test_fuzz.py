@@ -1,0 +1,255 @@
+"""Fuzzing the three tools with hypothesis: whatever the input, one line and a plain exit code.
+
+* ``ascend-opt`` and ``ascend-run`` get mutations of valid programs (every example, a hand-written
+  kernel with a sanitizer finding and a compiled hardware-level kernel): tokens deleted,
+  duplicated, swapped, inserted, numbers replaced by edge values, the file truncated;
+* ``ascend-conv`` gets random sets of its flags, valid and not.
+
+Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
+case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
+ours: ``tools/errors.run_tool``). The CI run is derandomized (the same cases every run, so a
+failure reproduces) with 600 cases in all and takes well under a minute; a longer, random run
+is ``ASCEND_XDSL_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/test_fuzz.py`` (see
+docs/runtime.md, "Fuzzing"). The simulator's budget is lowered to a few thousand loop iterations
+and the host memory to 256 MiB, so that a mutated loop bound or shape fails fast instead of
+running or allocating for real.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascend_xdsl.runtime import host_memory
+from ascend_xdsl.tools import conv, opt, run
+
+ROOT = Path(__file__).parent.parent
+LONG = int(os.environ.get("ASCEND_XDSL_FUZZ_EXAMPLES", "0"))
+FUZZ = settings(
+    max_examples=LONG or 200,
+    deadline=None,
+    derandomize=not LONG,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+SCRATCH = Path(tempfile.mkdtemp(prefix="ascend-fuzz-"))
+
+TOKEN = re.compile(
+    r"\s+|//[^\n]*|\"(?:[^\"\\]|\\.)*\"|[%@^#!][\w.$-]*|\d+(?:\.\d+)?(?:e[+-]?\d+)?"
+    r"|[A-Za-z_][\w.$]*|->|\S"
+)
+EDGE_NUMBERS = [
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "15",
+    "16",
+    "17",
+    "255",
+    "65535",
+    "65536",
+    "2147483648",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551616",
+    "99999999999999999999",
+    "1.5",
+    "1e309",
+]
+
+
+def _sources() -> dict[str, str]:
+    sources = {p.name: p.read_text() for p in sorted((ROOT / "examples").glob("*.mlir"))}
+    missing_flag = ROOT / "tests" / "filecheck" / "Inputs" / "missing_flag.mlir"
+    sources[missing_flag.name] = missing_flag.read_text()
+    kernel = SCRATCH / "small_hw.mlir"
+    small = ["--input", "1,16,2,6,6", "--weight", "16,16,1,3,3", "--padding", "1", "--cores", "2"]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert conv.main(["bp-filter", *small, "--emit", "hw", "-o", str(kernel)]) == 0
+    sources[kernel.name] = kernel.read_text()
+    return sources
+
+
+SOURCES = _sources()
+
+
+@st.composite
+def mutated_programs(draw: st.DrawFn) -> str:
+    text = SOURCES[draw(st.sampled_from(sorted(SOURCES)))]
+    tokens = TOKEN.findall(text)
+    assert "".join(tokens) == text
+    for _ in range(draw(st.integers(1, 3))):
+        if not tokens:
+            break
+        i = draw(st.integers(0, len(tokens) - 1))
+        kind = draw(
+            st.sampled_from(["delete", "duplicate", "swap", "insert", "number", "truncate"])
+        )
+        if kind == "delete":
+            del tokens[i]
+        elif kind == "duplicate":
+            tokens.insert(i, tokens[i])
+        elif kind == "swap":
+            j = draw(st.integers(0, len(tokens) - 1))
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif kind == "insert":
+            tokens.insert(i, draw(st.sampled_from(tokens)))
+        elif kind == "number":
+            numbers = [k for k, t in enumerate(tokens) if t[0].isdigit()]
+            if numbers:
+                k = draw(st.sampled_from(numbers))
+                tokens[k] = draw(st.sampled_from(EDGE_NUMBERS))
+        else:
+            tokens = tokens[:i]
+    return "".join(tokens)
+
+
+def _call(main, argv: list[str]) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, err.getvalue()
+
+
+def _assert_clean(code: int, err: str, argv: list[str]) -> None:
+    assert code in (0, 1, 2), (code, argv, err)
+    assert "Traceback" not in err, (argv, err)
+    assert "internal error" not in err, (argv, err)
+    errors = [line for line in err.splitlines() if ": error: " in line]
+    assert len(errors) <= 1, (argv, err)  # (exit 1 without one: hazards, a failed check)
+
+
+@pytest.fixture(autouse=True)
+def _small_machine(monkeypatch):
+    monkeypatch.setattr(host_memory, "available_bytes", lambda: 256 * 2**20)
+
+
+@FUZZ
+@given(program=mutated_programs())
+def test_ascend_opt_on_mutated_programs(program: str):
+    path = SCRATCH / "opt.mlir"
+    path.write_text(program)
+    argv = [str(path), "-o", str(SCRATCH / "opt.out.mlir")]
+    _assert_clean(*_call(opt.main, argv), argv)
+
+
+@FUZZ
+@given(
+    program=mutated_programs(),
+    extra=st.sampled_from(
+        [
+            [],
+            ["--check"],
+            ["--sanitize"],
+            ["--cost-only"],
+            ["--executor", "interp"],
+            ["--report", "json"],
+        ]
+    ),
+)
+def test_ascend_run_on_mutated_programs(program: str, extra: list[str]):
+    path = SCRATCH / "run.mlir"
+    path.write_text(program)
+    inputs = [] if extra == ["--cost-only"] else ["--random-inputs"]
+    argv = [
+        str(path),
+        *inputs,
+        *extra,
+        "--max-iterations",
+        "5000",
+        "--output-dir",
+        str(SCRATCH / "out"),
+    ]
+    _assert_clean(*_call(run.main, argv), argv)
+
+
+def _ints_text(draw: st.DrawFn, count: int) -> str:
+    values = draw(st.lists(st.integers(-2, 40), min_size=count, max_size=count))
+    return ",".join(map(str, values))
+
+
+@st.composite
+def conv_flags(draw: st.DrawFn) -> list[str]:
+    junk = st.sampled_from(
+        [
+            "",
+            " ",
+            "x",
+            "-1",
+            "0",
+            "1,2",
+            "1,,2",
+            "99999999999999999999",
+            "1e3",
+            "３",
+            "fixed:",
+            "fixed:/dev/null",
+            "heuristic:x",
+        ]
+    )
+    argv = ["bp-filter"]
+    if draw(st.booleans()):
+        n, c, d, h, w = (
+            draw(st.integers(1, 3)),
+            draw(st.sampled_from([16, 32, 17, 8])),
+            draw(st.integers(1, 5)),
+            draw(st.integers(1, 10)),
+            draw(st.integers(1, 10)),
+        )
+        argv += ["--input", f"{n},{c},{d},{h},{w}"]
+        cout = draw(st.sampled_from([16, 32, 15]))
+        kd, kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        argv += ["--weight", f"{cout},{c},{kd},{kh},{kw}"]
+    flags = {
+        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
+        "--padding": st.sampled_from(["0", "1", "1,0,1", "0,1,0,1,1,0"]) | junk,
+        "--dilation": st.sampled_from(["1", "2"]) | junk,
+        "--groups": st.sampled_from(["1", "2", "16"]) | junk,
+        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
+        "--hw": st.sampled_from(["atlas-a2-910b2", "atlas-a2-910b4", "nosuch", "../x"]),
+        "--tiling": st.sampled_from(["heuristic", "fixed:/nonexistent"]) | junk,
+        "--override": st.sampled_from(
+            [
+                "base_k=64",
+                "iterate_order=1",
+                "base_k=64 base_k=32",
+                "bogus=1",
+                "base_m=0",
+                "cl0_pbuffer=3",
+            ]
+        )
+        | junk,
+        "--dk": st.sampled_from(["separate", "fused", "other"]),
+        "--cores": st.sampled_from(["1", "2", "24", "25", "0"]) | junk,
+        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
+        "--report": st.sampled_from(["text", "json", "xml"]),
+        "--executor": st.sampled_from(["compiled", "interp"]),
+    }
+    for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=5, unique=True)):
+        argv += [flag, draw(flags[flag])]
+    mode = draw(st.sampled_from(["op", "format", "api", "hw", "cost-only", "run"]))
+    if mode == "cost-only":
+        argv.append("--cost-only")
+    elif mode != "run":
+        argv += ["--emit", mode]
+    if draw(st.booleans()):
+        argv += ["-o", str(SCRATCH / "conv.out")]
+    if draw(st.integers(0, 9)) == 0:
+        argv += ["--trace", str(SCRATCH / "trace.json")]
+    return [*argv, "--max-iterations", "500"]
+
+
+@FUZZ
+@given(argv=conv_flags())
+def test_ascend_conv_on_random_flags(argv: list[str]):
+    _assert_clean(*_call(conv.main, argv), argv)
