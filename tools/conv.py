@@ -22,7 +22,10 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
 unknown hardware, unreadable tiling file, a pass that is not available yet, a failed compile,
-an unwritable --trace or --plot file, matplotlib missing for --plot).
+an unwritable --trace or --plot file, matplotlib missing for --plot, a run beyond the iteration
+budget or the host memory); Ctrl-C is 130, a closed standard output 141, and a failure that is a
+bug of ours (the simulator failing on a kernel this compiler built) an internal error, 70
+(``tools/errors.run_tool``).
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, model_cost, run_compiled
-from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS
+from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
 from ascend_xdsl.runtime.cost import CostReport
+from ascend_xdsl.runtime.host_memory import HostMemoryError
 from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
@@ -377,7 +381,7 @@ def bp_filter(args: argparse.Namespace) -> str:
             (cost,) = model_cost(
                 modules["hw"], args.hw, problem=problem, max_iterations=args.max_iterations
             )
-        except Exception as e:  # a kernel the model cannot take, in one line
+        except (BudgetExceeded, ValueError) as e:  # the budget, or a kernel it cannot take
             raise CliError(f"cost-only failed: {first_line(e)}") from None
         seconds = time.perf_counter() - start
         write_pictures([cost], args.trace, args.plot, problem_title(problem))
@@ -393,7 +397,9 @@ def bp_filter(args: argparse.Namespace) -> str:
             executor=args.executor,
             max_iterations=args.max_iterations,
         )
-    except Exception as e:  # a simulator error is a finding about the kernel, reported in one line
+    except (BudgetExceeded, HostMemoryError) as e:
+        # What the request asks is too much. Any other failure of a kernel this compiler built
+        # is a bug of the compiler or the simulator: an internal error (tools/errors.run_tool).
         raise CliError(f"simulation failed: {first_line(e)}") from None
     if run.cost is not None:
         write_pictures([run.cost], args.trace, args.plot, problem_title(problem))

@@ -29,8 +29,9 @@ Standard output gets the report (``hazard:``, ``sanitizer:``, ``check:`` and ``w
 an error is one line on standard error (``ascend-run: error: ...``), never a traceback: exit
 code 2 for flags that cannot be parsed, 1 for anything else (unreadable or invalid program,
 bad inputs, a failure while interpreting — named with the op being interpreted —, hazards,
-a failed check). An error writes nothing; hazards or a failed check still write the (complete)
-results, for inspection, and exit 1.
+a failed check, a loop beyond ``--max-iterations``). An error writes nothing; hazards or a failed
+check still write the (complete) results, for inspection, and exit 1. Ctrl-C is 130, a closed
+standard output 141, an internal error (a bug of ours) 70 (``tools/errors.run_tool``).
 """
 
 from __future__ import annotations
