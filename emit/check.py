@@ -16,6 +16,7 @@ parameters fails too.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -27,6 +28,8 @@ from pathlib import Path
 from ascend_xdsl.emit.ascendc import HOST_FILE
 
 COMPILER = "g++"
+# Plain ASCII quotes in the messages, whatever the locale.
+_C_LOCALE = {**os.environ, "LC_ALL": "C"}
 FLAGS = ("-std=c++17", "-fsyntax-only")
 
 _KERNEL = re.compile(
@@ -72,12 +75,16 @@ def _launch_header(kernel_name: str, params: str) -> str:
     )
 
 
-def _first_error(output: str, folder: Path) -> str:
-    for line in output.splitlines():
-        if ": error: " in line or ": fatal error: " in line:
-            return line.replace(str(folder) + "/", "")
+def _first_error(output: str, source: Path) -> str:
+    """The compiler's first error, paths relative to the project or the shipped headers; one
+    raised inside a header says which source was being compiled."""
     lines = [line for line in output.splitlines() if line.strip()]
-    return lines[0] if lines else "the compiler failed without a message"
+    line = next((x for x in lines if ": error: " in x or ": fatal error: " in x), None)
+    if line is None:
+        return lines[0] if lines else f"{source.name}: the compiler failed without a message"
+    for prefix in (str(source.resolve().parent), str(source.parent), str(include_dir())):
+        line = line.replace(prefix + "/", "")
+    return line if line.startswith(source.name) else f"{source.name}: {line}"
 
 
 def check_project(folder: str | Path) -> CheckResult:
@@ -104,7 +111,9 @@ def check_project(folder: str | Path) -> CheckResult:
         sources = [*kernels, host]
         for source in sources:
             command = [compiler, *FLAGS, "-I", str(include_dir()), "-I", generated, str(source)]
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                command, capture_output=True, text=True, check=False, env=_C_LOCALE
+            )
             if done.returncode != 0:
-                raise CheckError(_first_error(done.stderr + done.stdout, root.resolve()))
+                raise CheckError(_first_error(done.stderr + done.stdout, source))
     return CheckResult(files=tuple(s.name for s in sources), compiler=compiler)

@@ -1,0 +1,285 @@
+"""emit/: ``--emit ascendc`` and ``check-ascendc``.
+
+* The tiling in the emitted host code, parsed back out of ``main.cpp``, is the
+  ``#ascend.dw_tiling`` of the API-level ``ascend.init``, field for field, and the launch's
+  block dim is the IR's.
+* The kernel has one API call per API op of the IR, and one loop per ``scf.for``.
+* Every layer of the correctness matrix (``test_runtime.SHAPES``, the layers the simulator
+  runs and checks against the reference), on one core and on all of them, passes
+  ``check-ascendc``; deliberately wrong calls fail it.
+* The CLI: a missing ``-o``, a folder that is not ours, a missing parent, a missing g++ and a
+  folder that is no project are one-line errors that leave nothing behind.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_runtime import SHAPES
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp
+
+from ascend_xdsl.dialects import api_level as api
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.emit import check as check_module
+from ascend_xdsl.emit.ascendc import (
+    HOST_FILE,
+    EmitError,
+    Project,
+    camel_case,
+    emit_project,
+    tiling_fields,
+)
+from ascend_xdsl.emit.check import CheckError, check_project
+from ascend_xdsl.emit.project import MARKER, write_project
+from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
+from ascend_xdsl.lowering.pipeline import compile
+from ascend_xdsl.tools import conv
+
+HW = "atlas-a2-910b2"
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+
+def _modules(name: str, cores: int) -> dict[str, ModuleOp]:
+    kw = dict(SHAPES[name])
+    dtype = kw.pop("dtype", np.float16)
+    problem = shape_from_torch_args(
+        kw["x_shape"],  # type: ignore[arg-type]
+        kw["w"],  # type: ignore[arg-type]
+        stride=kw.get("stride", 1),  # type: ignore[arg-type]
+        padding=kw.get("pads", 0),  # type: ignore[arg-type]
+        dilation=kw.get("dilation", 1),  # type: ignore[arg-type]
+        groups=kw.get("groups", 1),  # type: ignore[arg-type]
+        dtype="f16" if dtype is np.float16 else "bf16",
+    )
+    return compile(
+        build_module(problem),
+        hw=HW,
+        tiling="heuristic",
+        core_num=cores,
+        stop_after="api",
+        override=str(kw.get("override", "")),
+        dk=str(kw.get("dk", "separate")),
+    )
+
+
+def _project(name: str, cores: int) -> tuple[ModuleOp, Project]:
+    module = _modules(name, cores)["api"]
+    return module, emit_project(module, HW, f"test {name}")
+
+
+def _ir_tiling(module: ModuleOp) -> DwTiling:
+    return next(op for op in module.walk() if isinstance(op, api.InitOp)).tiling.tiling
+
+
+def _host_assignments(host: str) -> dict[str, int]:
+    """``t.<struct>.<field> = N;`` of FillTiling, as {"dwTiling.batch": N, ...}."""
+    return {
+        m.group(1): int(m.group(2))
+        for m in re.finditer(r"^\s*t\.(\w+\.\w+) = (\d+);$", host, re.MULTILINE)
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# What the emitted code says
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "cores"),
+    [("groups2", 1), ("fused_dk", 24), ("cin20", 4), ("order_n", 1), ("tall_streaming_k", 24)],
+)
+def test_host_tiling_is_the_ir_tiling(name: str, cores: int) -> None:
+    module, project = _project(name, cores)
+    host = project.files[HOST_FILE]
+    tiling = _ir_tiling(module).as_dict()
+    assigned = _host_assignments(host)
+    basic_block = ("single_core_m", "single_core_n", "single_core_k")
+    expected = {
+        f"{'basicBlockTiling' if f in basic_block else 'dwTiling'}.{camel_case(f)}": tiling[f]
+        for f in tiling_fields()
+    }
+    assert {k: v for k, v in assigned.items() if not k.startswith("params.")} == expected
+    assert len(expected) == 55  # the 52 fields of TConv3DBpFilterTiling and the basic block
+    launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
+    (block_dim,) = re.findall(r"constexpr uint32_t kBlockDim = (\d+);", host)
+    assert int(block_dim) == launch.blocks.value.data == _ir_tiling(module).core_num
+    assert f"ACLRT_LAUNCH_KERNEL({project.kernel_name})(kBlockDim, stream," in host
+
+
+def test_the_struct_field_names_are_the_vendors() -> None:
+    """The camelCase names of DwTiling are the fields the shipped kernel_tiling.h declares
+    (written from the vendor's struct), in the same order."""
+    header = (check_module.include_dir() / "kernel_tiling" / "kernel_tiling.h").read_text()
+    struct = header.split("struct TConv3DBpFilterTiling {")[1].split("};")[0]
+    declared = re.findall(r"uint(?:32|64)_t (\w+) = 0;", struct)
+    assert declared == [camel_case(f) for f in tiling_fields()][:-3]
+
+
+@pytest.mark.parametrize(("name", "cores"), [("groups2", 1), ("fused_dk", 24), ("cout20", 4)])
+def test_kernel_has_one_call_per_api_op(name: str, cores: int) -> None:
+    module, project = _project(name, cores)
+    kernel = project.files[project.kernel_file]
+    ops = list(module.walk())
+    calls = {
+        api.InitOp: "Init(",
+        api.SetGradOutputOp: "SetGradOutput(",
+        api.SetInputOp: "SetInput(",
+        api.SetSingleShapeOp: "SetSingleShape(",
+        api.SetStartPositionOp: "SetStartPosition(",
+        api.GetTensorCOp: "GetTensorC(",
+        api.EndOp: "End()",
+    }
+    for op_type, call in calls.items():
+        assert kernel.count(f"bpFilter.{call}") == sum(isinstance(o, op_type) for o in ops), call
+    assert kernel.count("while (bpFilter.Iterate())") == sum(
+        isinstance(o, scf.WhileOp) for o in ops
+    )
+    assert kernel.count("for (int64_t ") == sum(isinstance(o, scf.ForOp) for o in ops)
+    assert kernel.count("AscendC::GetBlockIdx()") == 1
+    assert "GetTensorC(dwGm[" in kernel and ", 1);" in kernel  # atomic, as the IR has it
+
+
+def test_hw_level_is_refused() -> None:
+    module = _modules("small", 1)
+    hw = compile(
+        build_module(shape_from_torch_args((1, 16, 3, 6, 6), (16, 16, 2, 3, 3), dtype="f16")),
+        hw=HW,
+        tiling="heuristic",
+        core_num=1,
+    )["hw"]
+    with pytest.raises(EmitError, match="takes the API level"):
+        emit_project(hw, HW, "")
+    with pytest.raises(EmitError, match=r"exactly one ascend\.launch"):
+        emit_project(module["format"], HW, "")
+
+
+# --------------------------------------------------------------------------------------------
+# check-ascendc
+# --------------------------------------------------------------------------------------------
+
+
+@needs_gxx
+@pytest.mark.parametrize("cores", [1, 24])
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_every_matrix_layer_passes_the_syntax_check(tmp_path: Path, name: str, cores: int):
+    _, project = _project(name, cores)
+    write_project(tmp_path / "p", project)
+    result = check_project(tmp_path / "p")
+    assert result.files == (project.kernel_file, HOST_FILE)
+
+
+WRONG = [
+    # a misspelt member
+    ("kernel", "bpFilter.SetStartPosition(", "bpFilter.SetStartPos("),
+    # dy (half) where dW (float) goes
+    ("kernel", "bpFilter.GetTensorC(dwGm[", "bpFilter.GetTensorC(dyGm["),
+    # a call with one argument too many
+    ("kernel", "bpFilter.End();", "bpFilter.End(1);"),
+    # an illegal ConvType combination: dW must be float
+    ("kernel", "FRACTAL_Z_3D, float>", "FRACTAL_Z_3D, half>"),
+    # a tiling field the struct does not have
+    ("host", "t.dwTiling.batch =", "t.dwTiling.batches ="),
+    # a launch with an argument missing
+    ("host", ", tilingDev);", ");"),
+]
+
+
+@needs_gxx
+@pytest.mark.parametrize(("where", "good", "bad"), WRONG)
+def test_a_wrong_call_fails_the_check(tmp_path: Path, where: str, good: str, bad: str):
+    _, project = _project("small", 2)
+    folder = write_project(tmp_path / "p", project)
+    path = folder / (project.kernel_file if where == "kernel" else HOST_FILE)
+    text = path.read_text()
+    assert good in text
+    path.write_text(text.replace(good, bad, 1))
+    with pytest.raises(CheckError, match=r"^\S+\.cpp[:\d]*: .*error: "):
+        check_project(folder)
+
+
+def test_no_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys):
+    _, project = _project("small", 1)
+    folder = write_project(tmp_path / "p", project)
+    monkeypatch.setattr(check_module.shutil, "which", lambda _: None)
+    code = conv.main(["check-ascendc", str(folder)])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert err == (
+        "ascend-conv: error: check-ascendc: g++ not found on PATH: install it to check "
+        "emitted Ascend C\n"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The command line
+# --------------------------------------------------------------------------------------------
+
+SMALL = ["bp-filter", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", "--padding", "1"]
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = conv.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line(err: str, fragment: str) -> None:
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("ascend-conv: error: ") and fragment in err, err
+
+
+@needs_gxx
+def test_emit_then_check_then_emit_again(tmp_path: Path, capsys):
+    folder = tmp_path / "proj"
+    code, out, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))
+    assert (code, err) == (0, "")
+    files = ["CMakeLists.txt", "README.md", "conv3d_bp_filter_kernel.cpp", "main.cpp"]
+    assert out == f"wrote {folder}: {', '.join(files)}\n"
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*files, MARKER])
+    assert "--emit ascendc -o" in (folder / "README.md").read_text()
+    code, out, err = _run(capsys, "check-ascendc", str(folder))
+    assert (code, err) == (0, "") and "not a CANN build" in out
+    # A previous emission is replaced whole, with the new tiling.
+    code, _, err = _run(capsys, *SMALL, "--cores", "2", "--emit", "ascendc", "-o", str(folder))
+    assert (code, err) == (0, "")
+    assert "kBlockDim = 2;" in (folder / HOST_FILE).read_text()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporaries
+
+
+def test_emit_ascendc_needs_a_folder(capsys):
+    code, out, err = _run(capsys, *SMALL, "--emit", "ascendc")
+    assert code == 2 and out == ""
+    _one_line(err, "--emit ascendc writes a project folder: give it with -o DIR")
+
+
+def test_a_folder_that_is_not_ours_is_left_alone(tmp_path: Path, capsys):
+    (tmp_path / "mine.txt").write_text("keep")
+    code, _, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(tmp_path))
+    assert code == 1
+    _one_line(err, "is not empty and is not a previous --emit ascendc project")
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+    # Nor is an emission someone added a file to.
+    folder = tmp_path / "p"
+    assert _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))[0] == 0
+    (folder / "notes.txt").write_text("mine")
+    code, _, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))
+    assert code == 1 and (folder / "notes.txt").read_text() == "mine"
+
+
+def test_missing_parent_and_not_a_project(tmp_path: Path, capsys):
+    code, _, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(tmp_path / "a" / "b"))
+    assert code == 1
+    _one_line(err, "No such file or directory")
+    assert not (tmp_path / "a").exists()
+    code, _, err = _run(capsys, "check-ascendc", str(tmp_path))
+    assert code == 1
+    _one_line(err, "has no emitted project")
+    code, _, err = _run(capsys, "check-ascendc", str(tmp_path / "none"))
+    assert code == 1
+    _one_line(err, "is not a folder")
