@@ -14,7 +14,10 @@
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -283,3 +286,77 @@ def test_missing_parent_and_not_a_project(tmp_path: Path, capsys):
     code, _, err = _run(capsys, "check-ascendc", str(tmp_path / "none"))
     assert code == 1
     _one_line(err, "is not a folder")
+
+
+# --------------------------------------------------------------------------------------------
+# docs/ascendc.md
+# --------------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).parent.parent
+PAGE = ROOT / "docs" / "ascendc.md"
+BIN = Path(sys.executable).parent
+
+
+def _page_blocks() -> list[tuple[str, list[str]]]:
+    """(the prose paragraph just before it, its lines) of every fenced block of the page."""
+    blocks: list[tuple[str, list[str]]] = []
+    prose: list[str] = []
+    body: list[str] | None = None
+    gap = False
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        if body is not None:
+            if line.startswith("```"):
+                blocks.append((" ".join(prose), body))
+                body, prose = None, []
+            else:
+                body.append(line)
+        elif line.startswith("```"):
+            body = []
+        elif not line.strip():
+            gap = True
+        else:
+            prose = [*([] if gap else prose), line.strip()]
+            gap = False
+    return blocks
+
+
+def _assert_excerpt(excerpt: list[str], text: str, what: str) -> None:
+    """The parts of ``excerpt`` between ``...`` lines are consecutive lines of ``text``, in
+    order."""
+    lines = text.splitlines()
+    parts: list[list[str]] = [[]]
+    for line in excerpt:
+        if line.strip() == "...":
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    at = 0
+    for part in (p for p in parts if p):
+        found = next(
+            (i for i in range(at, len(lines) - len(part) + 1) if lines[i : i + len(part)] == part),
+            None,
+        )
+        assert found is not None, f"{what}: not found in order:\n" + "\n".join(part)
+        at = found + len(part)
+
+
+@needs_gxx
+def test_the_page_shows_what_the_commands_do(tmp_path: Path):
+    blocks = _page_blocks()
+    commands = [lines for _, lines in blocks if lines and lines[0].startswith("$ ")]
+    assert len(commands) == 2
+    for lines in commands:
+        argv = shlex.split(lines[0][2:])
+        argv[0] = str(BIN / Path(argv[0]).name)
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert (done.returncode, done.stderr) == (0, ""), lines[0]
+        assert done.stdout.splitlines() == lines[1:], lines[0]
+    excerpts = 0
+    for prose, lines in blocks:
+        if lines and lines[0].startswith("$ "):
+            continue
+        named = re.findall(r"`(dw_project/[\w.]+)`", prose)
+        source = named[-1] if named else "dw_project/main.cpp"  # "and launches on ..."
+        _assert_excerpt(lines, (tmp_path / source).read_text(), source)
+        excerpts += 1
+    assert excerpts == 3
