@@ -17,7 +17,9 @@ write by hand. :func:`emit_project` walks an API-level module and returns the pr
   structure filled field by field from the ``#ascend.dw_tiling`` of the kernel's ``ascend.init``
   and an ``ACLRT_LAUNCH_KERNEL`` with the launch's block count;
 * ``CMakeLists.txt`` laid out as the vendor's kernel-invocation samples (``ascendc_library`` for
-  the kernel, an executable linked against it and ``ascendcl``), and a ``README.md``.
+  the kernel, an executable linked against it and ``ascendcl``), a ``README.md``, and
+  ``data.py``, which makes the host's input files and checks its output file with this
+  package's layouts and reference check (for the problem the launch's ``ascend.conv`` names).
 
 Every number in the emitted code comes from the IR (the tiling attribute, the constants, the
 tensor types, the block count) or from the hardware description (``params.totalL1Size``, the
@@ -54,10 +56,12 @@ from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import AllocGmOp, LaunchOp
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
+from ascend_xdsl.runtime.program import conv_problem
 
 HOST_FILE = "main.cpp"
 CMAKE_FILE = "CMakeLists.txt"
 README_FILE = "README.md"
+DATA_FILE = "data.py"
 
 
 class EmitError(Exception):
@@ -771,7 +775,7 @@ def emit_cmake(program: str, kernel_name: str, hw: str) -> str:
 
 
 def emit_readme(
-    project_name: str, kernel_file: str, launch: LaunchOp, hw: str, command: str
+    project_name: str, kernel_file: str, launch: LaunchOp, hw: str, command: str, data: bool
 ) -> str:
     inputs = _shape_line(launch)
     return "\n".join(
@@ -790,17 +794,32 @@ def emit_readme(
             f"* `{HOST_FILE}`: the host program; `FillTiling` holds the tiling the compiler",
             "  chose.",
             f"* `{CMAKE_FILE}`: the build, laid out as the CANN kernel-invocation samples.",
+            *(
+                [f"* `{DATA_FILE}`: makes the input files and checks the output file."]
+                if data
+                else []
+            ),
             "",
             "## Build and run on a machine with CANN",
             "",
             "    source <CANN>/set_env.sh   # sets ASCEND_HOME_PATH",
             "    cmake -B build && cmake --build build -j",
+            *(["    python3 data.py make DATA_DIR"] if data else []),
             "    ./build/" + project_name + " DATA_DIR",
+            *(["    python3 data.py check DATA_DIR"] if data else []),
             "",
             "DATA_DIR holds `x.bin` and `dy.bin`, raw arrays already in the device layout",
             "(NDC1HWC0, the channels padded to a multiple of 16 with zeros); the program writes",
             "`dw.bin`, float32 in FRACTAL_Z_3D, the layout the kernel leaves. The sizes are the",
             f"`k*Bytes` constants at the top of `main` in `{HOST_FILE}`.",
+            *(
+                [
+                    f"`{DATA_FILE}` (needs ascend-xdsl) makes seeded random inputs in that layout",
+                    "and checks `dw.bin` against ascend-xdsl's reference dW.",
+                ]
+                if data
+                else []
+            ),
             "",
             "## What was checked, and what was not",
             "",
@@ -817,6 +836,73 @@ def emit_readme(
             "",
         ]
     )
+
+
+_DATA_SCRIPT = '''"""Data for this project, made and checked with ascend-xdsl.
+
+    python3 data.py make DATA_DIR [SEED]    write x.bin and dy.bin: seeded random, NDC1HWC0
+    python3 data.py check DATA_DIR [SEED]   compare dw.bin (FRACTAL_Z_3D) with the reference
+
+The layouts are ascend-xdsl's (ascend_xdsl.dialects.formats), the check its reference check
+(ascend_xdsl.runtime.check); the inputs are those `ascend-conv bp-filter --seed SEED` runs.
+"""
+
+import sys
+from math import prod
+from pathlib import Path
+
+import numpy as np
+
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.runtime.api import random_inputs
+from ascend_xdsl.runtime.check import check
+
+# The problem of the host function and its launch's ascend.conv attribute.
+PROBLEM = shape_from_torch_args({problem})
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (2, 3) or argv[0] not in ("make", "check"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
+    x, dy = random_inputs(PROBLEM, seed)
+    if argv[0] == "make":
+        formats.ncdhw_to_ndc1hwc0(x, C0).tofile(folder / "x.bin")
+        formats.ncdhw_to_ndc1hwc0(dy, C0).tofile(folder / "dy.bin")
+        return 0
+    cout, cin_g, kd, kh, kw = PROBLEM.weight_shape
+    shape = formats.fractal_z_3d_shape(cout, cin_g, kd, kh, kw, PROBLEM.groups, C0)
+    if not (folder / "dw.bin").is_file():
+        print(f"{{folder / 'dw.bin'}}: no such file (run the program first)", file=sys.stderr)
+        return 1
+    raw = np.fromfile(folder / "dw.bin", dtype=np.float32)
+    if raw.size != prod(shape):
+        print(f"dw.bin: expected {{prod(shape)}} floats, got {{raw.size}}", file=sys.stderr)
+        return 1
+    dw = formats.fractal_z_3d_to_oihw(raw.reshape(shape), cout, cin_g, kd, kh, kw, PROBLEM.groups)
+    result = check(PROBLEM, x, dy, dw)
+    print(result.describe())
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+'''
+
+
+def emit_data_script(host: func.FuncOp) -> str | None:
+    """``data.py`` for the problem ``host`` computes (None if the IR does not say which)."""
+    p = conv_problem(host)
+    if p is None:
+        return None
+    problem = (
+        f"{p.input_shape}, {p.weight_shape}, stride={p.strides}, padding={p.pads}, "
+        f"dilation={p.dilations}, groups={p.groups}, dtype={p.dtype!r}"
+    )
+    return _DATA_SCRIPT.format(problem=problem)
 
 
 def _find_launch(module: ModuleOp) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
@@ -853,11 +939,13 @@ def emit_project(module: ModuleOp, hw: str, command: str) -> Project:
             raise EmitError(f"function name '{symbol}' is not a C identifier")
     kernel_text = emit_kernel(kernel, _shape_line(launch))
     host_text = emit_host(host, launch, kernel, hw)
+    data = emit_data_script(host)
     files = {
         f"{name}.cpp": kernel_text,
         HOST_FILE: host_text,
         CMAKE_FILE: emit_cmake(program, name, hw),
-        README_FILE: emit_readme(program, f"{name}.cpp", launch, hw, command),
+        README_FILE: emit_readme(program, f"{name}.cpp", launch, hw, command, data is not None),
+        **({DATA_FILE: data} if data is not None else {}),
     }
     return Project(kernel_name=name, files=files)
 

@@ -23,10 +23,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_runtime import SHAPES
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects import api_level as api
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.emit import check as check_module
@@ -42,13 +44,15 @@ from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import compile
+from ascend_xdsl.runtime.api import interpret_timed, random_inputs
+from ascend_xdsl.runtime.program import conv_problem
 from ascend_xdsl.tools import conv
 
 HW = "atlas-a2-910b2"
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
 
-def _modules(name: str, cores: int) -> dict[str, ModuleOp]:
+def _modules(name: str, cores: int, stop_after: str = "api") -> dict[str, ModuleOp]:
     kw = dict(SHAPES[name])
     dtype = kw.pop("dtype", np.float16)
     problem = shape_from_torch_args(
@@ -65,7 +69,7 @@ def _modules(name: str, cores: int) -> dict[str, ModuleOp]:
         hw=HW,
         tiling="heuristic",
         core_num=cores,
-        stop_after="api",
+        stop_after=stop_after,
         override=str(kw.get("override", "")),
         dk=str(kw.get("dk", "separate")),
     )
@@ -242,7 +246,7 @@ def test_emit_then_check_then_emit_again(tmp_path: Path, capsys):
     folder = tmp_path / "proj"
     code, out, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))
     assert (code, err) == (0, "")
-    files = ["CMakeLists.txt", "README.md", "conv3d_bp_filter_kernel.cpp", "main.cpp"]
+    files = ["CMakeLists.txt", "README.md", "conv3d_bp_filter_kernel.cpp", "data.py", "main.cpp"]
     assert out == f"wrote {folder}: {', '.join(files)}\n"
     assert sorted(p.name for p in folder.iterdir()) == sorted([*files, MARKER])
     assert "--emit ascendc -o" in (folder / "README.md").read_text()
@@ -360,3 +364,40 @@ def test_the_page_shows_what_the_commands_do(tmp_path: Path):
         _assert_excerpt(lines, (tmp_path / source).read_text(), source)
         excerpts += 1
     assert excerpts == 3
+
+
+# --------------------------------------------------------------------------------------------
+# data.py: the data contract of the host program
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "cores"), [("groups2", 1), ("bf16", 2), ("cin20", 24)])
+def test_data_script_matches_the_host_and_checks_a_simulated_dw(
+    tmp_path: Path, name: str, cores: int
+):
+    """data.py makes exactly the bytes main.cpp reads, and accepts the simulator's dW written
+    in FRACTAL_Z_3D (the layout main.cpp writes) while rejecting a wrong one."""
+    modules = _modules(name, cores, "hw")
+    folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
+    script = [sys.executable, str(folder / "data.py")]
+    run = subprocess.run([*script, "make", str(folder), "3"], capture_output=True, text=True)
+    assert (run.returncode, run.stderr) == (0, "")
+    host = (folder / HOST_FILE).read_text()
+    sizes = dict(re.findall(r"constexpr size_t k(\w+)Bytes = (\d+);", host))
+    assert (folder / "x.bin").stat().st_size == int(sizes["X"])
+    assert (folder / "dy.bin").stat().st_size == int(sizes["Dy"])
+
+    host_func = next(op for op in modules["api"].ops if isinstance(op, func.FuncOp))
+    problem = conv_problem(host_func)
+    assert problem is not None
+    x, dy = random_inputs(problem, 3)
+    dw, _ = interpret_timed(modules["hw"], HW, x, dy, timed=False)
+    fz = formats.oihw_to_fractal_z_3d(dw, problem.groups, C0).astype(np.float32)
+    assert fz.nbytes == int(sizes["Dw"])
+    fz.tofile(folder / "dw.bin")
+    run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
+    assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
+    fz.reshape(-1)[0] += 1.0
+    fz.tofile(folder / "dw.bin")
+    run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
+    assert run.returncode == 1, run.stdout
