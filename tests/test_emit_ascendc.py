@@ -18,6 +18,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.emit import ascendc as ascendc_module
 from ascend_xdsl.emit import check as check_module
 from ascend_xdsl.emit.ascendc import (
     HOST_FILE,
@@ -44,6 +46,7 @@ from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import compile
+from ascend_xdsl.runtime import api_sim
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.program import conv_problem
 from ascend_xdsl.tools import conv
@@ -401,3 +404,139 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     fz.tofile(folder / "dw.bin")
     run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
     assert run.returncode == 1, run.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# The emitted project run on the CPU against a recording stand-in of the API
+# --------------------------------------------------------------------------------------------
+
+MOCK = Path(__file__).parent / "ascendc_mock"
+
+_LAUNCHER = """#pragma once
+#include <cstdio>
+// The launch of tests/ascendc_mock: the kernel once per block index, on the CPU.
+template <class K>
+struct MockLauncher {
+    K kernel;
+    template <class... P>
+    uint32_t operator()(uint32_t blockDim, aclrtStream, P... p)
+    {
+        for (uint32_t b = 0; b < blockDim; ++b) {
+            g_mock_block = b;
+            std::printf("block %u\\n", b);
+            kernel(static_cast<uint8_t*>(p)...);
+        }
+        return 0;
+    }
+};
+template <class K>
+MockLauncher(K) -> MockLauncher<K>;
+#define ACLRT_LAUNCH_KERNEL(kernel) MockLauncher{kernel}
+"""
+
+
+def _mock_run(folder: Path, kernel_name: str, work: Path) -> list[str]:
+    """Build kernel and host as one program against tests/ascendc_mock and run it on the data
+    folder ``folder``; its call log."""
+    (work / f"aclrtlaunch_{kernel_name}.h").write_text(_LAUNCHER)
+    (work / "driver.cpp").write_text(f'#include "{kernel_name}.cpp"\n#include "main.cpp"\n')
+    includes = [MOCK, work, check_module.include_dir(), folder]
+    program = work / "program"
+    flags = ["-std=c++17", *(f"-I{p}" for p in includes)]
+    build = subprocess.run(
+        ["g++", *flags, str(work / "driver.cpp"), "-o", str(program)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(program), str(folder)], capture_output=True, text=True)
+    assert (run.returncode, run.stderr) == (0, ""), run.stderr
+    return run.stdout.splitlines()
+
+
+def _ir_calls(monkeypatch: pytest.MonkeyPatch, module: ModuleOp, x, dy) -> list[str]:
+    """The API calls the API-level IR makes when the interpreter runs it, as the stand-in logs
+    them (one GetTensorC line per single shape, as its Iterate is true once per shape)."""
+    log: list[str] = []
+    blocks = iter(range(10**6))
+
+    def record(name: str, line: Callable[..., str]) -> None:
+        original = getattr(api_sim, name)
+
+        def wrapper(*args):
+            text = line(*args)
+            if text and not (text.startswith("GetTensorC") and log and log[-1] == text):
+                log.extend(text.split("\n"))
+            return original(*args)
+
+        monkeypatch.setattr(api_sim, name, wrapper)
+
+    def init_line(_obj, t: DwTiling) -> str:
+        fields = (t.batch, t.cin1_g, t.base_m, t.base_k, t.base_n, t.bl1_bound)
+        rest = (t.single_core_batch, t.single_core_cin)
+        return f"block {next(blocks)}\nInit {' '.join(map(str, (*fields, *rest)))}"
+
+    record("init", init_line)
+    record("set_grad_output", lambda _o, _t, off: f"SetGradOutput {off}")
+    record("set_input", lambda _o, _t, off: f"SetInput {off}")
+    record("set_single_shape", lambda _o, m, n, k: f"SetSingleShape {m} {n} {k}")
+    record("set_start_position", lambda _o, ho: f"SetStartPosition {ho}")
+    record("get_tensor_c", lambda _o, _t, off, atomic: f"GetTensorC {off} {int(atomic)}")
+    record("end", lambda _o: "End")
+    interpret_timed(module, HW, x, dy, "interp", timed=False)
+    return log
+
+
+@needs_gxx
+@pytest.mark.parametrize(
+    ("name", "cores"),
+    [("groups2", 1), ("fused_dk", 24), ("tall_streaming_k", 24), ("order_n", 4), ("cin20", 24)],
+)
+def test_the_project_makes_the_irs_calls(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, cores: int
+):
+    """Built against the recording stand-in and run on the CPU, the emitted host and kernel
+    make, block by block, the API calls (offsets, shapes, start rows, atomic flag) that the
+    interpreter makes running the API-level IR; Init sees the IR's tiling after the host's
+    FillTiling and the kernel's word-by-word copy."""
+    module, project = _project(name, cores)
+    folder = write_project(tmp_path / "p", project)
+    made = subprocess.run(
+        [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work)
+    problem = conv_problem(next(op for op in module.ops if isinstance(op, func.FuncOp)))
+    assert problem is not None
+    x, dy = random_inputs(problem, 0)
+    expected = _ir_calls(monkeypatch, module, x, dy)
+    assert sum(line.startswith("SetSingleShape") for line in expected) > 0
+    assert got == expected
+    # The host zero-filled dW (the stand-in's device memory starts as 0x7f bytes) and wrote
+    # it back: the stand-in computes nothing.
+    dw = np.fromfile(folder / "dw.bin", dtype=np.uint8)
+    assert dw.size > 0 and not dw.any()
+
+
+@needs_gxx
+def test_the_division_helpers_round_as_arith_does(tmp_path: Path):
+    """FloorDiv/CeilDiv/Min/Max as the kernel defines them, against Python's rounding (the
+    semantics of arith.floordivsi / ceildivsi), negative operands included."""
+    pairs = [(a, b) for a in range(-7, 8) for b in (-3, -2, -1, 1, 2, 5)]
+    body = "".join(
+        f'    std::printf("%lld %lld %lld %lld\\n", (long long)FloorDiv({a}, {b}), '
+        f"(long long)CeilDiv({a}, {b}), (long long)Min({a}, {b}), (long long)Max({a}, {b}));\n"
+        for a, b in pairs
+    )
+    helpers = "\n".join(ascendc_module._HELPERS[h] for h in ("FloorDiv", "CeilDiv", "Min", "Max"))
+    source = tmp_path / "helpers.cpp"
+    source.write_text(
+        "#include <cstdint>\n#include <cstdio>\n#define __aicore__\n"
+        f"{helpers}\nint main()\n{{\n{body}    return 0;\n}}\n"
+    )
+    program = tmp_path / "helpers"
+    subprocess.run(["g++", "-std=c++17", str(source), "-o", str(program)], check=True)
+    got = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout
+    expected = "".join(f"{a // b} {-(-a // b)} {min(a, b)} {max(a, b)}\n" for a, b in pairs)
+    assert got == expected
