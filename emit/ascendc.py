@@ -129,7 +129,9 @@ def physical_bytes(t: GmTensorType) -> int:
 def soc_version(hw: str) -> str:
     """The CANN SoC name of a hardware description: ``atlas-a2-910b2`` -> ``Ascend910B2``."""
     m = re.search(r"(910b\d)$", hw)
-    return f"Ascend{m.group(1).upper()}" if m else "Ascend910B1"
+    if m is None:
+        raise EmitError(f"no CANN SoC name is known for the hardware '{hw}'")
+    return f"Ascend{m.group(1).upper()}"
 
 
 def _kernel_roles(kernel: func.FuncOp) -> dict[SSAValue, str]:
@@ -196,7 +198,17 @@ _HELPERS: dict[str, str] = {
 _OBJECT = "bpFilter"
 _TILING = "tilingData"
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_RESERVED = {"x", "dy", "dw", "tiling", _OBJECT, _TILING, "xGm", "dyGm", "dwGm"}
+# Names the kernel uses itself, and the C++ keywords an IR name hint could spell.
+_RESERVED = {
+    *("x", "dy", "dw", "tiling", _OBJECT, _TILING, "xGm", "dyGm", "dwGm"),
+    *("FloorDiv", "CeilDiv", "Min", "Max", "CopyTiling", "AscendC", "ConvBackpropApi"),
+    *("auto", "bool", "break", "case", "char", "class", "const", "constexpr", "continue"),
+    *("default", "delete", "do", "double", "else", "enum", "extern", "false", "float", "for"),
+    *("goto", "if", "inline", "int", "long", "namespace", "new", "operator", "private"),
+    *("public", "register", "return", "short", "signed", "sizeof", "static", "struct"),
+    *("switch", "template", "this", "true", "typedef", "typename", "union", "unsigned"),
+    *("using", "virtual", "void", "volatile", "while", "int64_t", "uint64_t", "uint32_t"),
+}
 
 
 def _conv_type_spelling(ct: ConvTypeAttr) -> str:

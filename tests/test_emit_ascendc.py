@@ -26,6 +26,7 @@ import pytest
 from test_runtime import SHAPES
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
@@ -45,7 +46,7 @@ from ascend_xdsl.emit.ascendc import (
 from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
-from ascend_xdsl.lowering.pipeline import compile
+from ascend_xdsl.lowering.pipeline import compile, make_context
 from ascend_xdsl.runtime import api_sim
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.program import conv_problem
@@ -540,3 +541,16 @@ def test_the_division_helpers_round_as_arith_does(tmp_path: Path):
     got = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout
     expected = "".join(f"{a // b} {-(-a // b)} {min(a, b)} {max(a, b)}\n" for a, b in pairs)
     assert got == expected
+
+
+@needs_gxx
+def test_ir_names_that_are_cpp_keywords_are_renamed(tmp_path: Path):
+    """The emitter names C++ variables after the IR's name hints (%bdi, %dki); a hint that is
+    a C++ keyword or one of the kernel's own names gets a fresh name instead."""
+    module = _modules("small", 1)["api"]
+    text = conv.ir_text(module).replace("%bdi", "%for").replace("%dki", "%bpFilter")
+    parsed = Parser(make_context(), text).parse_module()
+    project = emit_project(parsed, HW, "")
+    kernel = project.files[project.kernel_file]
+    assert "int64_t for " not in kernel and "int64_t bpFilter " not in kernel
+    check_project(write_project(tmp_path / "p", project))
