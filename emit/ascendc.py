@@ -511,6 +511,9 @@ def emit_kernel(kernel: func.FuncOp, problem: str) -> str:
         "",
         f'extern "C" __global__ __aicore__ void {name}({params}, GM_ADDR tiling)',
         "{",
+        "    // A Cube-only kernel, as the vendor operator declares it (hicann/ops-nn",
+        "    // conv/conv3d_backprop_filter_v2/op_kernel/conv3d_backprop_filter_v2.cpp).",
+        "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_0);",
         f"    Conv3DBackpropFilterTilingData {_TILING};",
         f"    CopyTiling(&{_TILING}, tiling);",
         *body,
@@ -843,8 +846,9 @@ def emit_readme(
             "against a reference dW (the same `ascend-conv bp-filter` flags without `--emit`).",
             "",
             "Not checked: a build with the CANN toolchain (bisheng, the real headers and",
-            "ascendc.cmake), the generated `aclrtlaunch_*.h` signature, the kernel type (cube-only",
-            "or mixed) the toolchain infers, and any run on an NPU.",
+            "ascendc.cmake), the generated `aclrtlaunch_*.h` signature, the kernel type",
+            "(`KERNEL_TYPE_MIX_AIC_1_0`, as the vendor operator declares it) in this build",
+            "flow, and any run on an NPU.",
             "",
         ]
     )

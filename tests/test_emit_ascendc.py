@@ -194,6 +194,8 @@ WRONG = [
     ("kernel", "bpFilter.End();", "bpFilter.End(1);"),
     # an illegal ConvType combination: dW must be float
     ("kernel", "FRACTAL_Z_3D, float>", "FRACTAL_Z_3D, half>"),
+    # a kernel type that does not exist
+    ("kernel", "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_3_0"),
     # a tiling field the struct does not have
     ("host", "t.dwTiling.batch =", "t.dwTiling.batches ="),
     # a launch with an argument missing

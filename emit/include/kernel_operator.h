@@ -19,6 +19,19 @@ struct bfloat16_t {
     uint16_t bits;
 };
 
+// The kernel types of KERNEL_TASK_TYPE_DEFAULT (the vendor operator's kernel declares
+// KERNEL_TYPE_MIX_AIC_1_0: Cube cores only); the macro is the toolchain's, here it only
+// checks that its argument is one of these names.
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+};
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(static_cast<KernelMetaType>(type))
+
 namespace AscendC {
 
 // Logical buffer positions (DEVKIT docs, 通用说明和约束.md, table 1).

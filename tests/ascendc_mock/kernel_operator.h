@@ -19,6 +19,9 @@ struct bfloat16_t {
 
 inline int64_t g_mock_block = 0;
 
+enum KernelMetaType { KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_0 };
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(type)
+
 namespace AscendC {
 
 enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC };
