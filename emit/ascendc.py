@@ -546,9 +546,20 @@ def _tiling_lines(tiling: DwTiling, l1_size: int) -> list[str]:
 
 @dataclass
 class _HostBuffer:
+    """One GM tensor of the host: its name (x, dy, dw), bytes in its layout, and type."""
+
     name: str
     bytes: int
     description: str
+
+    @property
+    def size(self) -> str:
+        """The name of its byte-count constant: ``kDyBytes``."""
+        return f"k{self.name[:1].upper()}{self.name[1:]}Bytes"
+
+    @property
+    def layout(self) -> str:
+        return self.description.split(" ")[0]
 
 
 def _describe(t: GmTensorType) -> str:
@@ -563,7 +574,7 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
     params = _param_names(kernel)
     inputs: dict[SSAValue, _HostBuffer] = {}
     zeroed: dict[SSAValue, _HostBuffer] = {}
-    outputs: list[tuple[_HostBuffer, TransDataOp]] = []
+    outputs: list[_HostBuffer] = []
     by_value: dict[SSAValue, _HostBuffer] = {}
     role = {arg: params[i] for i, arg in enumerate(launch.args)}
     init = next((op for op in kernel.walk() if isinstance(op, api.InitOp)), None)
@@ -583,13 +594,12 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
             buf = _HostBuffer(name, physical_bytes(t), _describe(t))
             zeroed[op.result] = by_value[op.result] = buf
         elif isinstance(op, TransDataOp) and op.source in by_value:
-            outputs.append((by_value[op.source], op))
+            outputs.append(by_value[op.source])
         elif op is launch or isinstance(op, func.ReturnOp):
             continue
         else:
             raise EmitError(f"{where}: {op.name} has no host-side spelling here")
-    missing = [v for v in launch.args if v not in by_value]
-    if missing:
+    if any(v not in by_value for v in launch.args):
         raise EmitError(f"{where}: ascend.launch passes a tensor the host did not make")
     hw_config = hw_data.load(hw)
     tiling = init.tiling.tiling
@@ -599,7 +609,7 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
 
     body: list[str] = []
     for buf in [*inputs.values(), *zeroed.values()]:
-        k = f"k{buf.name[:1].upper()}{buf.name[1:]}Bytes"
+        k = buf.size
         body.append(f"    constexpr size_t {k} = {buf.bytes};  // {buf.description}")
     body.append("")
     body += [
@@ -611,9 +621,9 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
         "",
     ]
     for buf in inputs.values():
-        k = f"k{buf.name[:1].upper()}{buf.name[1:]}Bytes"
+        k = buf.size
         body += [
-            f"    // ascend.trans_data into {buf.description.split(' ')[0]}: {buf.name}.bin holds "
+            f"    // ascend.trans_data into {buf.layout}: {buf.name}.bin holds "
             "it already in that layout.",
             f"    std::vector<uint8_t> {buf.name}Host({k});",
             f'    if (!ReadFile(dataDir + "/{buf.name}.bin", {buf.name}Host.data(), {k})) {{',
@@ -626,7 +636,7 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
             "",
         ]
     for buf in zeroed.values():
-        k = f"k{buf.name[:1].upper()}{buf.name[1:]}Bytes"
+        k = buf.size
         body += [
             "    // ascend.alloc_gm: zero-filled, the kernel adds its tiles into it atomically.",
             f"    void* {buf.name}Dev = nullptr;",
@@ -647,11 +657,10 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
         "    CHECK_ACL(aclrtSynchronizeStream(stream));",
         "",
     ]
-    for buf, _ in outputs:
-        k = f"k{buf.name[:1].upper()}{buf.name[1:]}Bytes"
+    for buf in outputs:
+        k = buf.size
         body += [
-            f"    // ascend.trans_data out of {buf.description.split(' ')[0]}: {buf.name}.bin "
-            "gets it in that layout.",
+            f"    // ascend.trans_data out of {buf.layout}: {buf.name}.bin gets it in that layout.",
             f"    std::vector<uint8_t> {buf.name}Host({k});",
             f"    CHECK_ACL(aclrtMemcpy({buf.name}Host.data(), {k}, {buf.name}Dev, {k}, "
             "ACL_MEMCPY_DEVICE_TO_HOST));",
