@@ -232,6 +232,7 @@ class _KernelWriter:
         self.helpers: set[str] = set()
         self.object_type: Conv3DBpFilterType | None = None
         self.params = _param_names(kernel)
+        self.taken |= {*self.params, *(f"{p}Gm" for p in self.params)}
         self.tensors: dict[SSAValue, str] = {}
 
     # -- names and expressions --
