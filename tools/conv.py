@@ -25,7 +25,9 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
 unknown hardware, unreadable tiling file, a pass that is not available yet, a failed compile,
-an unwritable --trace or --plot file, matplotlib missing for --plot).
+an unwritable --trace or --plot file, matplotlib missing for --plot, an --emit ascendc folder
+that cannot be written or is not empty and not a previous emission, a check-ascendc that does
+not compile or has no g++).
 """
 
 from __future__ import annotations
