@@ -556,3 +556,26 @@ def test_ir_names_that_are_cpp_keywords_are_renamed(tmp_path: Path):
     kernel = project.files[project.kernel_file]
     assert "int64_t for " not in kernel and "int64_t bpFilter " not in kernel
     check_project(write_project(tmp_path / "p", project))
+
+
+def test_errors_end_to_end_through_the_console_script(tmp_path: Path):
+    """The installed ascend-conv: a file where the folder should be, and a broken project,
+    are one line and an exit code, no traceback."""
+    (tmp_path / "file").write_text("not a folder")
+    script = str(BIN / "ascend-conv")
+    done = subprocess.run(
+        [script, *SMALL, "--emit", "ascendc", "-o", str(tmp_path / "file")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    _one_line(done.stderr, "it exists and is not a folder")
+    assert (tmp_path / "file").read_text() == "not a folder"
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / HOST_FILE).write_text("int main() { return 0; }\n")
+    (tmp_path / "p" / "k.cpp").write_text("void k();\n")
+    done = subprocess.run(
+        [script, "check-ascendc", str(tmp_path / "p")], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    _one_line(done.stderr, 'expected one extern "C" __global__ __aicore__ kernel, found 0')
