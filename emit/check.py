@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ascend_xdsl.emit.ascendc import HOST_FILE
+from ascend_xdsl.emit.common import HOST_FILE
 
 COMPILER = "g++"
 # Plain ASCII quotes in the messages, whatever the locale.

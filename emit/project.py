@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ascend_xdsl.emit.ascendc import Project
+from ascend_xdsl.emit.common import Project
 
 MARKER = ".ascend-xdsl-emit"
 """The file that marks a folder as written by ``--emit ascendc``: one emitted path a line."""

@@ -33,8 +33,8 @@ from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.launch import LaunchOp
-from ascend_xdsl.emit import ascendc as ascendc_module
 from ascend_xdsl.emit import check as check_module
+from ascend_xdsl.emit import kernel as kernel_module
 from ascend_xdsl.emit.ascendc import (
     HOST_FILE,
     EmitError,
@@ -532,7 +532,7 @@ def test_the_division_helpers_round_as_arith_does(tmp_path: Path):
         f"(long long)CeilDiv({a}, {b}), (long long)Min({a}, {b}), (long long)Max({a}, {b}));\n"
         for a, b in pairs
     )
-    helpers = "\n".join(ascendc_module._HELPERS[h] for h in ("FloorDiv", "CeilDiv", "Min", "Max"))
+    helpers = "\n".join(kernel_module._HELPERS[h] for h in ("FloorDiv", "CeilDiv", "Min", "Max"))
     source = tmp_path / "helpers.cpp"
     source.write_text(
         "#include <cstdint>\n#include <cstdio>\n#define __aicore__\n"
