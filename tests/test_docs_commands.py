@@ -224,3 +224,30 @@ def test_the_pages_show_commands_and_all_are_covered():
     shown = [c for p in RUN_PAGES for c in shown_commands(p)]
     assert sum(1 for c in shown if _runnable(c.line)) >= 15
     assert all(c.output for c in shown if "ascend-" in c.line and "-o " not in c.line)
+
+
+def test_the_readme_hw_op_counts_are_the_compilers():
+    """README, end of the worked example: "this layer compiles to N hw ops, the default layer to
+    M, and the default layer with D=32, H=W=56 ... to K" (ops of the hw module, itself not
+    counted, as the summary's ``compiled`` line counts them)."""
+    from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
+    from ascend_xdsl.lowering.pipeline import compile
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    found = re.search(
+        r"this layer compiles to (\d+) hw ops, the default layer to (\d+), and the default "
+        r"layer with D=32, H=W=56 \(16 times the data\) to (\d+)",
+        text,
+    )
+    assert found is not None
+    layers = [
+        ((1, 16, 4, 8, 8), (16, 16, 3, 3, 3), 1),
+        ((2, 64, 8, 28, 28), (64, 64, 3, 3, 3), None),
+        ((2, 64, 32, 56, 56), (64, 64, 3, 3, 3), None),
+    ]
+    counts = []
+    for x, w, cores in layers:
+        problem = shape_from_torch_args(x, w, padding=1)
+        hw = compile(build_module(problem), core_num=cores)["hw"]
+        counts.append(sum(1 for _ in hw.walk()) - 1)
+    assert counts == [int(n) for n in found.groups()]
