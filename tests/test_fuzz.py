@@ -3,7 +3,8 @@
 * ``ascend-opt`` and ``ascend-run`` get mutations of valid programs (every example, a hand-written
   kernel with a sanitizer finding and a compiled hardware-level kernel): tokens deleted,
   duplicated, swapped, inserted, numbers replaced by edge values, the file truncated;
-* ``ascend-conv`` gets random sets of its flags, valid and not.
+* ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
+  ``check-ascendc`` included).
 
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
@@ -237,19 +238,24 @@ def conv_flags(draw: st.DrawFn) -> list[str]:
     }
     for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=5, unique=True)):
         argv += [flag, draw(flags[flag])]
-    mode = draw(st.sampled_from(["op", "format", "api", "hw", "cost-only", "run"]))
+    mode = draw(st.sampled_from(["op", "format", "api", "hw", "ascendc", "cost-only", "run"]))
     if mode == "cost-only":
         argv.append("--cost-only")
     elif mode != "run":
         argv += ["--emit", mode]
-    if draw(st.booleans()):
-        argv += ["-o", str(SCRATCH / "conv.out")]
+    if mode == "ascendc" or draw(st.booleans()):
+        # an Ascend C project is a folder: a fresh one, the file of another case, or none
+        target = draw(st.sampled_from(["conv.out", f"project{draw(st.integers(0, 10**9))}"]))
+        argv += ["-o", str(SCRATCH / target)]
     if draw(st.integers(0, 9)) == 0:
         argv += ["--trace", str(SCRATCH / "trace.json")]
     return [*argv, "--max-iterations", "500"]
 
 
 @FUZZ
-@given(argv=conv_flags())
+@given(
+    argv=conv_flags()
+    | st.lists(st.sampled_from(["check-ascendc", str(SCRATCH), "/dev/null", "", "--x"]))
+)
 def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
