@@ -29,7 +29,10 @@ from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
     PythonValues,
+    ReturnedValues,
+    TerminatorValue,
     impl,
+    impl_terminator,
     register_impls,
 )
 from xdsl.interpreters.arith import ArithFunctions
@@ -335,22 +338,32 @@ class AscendFunctions(InterpreterFunctions):
         return ()
 
 
-class BudgetCounter(Interpreter.Listener):
-    """Takes the loops xDSL's interpreter runs (the host function's, and the kernels' with
-    ``executor="interp"``) from the run's budget: an ``scf.for``'s trip count at its entry, one
-    iteration per ``scf.condition`` of an ``scf.while``."""
+@register_impls
+class BudgetedScfFunctions(InterpreterFunctions):
+    """xDSL's ``scf.for`` and ``scf.condition``, drawing on the run's budget (the host
+    function's loops, and the kernels' with ``executor="interp"``): an ``scf.for`` takes its
+    trip count at its entry, an ``scf.while`` one iteration per ``scf.condition``. Registered
+    over ``ScfFunctions``, not as a listener, so that the other ops pay nothing."""
 
     def __init__(self, budget: Budget) -> None:
+        super().__init__()
         self.budget = budget
 
-    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
-        if isinstance(op, scf.ForOp):
-            self.budget.take(len(range(*args[:3])), op)
-        elif isinstance(op, scf.ConditionOp):
-            self.budget.take(1, op.parent_op() or op)
+    @impl(scf.ForOp)
+    def run_for(self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues) -> PythonValues:
+        lb, ub, step, *carried = args
+        self.budget.take(len(range(lb, ub, step)), op)
+        values = tuple(carried)
+        for i in range(lb, ub, step):  # as xDSL's ScfFunctions.run_for
+            values = interpreter.run_ssacfg_region(op.body, (i, *values), "for_loop")
+        return values
 
-    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
-        pass
+    @impl_terminator(scf.ConditionOp)
+    def run_condition(
+        self, interpreter: Interpreter, op: scf.ConditionOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        self.budget.take(1, op.parent_op() or op)
+        return ReturnedValues(args), ()
 
 
 class ScalarCounter(Interpreter.Listener):
@@ -416,7 +429,7 @@ def build_interpreter(
     ):
         interpreter.register_implementations(fns)
     interpreter.register_implementations(ExtraArithFunctions(), override=True)
-    interpreter.listeners = (*interpreter.listeners, BudgetCounter(functions.budget))
+    interpreter.register_implementations(BudgetedScfFunctions(functions.budget), override=True)
     if timed and executor == "interp":
         interpreter.listeners = (*interpreter.listeners, ScalarCounter(functions))
     return interpreter, functions

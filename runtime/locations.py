@@ -17,18 +17,36 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
+# What xDSL 0.74's parser lets escape on malformed text: ``struct.error`` / ``OverflowError``
+# packing a number too large for a dense array, ``ValueError`` / ``TypeError`` / ``IndexError``
+# building an attribute from the wrong number or kind of parameters (``zip(strict=True)`` in
+# ``ParametrizedAttribute.new``).
+_ESCAPING = (struct.error, OverflowError, ValueError, TypeError, IndexError)
+
 
 class CheckedParser(Parser):
-    """xDSL's parser, but a number that does not fit its type (``array<i64: 1e30>``, which
-    xDSL packs with ``struct`` while parsing) is a parse error at the operation that holds it,
-    not a ``struct.error`` or ``OverflowError`` from deep inside the parser."""
+    """xDSL's parser, but what escapes it on malformed text (a number that does not fit its
+    type, ``array<i64: 1e30>``; a type given too few parameters) is a parse error at the
+    operation that holds it, or where the parser stood, not an exception from deep inside."""
 
     def parse_operation(self) -> Operation:
         start = self.pos
         try:
             return super().parse_operation()
-        except (struct.error, OverflowError) as e:
-            self.raise_error(f"a number does not fit its type ({e})", start, self.pos)
+        except _ESCAPING as e:
+            self.raise_error(_escaped(e), start, self.pos)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except _ESCAPING as e:  # outside any op: an alias definition, say
+            self.raise_error(_escaped(e), self.pos, self.pos)
+
+
+def _escaped(e: Exception) -> str:
+    if isinstance(e, struct.error | OverflowError):
+        return f"a number does not fit its type ({e})"
+    return f"malformed attribute or type ({e})"
 
 
 class LocatingParser(CheckedParser):

@@ -453,3 +453,21 @@ def test_an_inf_next_to_the_depth_padding_is_documented_and_warned(tmp_path, cap
     assert (
         err.startswith("ascend-run: warning: dy holds 1 Inf/NaN value") and "Traceback" not in err
     )
+
+
+@pytest.mark.parametrize("main", [run.main, opt.main])
+@pytest.mark.parametrize(
+    ("example", "edit", "fragment"),
+    [
+        # found by tests/test_fuzz.py: exceptions that escaped xDSL's parser
+        ("format_level.mlir", ("strides [1, 1, 1]", "strides [1, 99999999999999999999, 1]"),
+         ":16:3: a number does not fit its type"),
+        ("api_level.mlir", ("i32>, #ascend", "i32>>, #ascend"),
+         ":15:102: malformed attribute or type"),
+    ],
+)  # fmt: skip
+def test_what_escaped_the_parser_is_a_parse_error(capsys, tmp_path, main, example, edit, fragment):
+    path = tmp_path / example
+    path.write_text((ROOT / "examples" / example).read_text().replace(*edit, 1))
+    code, _, err = tool(capsys, main, path)
+    assert code == 1 and f"{path}{fragment}" in _one_line(err, "ascend-")
