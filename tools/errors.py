@@ -48,7 +48,7 @@ def describe_parse_error(e: ParseError) -> str:
                 f"{'s' if len(unclosed) > 1 else ''} still open ({what}): is it truncated? "
                 f"({message})"
             )
-        return f"{name}:{line}:{col}: unexpected end of the file: {message}"
+        return f"{name}:{line}:{col}: {message} (at the end of the file)"
     before = _end_of_previous_text(text, start)
     if message.startswith("Expected") and before is not None:
         line, col = _line_col(text, before)
