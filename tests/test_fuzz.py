@@ -1,6 +1,7 @@
 """Fuzzing the three tools with hypothesis: whatever the input, one line and a plain exit code.
 
-* ``ascend-opt`` and ``ascend-run`` get mutations of valid programs (every example, a hand-written
+* ``ascend-opt`` (with a random pass or the whole pipeline) and ``ascend-run`` get mutations of
+  valid programs (every example, a hand-written
   kernel with a sanitizer finding and a compiled hardware-level kernel): tokens deleted,
   duplicated, swapped, inserted, numbers replaced by edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
@@ -135,12 +136,25 @@ def _small_machine(monkeypatch):
     monkeypatch.setattr(host_memory, "available_bytes", lambda: 256 * 2**20)
 
 
+PIPELINES = [
+    [],
+    ["-p", "canonicalize,cse"],
+    ["-p", "ascend-legalize-formats"],
+    ["-p", "ascend-tile-conv3d-bp-filter{cores=1}"],
+    ["-p", "convert-conv-to-ascend-api"],
+    ["-p", "lower-ascend-api-to-hw"],
+    ["-p", "ascend-plan-buffers"],
+    ["-p", "ascend-insert-sync"],
+    ["-p", "ascend-pipeline{cores=1}"],
+]
+
+
 @FUZZ
-@given(program=mutated_programs())
-def test_ascend_opt_on_mutated_programs(program: str):
+@given(program=mutated_programs(), pipeline=st.sampled_from(PIPELINES))
+def test_ascend_opt_on_mutated_programs(program: str, pipeline: list[str]):
     path = SCRATCH / "opt.mlir"
     path.write_text(program)
-    argv = [str(path), "-o", str(SCRATCH / "opt.out.mlir")]
+    argv = [str(path), *pipeline, "-o", str(SCRATCH / "opt.out.mlir")]
     _assert_clean(*_call(opt.main, argv), argv)
 
 
