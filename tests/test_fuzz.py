@@ -1,9 +1,9 @@
 """Fuzzing the three tools with hypothesis: whatever the input, one line and a plain exit code.
 
 * ``ascend-opt`` (with a random pass or the whole pipeline) and ``ascend-run`` get mutations of
-  valid programs (every example, a hand-written
-  kernel with a sanitizer finding and a compiled hardware-level kernel): tokens deleted,
-  duplicated, swapped, inserted, numbers replaced by edge values, the file truncated;
+  valid programs (every example, a hand-written kernel with a sanitizer finding and a compiled
+  hardware-level kernel): tokens deleted, duplicated, swapped, inserted, numbers replaced by
+  edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
   ``check-ascendc`` included).
 
