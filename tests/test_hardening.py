@@ -471,3 +471,23 @@ def test_what_escaped_the_parser_is_a_parse_error(capsys, tmp_path, main, exampl
     path.write_text((ROOT / "examples" / example).read_text().replace(*edit, 1))
     code, _, err = tool(capsys, main, path)
     assert code == 1 and f"{path}{fragment}" in _one_line(err, "ascend-")
+
+
+def test_a_bug_while_running_is_an_internal_error_not_a_finding(capsys, monkeypatch, tmp_path):
+    """A failure a program causes is named with its op; an AttributeError (say) in the
+    simulator is a bug of ours, reported as one."""
+    from ascend_xdsl.runtime import machine
+
+    def broken(self, *args):
+        raise AttributeError("'Core' object has no attribute 'oops'")
+
+    monkeypatch.setattr(machine.Core, "mmad", broken)
+    args = ["--random-inputs", "--output-dir", tmp_path]
+    code, _, err = tool(capsys, run.main, ROOT / "examples" / "format_level.mlir", *args)
+    assert code == 0  # no kernel runs at the format level
+    code, _, err = tool(capsys, conv.main, "bp-filter", *SMALL, "-o", tmp_path / "o")
+    assert code == 70 and "internal error" in _one_line(err, "ascend-conv: internal error")
+    hw = tmp_path / "hw.mlir"
+    assert tool(capsys, conv.main, "bp-filter", *SMALL, "--emit", "hw", "-o", hw)[0] == 0
+    code, _, err = tool(capsys, run.main, hw, *args)
+    assert code == 70 and "AttributeError" in _one_line(err, "ascend-run: internal error")

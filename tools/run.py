@@ -419,6 +419,11 @@ class OpTracker(Interpreter.Listener):
         self.stack.pop()
 
 
+BUGS = (AssertionError, AttributeError, NameError)
+"""Exceptions that no program makes the simulator raise on purpose: a bug of ours. Any other
+failure while interpreting is a finding about the program, named with its op."""
+
+
 def run_entry(
     module: ModuleOp,
     entry: func.FuncOp,
@@ -449,6 +454,8 @@ def run_entry(
     interpreter.listeners = (*interpreter.listeners, tracker)
     try:
         return tuple(interpreter.call_op(entry, tuple(inputs)))
+    except BUGS:
+        raise  # not a finding about the program: an internal error (tools/errors.run_tool)
     except Exception as e:
         failing = getattr(e, "ascend_op", None) or (tracker.stack[-1] if tracker.stack else None)
         where = f"{describe_op(failing)}: " if failing is not None else ""
@@ -603,6 +610,8 @@ def run_cost_only(
             raise CliError(f"--cost-only runs no data: {flag} cannot be used with it")
     try:
         costs = cost_only(module, entry, args.hw, args.max_iterations)
+    except BUGS:
+        raise
     except Exception as e:  # a kernel the model cannot take, in one line
         where = getattr(e, "ascend_op", None)
         prefix = f"{describe_op(where)}: " if where is not None else ""
