@@ -627,10 +627,10 @@ def heuristic_tiling(
             tasks=split.batch_share * split.dk_share,
         )
         state = _run_api(core_view, buffers)
-    return _to_dw_tiling(shape, state, split, buffers)
+    return to_dw_tiling(shape, state, split, buffers)
 
 
-def _to_dw_tiling(
+def to_dw_tiling(
     shape: ConvBpFilterShape, state: BlockState, split: CoreSplit, buffers: Buffers
 ) -> DwTiling:
     ge = shape.group_enlargement
