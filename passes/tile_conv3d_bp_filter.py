@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
-from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
+from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
@@ -68,21 +68,7 @@ def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
     if not set(BASIC_BLOCK) & set(overrides):
         tiling = replace(tiling, **dict.fromkeys(BASIC_BLOCK, 0))
     if "bl1_bound" not in overrides:
-        tiling = replace(
-            tiling,
-            bl1_bound=bl1_bound_for(
-                base_k=tiling.base_k,
-                step_kb=tiling.step_kb,
-                base_n=tiling.base_n,
-                step_n=tiling.step_n,
-                wo=tiling.wo,
-                wi=tiling.wi,
-                kh=tiling.hk,
-                kw=tiling.wk,
-                stride_h=tiling.stride_h,
-                dilation_h=tiling.dilation_h,
-            ),
-        )
+        tiling = replace(tiling, bl1_bound=tiling.required_bl1_bound)
     return tiling
 
 
