@@ -222,3 +222,22 @@ def test_opt_strategy_tuned(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "#ascend.dw_tiling<" in result.stdout
+
+
+def test_the_readme_tuning_example_is_what_the_tool_prints():
+    """README.md, "Tuning the tiling": the command runs and prints the lines shown (`...` at the
+    end of a line stands for the rest of it)."""
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    section = readme.split("### Tuning the tiling", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```")[1::2]
+    command = blocks[0].strip().split()
+    assert command[0] == ".venv/bin/ascend-tune"
+    result = run(*command[1:], cwd=root)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    for shown in blocks[1].strip().splitlines():
+        prefix = shown.removesuffix("...")
+        assert any(
+            line == shown or (shown.endswith("...") and line.startswith(prefix)) for line in out
+        ), (shown, out)
