@@ -22,12 +22,11 @@ from ascend_xdsl.hw import Figure, HwConfig, load
 GIB = 2**30
 """Bytes of the msKPP tables' "GB" (their totalData is in units of 2**30 bytes)."""
 
-MTE2_POINTS: tuple[tuple[int, str], ...] = (
-    (1024, "mte2_gibps_1kb"),
-    (32 * 1024, "mte2_gibps_32kb"),
-    (512 * 1024, "mte2_gibps_512kb"),
+MTE2_POINTS: tuple[tuple[int, str], ...] = tuple(
+    (kb * 1024, f"mte2_gibps_{kb}kb") for kb in (1, 4, 8, 16, 32, 128, 256, 512)
 )
-"""The measured points of the GM -> L1 bandwidth curve: transfer bytes -> the figure (GiB/s)."""
+"""The measured points of the GM -> L1 bandwidth curve (every row of msKPP's table): transfer
+bytes -> the figure (GiB/s)."""
 
 LOAD3D_POWER_OF_TWO_STRIDES = frozenset({2, 4, 8})
 """The strideW values Table 4 of the Cube perf doc gives a formula for (other strides > 1 run at

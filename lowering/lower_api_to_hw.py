@@ -11,7 +11,9 @@ conv3d_bp_filter_sub_func.h`` (``LoadToA1``, ``LoadToB1``, ``LoadL12L0a``, ``Mma
 
 * buffers: A1 (dy, ``step_m·base_m × step_ka·base_k``) and B1 (x, ``bl1_bound``) in L1, each
   single or ping-pong; A2/B2 the two halves of L0A/L0B (ping-pong per k step when both
-  ``*l0_pbuffer`` are 2); CO1 ``base_m × base_n`` f32, optionally ping-pong per tile.
+  ``*l0_pbuffer`` are 2); CO1 ``base_m × base_n`` f32, optionally ping-pong per tile. Ping-pong
+  slots alternate in walk order (the k steps and tiles counted over the whole walk), so a loop
+  that runs once does not pin a slot.
 * the walk: L1 blocks of ``step_m`` × ``step_n`` L0C tiles; ORDER_M (``iterate_order = 0``)
   walks M-L1 blocks outermost and N innermost (A1 resident), ORDER_N the other way round.
 * K through L1: when all of a side's K fits its L1 slots (``ceil(k_iter/step_ka) <=
@@ -143,6 +145,16 @@ class KRun:
     b_channels: Idx
     b_column: Idx
     """The tile's first img2col column, relative to the B1 block's first Cin1 row."""
+
+
+@dataclass(frozen=True)
+class Slots:
+    """The ping-pong slots of one tile, in walk order."""
+
+    c: Idx
+    """The CO1 slot of the tile."""
+    first_k_step: Idx
+    """The tile's first k step counted over the whole walk: L0A/L0B alternate on it."""
 
 
 def allocate_buffers(t: DwTiling, element_type: Attribute) -> Buffers:
@@ -334,20 +346,39 @@ class TileWalk:
         m_steps = min_(t.step_m, sub(self.m_iter, mul(mb, t.step_m)))
         n_steps = min_(t.step_n, sub(self.n_iter, mul(nb, t.step_n)))
         outer, inner = (n_steps, m_steps) if m_inner else (m_steps, n_steps)
+        # Ping-pong buffers alternate slots in walk order, not per loop: CO1 per tile, L0A/L0B
+        # per k step. An L1 block may hold a single tile and a tile a single k step, and a slot
+        # picked by a loop's own index would then never change, serializing the pipes that the
+        # second buffer is there to overlap. The order is the tile's index in the walk: the tiles
+        # of the blocks before this one (every block before it on its axis is full) plus its
+        # index inside this block.
+        first_tile: Idx = 0
+        if t.cl0_pbuffer == 2 or self.l0_pingpong:
+            if m_inner:
+                first_tile = add(
+                    mul(mul(nb, t.step_n), self.m_iter), mul(mul(mb, t.step_m), n_steps)
+                )
+            else:
+                first_tile = add(
+                    mul(mul(mb, t.step_m), self.n_iter), mul(mul(nb, t.step_n), m_steps)
+                )
         with (
             for_loop(0, outer, name="ni" if m_inner else "mi") as o,
             for_loop(0, inner, name="mi" if m_inner else "ni") as i,
         ):
             mi, ni = (i, o) if m_inner else (o, i)
-            c_slot = rem(i, 2) if t.cl0_pbuffer == 2 else 0
-            self.tile(mb, nb, mi, ni, c_slot)
+            walk_tile = add(first_tile, add(mul(o, inner), i))
+            c_slot = rem(walk_tile, 2) if t.cl0_pbuffer == 2 else 0
+            first_k_step = mul(walk_tile, self.k_iter) if self.l0_pingpong else 0
+            self.tile(mb, nb, mi, ni, c_slot, first_k_step)
 
-    def k_step(self, kt: Idx, run: KRun, mi: Idx, use_m: Idx, use_n: Idx, c_slot: Idx) -> None:
+    def k_step(self, kt: Idx, run: KRun, mi: Idx, use_m: Idx, use_n: Idx, slots: Slots) -> None:
         """One k step of a tile: dy and img2col(x) into L0A/L0B, then the Cube."""
         t, s, b = self.t, self.s, self.bufs
         use_k = min_(t.base_k, sub(s.k, mul(kt, t.base_k)))
         k_ext = align_up_idx(use_k, C0)
-        l0 = rem(kt, 2) if self.l0_pingpong else 0
+        c_slot = slots.c
+        l0 = rem(add(slots.first_k_step, kt), 2) if self.l0_pingpong else 0
         m_al = align_up_idx(use_m, C0)
         Load3dOp(
             b.a1,
@@ -394,8 +425,9 @@ class TileWalk:
             bool_value(cmp("eq", kt, 0)),
         )
 
-    def tile(self, mb: Idx, nb: Idx, mi: Idx, ni: Idx, c_slot: Idx) -> None:
+    def tile(self, mb: Idx, nb: Idx, mi: Idx, ni: Idx, c_slot: Idx, first_k_step: Idx) -> None:
         t, s, b = self.t, self.s, self.bufs
+        slots = Slots(c=c_slot, first_k_step=first_k_step)
         m_t = add(mul(mb, t.step_m), mi)
         n_t = add(mul(nb, t.step_n), ni)
         use_m = min_(t.base_m, sub(s.m, mul(m_t, t.base_m)))
@@ -433,10 +465,10 @@ class TileWalk:
                 b_column=sub(mul(n_t, t.base_n), mul(c1_first, self.hwk * C0)),
             )
             if step == 1:
-                self.k_step(k_first, run, mi, use_m, use_n, c_slot)
+                self.k_step(k_first, run, mi, use_m, use_n, slots)
             else:
                 with for_loop(0, min_(step, sub(self.k_iter, k_first)), name="ki") as ki:
-                    self.k_step(add(k_first, ki), run, mi, use_m, use_n, c_slot)
+                    self.k_step(add(k_first, ki), run, mi, use_m, use_n, slots)
         FixpipeOp(
             b.co1,
             value(c_slot),

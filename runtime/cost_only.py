@@ -45,7 +45,7 @@ from ascend_xdsl.runtime.core_memory import MemoryAccessError, memory_sizes
 from ascend_xdsl.runtime.cost import CoreCost, CostReport, core_cost, cube_dtype
 from ascend_xdsl.runtime.flags import FlagState
 from ascend_xdsl.runtime.machine import BufferSpec, KernelError, Load3dStatic
-from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice, Timeline
+from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice, Timeline, l2_share
 from ascend_xdsl.runtime.values import groups_of, np_dtype, physical_shape
 
 _MIN_TRIPS = 5
@@ -557,7 +557,7 @@ def cost_only(
                 report.flops += flops
                 report.extrapolated += extrapolated
                 continue
-            timeline = Timeline(figures)
+            timeline = Timeline(figures, l2_share(figures, op.blocks.value.data))
             core = CostCore(block, timeline, hw_name)
             core.replays = replays
             kernel.run(core, args)  # type: ignore[arg-type]

@@ -58,7 +58,7 @@ from ascend_xdsl.runtime.machine import (
 from ascend_xdsl.runtime.progress import CoreProgress
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.runtime.sanitizer import Sanitizer
-from ascend_xdsl.runtime.timing import Timeline
+from ascend_xdsl.runtime.timing import Timeline, l2_share
 from ascend_xdsl.runtime.values import (
     GmTensor,
     from_gm,
@@ -163,7 +163,11 @@ class AscendFunctions(InterpreterFunctions):
             report.tensor_bytes = sum(a.data.nbytes for a in args if isinstance(a, GmTensor))
         progress = CoreProgress(blocks) if self.progress else None
         for block in range(blocks):
-            timeline = Timeline(report.figures) if report is not None else None
+            timeline = (
+                Timeline(report.figures, l2_share(report.figures, blocks))
+                if report is not None
+                else None
+            )
             core = Core(block, self.hw_name, self.sanitizer, timeline)
             if kernel is not None:
                 kernel.run(core, args)

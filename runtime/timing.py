@@ -28,6 +28,7 @@ core's) and applies the chip-level bandwidth bound.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
@@ -51,15 +52,24 @@ def mmad_cycles(figures: CostFigures, m: int, n: int, k: int, element_bytes: int
     )
 
 
-def duration(figures: CostFigures, effects: Effects) -> float:
-    """Cycles an instruction occupies its pipe: latency plus size over throughput."""
+def l2_share(figures: CostFigures, blocks: int) -> float:
+    """Bytes per cycle of the chip's L2 bandwidth one core gets while a launch of ``blocks``
+    cores runs: the chip's total over the cores running at once."""
+    return figures.l2_bytes_per_second_total / figures.clock_hz / max(1, min(blocks, figures.cores))
+
+
+def duration(figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
+    """Cycles an instruction occupies its pipe: latency plus size over throughput. A GM
+    transfer runs at most at ``gm_share`` bytes per cycle, the core's share of the chip's L2
+    bandwidth (:func:`l2_share`)."""
     pipe, work = effects.pipe, effects.work
     if pipe == Pipe.M:
         return float(mmad_cycles(figures, work.m, work.n, work.k, work.element_bytes))
     if pipe == Pipe.MTE2:
-        # The measured curve is the bandwidth a copy of that size reaches, start-up included
-        # (hw/cost.py): adding the start-up latency again would count it twice.
-        return work.bytes / figures.mte2_bytes_per_cycle(work.bytes)
+        # The measured curve is the bandwidth a copy of that size reaches on one core alone,
+        # start-up included (hw/cost.py): adding the start-up latency again would count it
+        # twice. With other cores copying at once, the core's share of L2 caps it.
+        return work.bytes / min(figures.mte2_bytes_per_cycle(work.bytes), gm_share)
     if pipe == Pipe.MTE1:
         memory = effects.writes[0].memory
         if work.m:  # load3d: its rate depends on strideW and the kernel rows (Table 4)
@@ -68,7 +78,10 @@ def duration(figures: CostFigures, effects: Effects) -> float:
         rate = figures.load2d_bytes_per_cycle(memory)  # load2d carries no m
         return figures.load2d_latency_cycles + work.bytes / rate
     if pipe == Pipe.FIX:
-        return figures.fixpipe_latency_cycles + work.bytes / figures.fixpipe_bytes_per_cycle
+        rate = figures.fixpipe_bytes_per_cycle
+        if any(span.memory == "GM" for span in effects.writes):
+            rate = min(rate, gm_share)
+        return figures.fixpipe_latency_cycles + work.bytes / rate
     return 0.0
 
 
@@ -99,6 +112,9 @@ class Timeline:
     """The timing of one core's instruction stream."""
 
     figures: CostFigures
+    gm_share: float = math.inf
+    """Bytes per cycle of the chip's L2 bandwidth this core gets (:func:`l2_share` of its
+    launch); unbounded for a core timed alone."""
     issue: float = 0.0
     """The scalar unit's clock: when the next instruction is issued."""
     free: dict[Pipe, float] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0.0))
@@ -157,7 +173,7 @@ class Timeline:
         shape = (pipe, work, effects.writes[0].memory if effects.writes else "")
         length = self._durations.get(shape)
         if length is None:
-            length = self._durations[shape] = duration(self.figures, effects)
+            length = self._durations[shape] = duration(self.figures, effects, self.gm_share)
         flops = 2 * work.m * work.n * work.k if pipe == Pipe.M else 0
         spans = (*effects.reads, *effects.writes)
         gm = work.bytes if any(span.memory == "GM" for span in spans) else 0  # moved bytes

@@ -101,7 +101,16 @@ def test_load3d_rejects_bad_operands():
 
 
 # msKPP csrc/prof_data/resource910b.cpp GM_TO_L1_910b1: transfer bytes -> GiB/s
-MTE2_POINTS = [(1024, 9.932), (32 * 1024, 147.368), (512 * 1024, 261.863)]
+MTE2_POINTS = [
+    (1024, 9.932),
+    (4 * 1024, 29.335),
+    (8 * 1024, 57.984),
+    (16 * 1024, 93.195),
+    (32 * 1024, 147.368),
+    (128 * 1024, 232.506),
+    (256 * 1024, 261.360),
+    (512 * 1024, 261.863),
+]
 
 
 @pytest.mark.parametrize("name", SKUS)
@@ -128,9 +137,9 @@ def test_mte2_curve_is_monotonic_and_clamped(name):
     assert rates == sorted(rates)
     assert f.mte2_bytes_per_cycle(1) == f.mte2_bytes_per_cycle(1024)
     assert f.mte2_bytes_per_cycle(2**24) == f.mte2_bytes_per_cycle(512 * 1024)
-    # halfway in log size between 1 KB and 32 KB: halfway in bandwidth
-    mid = f.mte2_bytes_per_cycle(round(1024 * 32**0.5)) * f.clock_hz / 2**30
-    assert mid == pytest.approx((9.93 + 147.37) / 2, rel=1e-3)
+    # halfway in log size between the 1 KB and 4 KB rows: halfway in bandwidth
+    mid = f.mte2_bytes_per_cycle(2048) * f.clock_hz / 2**30
+    assert mid == pytest.approx((9.93 + 29.33) / 2, rel=1e-3)
     with pytest.raises(ValueError):
         f.mte2_bytes_per_cycle(0)
 

@@ -15,7 +15,7 @@ from ascend_xdsl.hw.isa import DataCopy, Mmad, Pipe
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, random_inputs
 from ascend_xdsl.runtime.interpreter import EXECUTORS
-from ascend_xdsl.runtime.timing import Timeline, duration, mmad_cycles
+from ascend_xdsl.runtime.timing import Timeline, duration, l2_share, mmad_cycles
 
 HW = "atlas-a2-910b2"
 FIG = cost_figures(HW)
@@ -29,6 +29,19 @@ def test_mmad_cycles_are_fractals_over_the_cube():
     assert mmad_cycles(FIG, 17, 16, 16, 2) == 2 + FIG.mmad_overhead_cycles  # whole fractals
     # float32: a quarter of the MACs, so four times the K steps.
     assert mmad_cycles(FIG, 16, 16, 16, 4) == 4 + FIG.mmad_overhead_cycles
+
+
+def test_copies_share_the_chips_l2_between_the_cores_of_a_launch():
+    # hicann/runtime Ascend910B2.ini: l2_rate 110 B/cycle per core, 24 cores; the chip's total
+    # divides among the cores running at once.
+    assert l2_share(FIG, 24) == pytest.approx(110)
+    assert l2_share(FIG, 48) == pytest.approx(110)  # at most every core runs at once
+    assert l2_share(FIG, 2) == pytest.approx(110 * 12)
+    alone = FIG.mte2_bytes_per_cycle(64 * 1024)  # msKPP's single-core curve, about 140 B/cycle
+    assert duration(FIG, COPY) == pytest.approx(64 * 1024 / alone)
+    assert duration(FIG, COPY, l2_share(FIG, 24)) == pytest.approx(64 * 1024 / 110)
+    assert duration(FIG, COPY, l2_share(FIG, 2)) == duration(FIG, COPY)  # the curve binds
+    assert Timeline(FIG, l2_share(FIG, 24)).cost_of(COPY)[1] == pytest.approx(64 * 1024 / 110)
 
 
 def test_pipes_overlap_without_a_flag():
