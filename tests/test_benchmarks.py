@@ -109,7 +109,7 @@ def test_bench_cost_only_runs_and_agrees():
 
 
 def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
-    """benchmarks/bench_tuning.py as docs/benchmarks.md shows it (``--workers 2``), on two small
+    """benchmarks/bench_tuning.py as docs/benchmarks.md shows it (``--workers 1``), on two small
     layers with a small budget, into a temporary page and plot."""
     import json
 
@@ -129,7 +129,7 @@ def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
     )
     page, png = tmp_path / "benchmarks.md", tmp_path / "plot.png"
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_tuning.py"), "--workers", "2", "--layers",
+        [sys.executable, str(BENCHMARKS / "bench_tuning.py"), "--workers", "1", "--layers",
          str(layers), "--budget", "4", "--output", str(page), "--plot", str(png)],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
