@@ -53,13 +53,39 @@ TARGET_EFFICIENCY = 0.85
 TARGET_SECONDS = 30.0
 
 
+def touched_input(problem: ConvBpFilterShape) -> int:
+    """Elements of x that dW reads at all: along an axis whose kernel window is shorter than
+    its stride (a strided 1x1), only out · window positions of the input are read."""
+    total = problem.batch * problem.cin
+    outs = (problem.dout, problem.ho, problem.wo)
+    sizes = (problem.di, problem.hi, problem.wi)
+    kernel = (problem.kd, problem.kh, problem.kw)
+    axes = zip(sizes, outs, kernel, problem.strides, problem.dilations, strict=True)
+    for size, out, k, stride, d in axes:
+        window = (k - 1) * d + 1
+        total *= min(size, out * window) if window < stride else size
+    return total
+
+
 def roofline_seconds(problem: ConvBpFilterShape) -> tuple[float, float]:
-    """(compute, memory) lower bounds: FLOPs at the peak, compulsory GM bytes at HBM rate."""
+    """(compute, memory) lower bounds: FLOPs at the peak, compulsory GM bytes (the x it reads,
+    dy, dW once) at the HBM bandwidth."""
     figures = cost_figures(HW)
     compute = 2.0 * problem.macs / figures.peak_flops(problem.dtype)
-    elements = math.prod(problem.input_shape) + math.prod(problem.grad_output_shape)
+    elements = touched_input(problem) + math.prod(problem.grad_output_shape)
     nbytes = 2 * elements + 4 * math.prod(problem.weight_shape)
     return compute, nbytes / figures.hbm_bytes_per_second_total
+
+
+def useful_fraction(problem: ConvBpFilterShape) -> float:
+    """The share of the Cube's work that is the layer's: channels per group are padded to the
+    16 of a fractal on both sides of the GEMM (Cin to C0, Cout to M's 16 rows)."""
+    cin_g, cout_g = problem.cin // problem.groups, problem.cout // problem.groups
+
+    def pad(c: int) -> int:
+        return -(-c // 16) * 16
+
+    return cin_g / pad(cin_g) * cout_g / pad(cout_g)
 
 
 def measure(name: str, problem: ConvBpFilterShape, budget: int) -> dict[str, Any]:
@@ -86,6 +112,8 @@ def measure(name: str, problem: ConvBpFilterShape, budget: int) -> dict[str, Any
         "tuned_eff": result.tuned_score.efficiency,
         "roofline_bound": "compute" if compute >= memory else "memory",
         "tuned_roofline": max(compute, memory) * clock / result.tuned_score.cycles,
+        "useful": useful_fraction(problem),
+        "cout_g": problem.cout // problem.groups,
         "bound": result.tuned_score.bound,
         "bottleneck": result.tuned_score.bottleneck,
         "tiling": tiling_summary(result.tuned),
@@ -219,9 +247,21 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
     lines += ["", "## Compute-bound layers below the target", ""]
     below = [r for r in compute if r["tuned_eff"] < TARGET_EFFICIENCY]
     for r in below:
+        why = f"waits on {r['bottleneck']}"
+        if r["useful"] < 0.99:
+            why += (
+                f"; only {r['useful']:.0%} of the Cube's work is the layer's (channels per group "
+                f"padded to 16), so it runs at {r['tuned_eff'] / r['useful']:.0%} of the peak "
+                "on the padded GEMM"
+            )
+        elif r["bottleneck"] == "mte1" and r["cout_g"] <= 128:
+            why += (
+                f"; M = Cout = {r['cout_g']} caps base M, so each img2col'd L0B tile feeds at "
+                "most that many rows of MACs and the L1 -> L0B load (Load3D) outruns the Cube"
+            )
         lines.append(
             f"* {r['layer']}: {r['tuned_eff']:.1%} of peak, {r['tuned_roofline']:.1%} of its "
-            f"roofline, waits on {r['bottleneck']}."
+            f"roofline, {why}."
         )
     if not below:
         lines.append("None.")

@@ -80,6 +80,12 @@ KNOBS: tuple[str, ...] = (
 )
 """The coordinate-descent knobs, in the order a sweep visits them."""
 
+ORDERED = frozenset({"base_k", "base_m", "base_n", "step_m", "step_n"})
+"""Knobs whose values are ordered, searched by a line search rather than exhaustively."""
+
+PATIENCE = 1
+"""Values a line search tries past one that does not improve before it stops."""
+
 _BASES = (16, 32, 48, 64, 96, 128, 192, 256)
 _K_BASES = (16, 32, 64, 96, 128, 192, 256, 384, 512)
 _K_STEPS = (1, 2, 4, 8, 16)
@@ -228,7 +234,8 @@ def knob_values(t: DwTiling, knob: str) -> Iterator[dict[str, int]]:
         k_blocks = ceil_div(k_extent, t.base_k)
         steps = [s for s in _K_STEPS if s <= k_blocks] or [1]
         for ka, kb in itertools.product(steps, steps):
-            if max(ka, kb) % min(ka, kb) == 0:
+            # One side up to 4x the other: the nesting the vendor's UpdateStepMNK produces.
+            if max(ka, kb) % min(ka, kb) == 0 and max(ka, kb) <= 4 * min(ka, kb):
                 yield {"step_ka": ka, "step_kb": kb}
     elif knob in ("base_m", "base_n"):
         extent = m_extent if knob == "base_m" else n_extent
@@ -326,6 +333,38 @@ class _Search:
     scores: dict[DwTiling, Score | None] = field(default_factory=dict)
     rejected: int = 0
 
+    def descend(self, knob: str, best: DwTiling, best_score: Score) -> tuple[DwTiling, Score, bool]:
+        """One knob of the coordinate descent: every value of an unordered knob; for an ordered
+        one (:data:`ORDERED`) a line search, from the current value one step at a time in the
+        direction that improves, while it does or for :data:`PATIENCE` values more (the other
+        direction only if the first did not)."""
+        values = list(knob_values(best, knob))
+        if knob not in ORDERED:
+            moved = False
+            for assignment in values:
+                best, best_score, m = _improve(self, best, best_score, assignment)
+                moved = moved or m
+            return best, best_score, moved
+        current = getattr(best, knob)
+        keys = [a[knob] for a in values]
+        for direction in (1, -1):
+            if direction == 1:
+                i = next((n for n, v in enumerate(keys) if v > current), len(keys))
+            else:
+                i = max((n for n, v in enumerate(keys) if v < current), default=-1)
+            moved, misses = False, 0
+            while 0 <= i < len(values) and not self.spent:
+                best, best_score, m = _improve(self, best, best_score, values[i])
+                # Look one value past a miss: divisibility makes the cycles jagged (a base M
+                # of 192 that leaves a tail can lose where 256 wins).
+                misses = 0 if m else misses + 1
+                if misses > PATIENCE:
+                    break
+                moved, i = moved or m, i + direction
+            if moved:
+                return best, best_score, True
+        return best, best_score, False
+
     @property
     def spent(self) -> bool:
         return len(self.scores) >= self.budget
@@ -345,6 +384,19 @@ class _Search:
         if self.on_candidate is not None:
             self.on_candidate(len(self.scores))
         return s
+
+
+def _improve(
+    s: _Search, best: DwTiling, best_score: Score, assignment: dict[str, int]
+) -> tuple[DwTiling, Score, bool]:
+    """Score the repaired variants of ``best`` with ``assignment``; keep the best of them."""
+    moved = False
+    for candidate in repaired(apply_overrides(best, assignment), s.hw, s.cores):
+        if s.spent or candidate == best:
+            continue
+        if _better(score := s.score(candidate), best_score):
+            best, best_score, moved = candidate, score, True  # type: ignore[assignment]
+    return best, best_score, moved
 
 
 def _better(a: Score | None, b: Score | None) -> bool:
@@ -402,14 +454,8 @@ def search(
     while changed and not s.spent:
         changed = False
         for knob in KNOBS:
-            for assignment in knob_values(best, knob):
-                if s.spent:
-                    break
-                for candidate in repaired(apply_overrides(best, assignment), s.hw, cores):
-                    if s.spent or candidate == best:
-                        continue
-                    if _better(score := s.score(candidate), best_score):
-                        best, best_score, changed = candidate, score, True  # type: ignore[assignment]
+            best, best_score, moved = s.descend(knob, best, best_score)
+            changed = changed or moved
     return TuneResult(
         heuristic=heuristics[0],
         heuristic_score=baseline,
