@@ -149,7 +149,9 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(rows) + 1.4))
     ax.barh([i + 0.2 for i in y], [100 * r["heuristic_eff"] for r in rows], 0.4, label="heuristic")
     ax.barh([i - 0.2 for i in y], [100 * r["tuned_eff"] for r in rows], 0.4, label="tuned")
-    ax.axvline(100 * TARGET_EFFICIENCY, color="grey", linestyle="--", linewidth=0.8)
+    ax.axvline(
+        100 * TARGET_EFFICIENCY, color="grey", linestyle="--", linewidth=0.8, label="85% target"
+    )
     ax.set_yticks(list(y), names, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)

@@ -22,9 +22,13 @@ What is searched, and how it is pruned (docs/passes.md, "tuned"):
 2. *Coordinate descent* from the best starting point, one tiling knob at a time, in the order
    of :data:`KNOBS`: iterate order; step Ka/Kb (together, as they must divide one another);
    base K, M and N; step M and N; the L1 buffering of A1 and B1; the L0A/L0B buffering (one
-   knob: the lowering ping-pongs L0 only when both are 2); the L0C buffering. Each knob is set
-   to each of its values with the others fixed, and the best is kept (a tie keeps the current
-   value). Sweeps repeat until one changes nothing or the budget is spent.
+   knob: the lowering ping-pongs L0 only when both are 2); the L0C buffering. An unordered knob
+   is set to each of its values with the others fixed; an ordered one (:data:`ORDERED`: the
+   bases and the M/N steps) is line-searched from its current value, one value at a time in
+   the direction that improves and one value past the first miss (:data:`PATIENCE`). The best
+   is kept (a tie keeps the current value). A value that overflows a buffer is repaired
+   (:func:`repaired`) rather than dropped. Sweeps repeat until one changes nothing or the
+   budget is spent.
 3. *Validity before cost.* A candidate that does not fit L1/L0A/L0B/L0C or leaves a core idle
    (``DwTiling.errors``, the tiler's own check) is dropped without compiling it; one that the
    compiler or the cost model rejects (an ISA limit) is counted as rejected and dropped.
