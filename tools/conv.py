@@ -6,6 +6,9 @@ door (``lowering/pipeline.compile``), i.e. through the one pipeline description 
 shares. Without shape flags it uses an embedded default layer and says so on standard error.
 
 * ``--emit LEVEL`` (op, format, api, hw) prints the IR at that level and stops; nothing runs.
+* ``--emit ascendc -o DIR`` writes the API-level kernel as an Ascend C project for CANN
+  (``emit/ascendc.py``); ``ascend-conv check-ascendc DIR`` compiles its sources with
+  ``g++ -fsyntax-only`` against the shipped declaration headers (``emit/check.py``).
 * ``--report json`` prints one JSON document instead of the summary: the cost model's report
   (``runtime/cost.py``), the problem and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
@@ -22,13 +25,16 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
 unknown hardware, unreadable tiling file, a pass that is not available yet, a failed compile,
-an unwritable --trace or --plot file, matplotlib missing for --plot).
+an unwritable --trace or --plot file, matplotlib missing for --plot, an --emit ascendc folder
+that cannot be written or is not empty and not a previous emission, a check-ascendc that does
+not compile or has no g++).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -44,6 +50,9 @@ from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.api_level import InitOp
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
+from ascend_xdsl.emit.ascendc import EmitError, emit_project
+from ascend_xdsl.emit.check import CheckError, check_project
+from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, model_cost, run_compiled
@@ -56,6 +65,8 @@ from ascend_xdsl.tools.errors import first_line
 from ascend_xdsl.tuning import tune
 
 PROG = "ascend-conv"
+ASCENDC = "ascendc"
+"""``--emit ascendc``: not an IR level but the Ascend C project written from the API level."""
 
 DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
     "input": (2, 64, 8, 28, 28),
@@ -154,7 +165,11 @@ def make_parser() -> argparse.ArgumentParser:
         help="kD as a driver loop (separate, default) or fused into N (groups 1, dilation D 1)",
     )
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
-    bp.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
+    bp.add_argument(
+        "--emit",
+        choices=(*LEVELS, ASCENDC),
+        help="print the IR at this level and stop; ascendc: write the Ascend C project to -o DIR",
+    )
     bp.add_argument(
         "--cost-only",
         action="store_true",
@@ -189,6 +204,14 @@ def make_parser() -> argparse.ArgumentParser:
         "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
+    check = commands.add_parser(
+        "check-ascendc",
+        help="syntax-check an --emit ascendc project with g++",
+        description="Compile the sources of an --emit ascendc project with g++ -std=c++17 "
+        "-fsyntax-only against the declaration headers ascend-xdsl ships (names, types and "
+        "call shapes as documented; not a CANN build).",
+    )
+    check.add_argument("folder", metavar="DIR", help="the folder --emit ascendc -o wrote")
     return parser
 
 
@@ -311,6 +334,8 @@ def bp_filter(args: argparse.Namespace) -> str:
         flag = "--trace" if args.trace else "--plot"
         raise CliError(f"{flag} needs a run: it cannot go with --emit", exit_code=2)
     check_picture_paths(args.trace, args.plot)
+    if args.emit == ASCENDC and not args.output:
+        raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
     problem = problem_from_args(args)
     cores = None if args.cores is None else _ints("--cores", args.cores, (1,), 1)[0]
     start = time.perf_counter()
@@ -323,7 +348,7 @@ def bp_filter(args: argparse.Namespace) -> str:
             hw=args.hw,
             tiling=tiling,
             core_num=cores,
-            stop_after=args.emit or LEVELS[-1],
+            stop_after="api" if args.emit == ASCENDC else args.emit or LEVELS[-1],
             override=args.override,
             dk=args.dk,
         )
@@ -331,6 +356,8 @@ def bp_filter(args: argparse.Namespace) -> str:
         raise CliError(str(e)) from None
     except (PassFailedException, VerifyException, DiagnosticException) as e:
         raise CliError(f"compilation failed: {first_line(e)}") from None
+    if args.emit == ASCENDC:
+        return emit_ascendc(modules["api"], args)
     if args.emit:
         return ir_text(modules[args.emit])
     compile_seconds = time.perf_counter() - start
@@ -370,6 +397,29 @@ def tuned(problem: ConvBpFilterShape, hw: str, cores: int | None, use_cache: boo
         raise CliError(str(e)) from None
     except ValueError as e:  # TilingError, or cores out of range
         raise CliError(f"tuning failed: {first_line(e)}") from None
+
+
+def emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
+    """``--emit ascendc -o DIR``: write the project; return the line that says so."""
+    command = shlex.join([PROG, *(sys.argv[1:] if args.argv is None else args.argv)])
+    try:
+        project = emit_project(api_module, args.hw, command)
+        write_project(args.output, project)
+    except (EmitError, ProjectWriteError) as e:
+        raise CliError(str(e)) from None
+    return f"wrote {args.output}: {', '.join(sorted(project.files))}\n"
+
+
+def check_ascendc(folder: str) -> str:
+    """``check-ascendc DIR``: the line that says what compiled, or a :class:`CliError`."""
+    try:
+        result = check_project(folder)
+    except CheckError as e:
+        raise CliError(f"check-ascendc: {e}") from None
+    return (
+        f"check-ascendc: {', '.join(result.files)} compile with g++ -std=c++17 -fsyntax-only "
+        "against the declaration headers (names, types and call shapes; not a CANN build)\n"
+    )
 
 
 def write_pictures(
@@ -436,13 +486,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise CliError(f"a command is required: bp-filter (see '{PROG} --help')", exit_code=2)
+            raise CliError(
+                f"a command is required: bp-filter or check-ascendc (see '{PROG} --help')",
+                exit_code=2,
+            )
+        if args.command == "check-ascendc":
+            sys.stdout.write(check_ascendc(args.folder))
+            return 0
+        args.argv = None if argv is None else list(argv)
         status = 0
         try:
             text = bp_filter(args)
         except CheckFailed as failed:
             text, status = str(failed), 1
-        if args.output:
+        if args.output and args.emit != ASCENDC:  # --emit ascendc wrote its folder itself
             try:
                 write_atomically(args.output, text)
             except OSError as e:

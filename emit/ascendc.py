@@ -1,0 +1,115 @@
+"""Ascend C from the API-level IR: the kernel, the host program and a CMake project for CANN.
+
+The API level of the IR is the Ascend C ``Conv3DBackpropFilter`` API call for call
+(``dialects/api_level.py``), so the compiler can write the source a CANN user would otherwise
+write by hand. :func:`emit_project` walks an API-level module and returns the project's files:
+
+* ``<kernel>.cpp`` — the ``func.func`` with ``ascend.kernel``, statement for statement: the
+  ``ConvType<TPosition, ConvFormat, T>`` of each operand and the ``Conv3DBackpropFilter`` alias
+  from the object's type, one ``GlobalTensor`` per kernel argument, ``ascend.get_block_idx`` as
+  ``AscendC::GetBlockIdx()``, each ``arith`` op as one C++ expression, ``scf.for`` / ``scf.if``
+  as ``for`` / ``if``, the ``scf.while`` around ``ascend.iterate`` as
+  ``while (obj.Iterate()) { ... }`` and every other ``ascend.*`` call as the member call of the
+  same name (``Init``, ``SetGradOutput``, ``SetInput``, ``SetSingleShape``,
+  ``SetStartPosition``, ``GetTensorC`` with ``enAtomic``, ``End``);
+* ``main.cpp`` — the host ``func.func``: the ``ascend.trans_data`` inputs read from files, the
+  ``ascend.alloc_gm`` as a zeroed device buffer, and the ``ascend.launch`` as the tiling
+  structure filled field by field from the ``#ascend.dw_tiling`` of the kernel's ``ascend.init``
+  and an ``ACLRT_LAUNCH_KERNEL`` with the launch's block count;
+* ``CMakeLists.txt`` laid out as the vendor's kernel-invocation samples (``ascendc_library`` for
+  the kernel, an executable linked against it and ``ascendcl``), a ``README.md``, and
+  ``data.py``, which makes the host's input files and checks its output file with this
+  package's layouts and reference check (for the problem the launch's ``ascend.conv`` names).
+
+The parts: ``emit/kernel.py`` writes the kernel, ``emit/host.py`` the host, ``emit/files.py``
+the build, README and data script, ``emit/common.py`` what they share; ``emit/project.py``
+writes the folder and ``emit/check.py`` is ``check-ascendc``.
+
+Every number in the emitted code comes from the IR (the tiling attribute, the constants, the
+tensor types, the block count) or from the hardware description (``params.totalL1Size``, the
+SoC name); the templates here hold only the fixed parts of the API. IR the emitter has no
+spelling for is an :class:`EmitError` naming the op and the function it is in.
+
+Sources: hicann/asc-devkit ``include/adv_api/conv_backprop/conv3d_bp_filter_intf.h`` (member
+signatures), ``docs/zh/api/SIMD-API/高阶API/卷积计算/.../Conv3DBackpropFilter使用说明.md`` (the
+call sequence, the ``ConvType`` aliases, ``Init(&tilingData->dwTiling)``), ``Iterate`` doc (the
+``ctx.isFirstIter_`` reset between single shapes), ``kernel_tiling/kernel_tiling.h`` (the
+``AscendC::tiling`` structs).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from ascend_xdsl.dialects import api_level as api
+from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.emit.common import (
+    C_IDENTIFIER,
+    CMAKE_FILE,
+    DATA_FILE,
+    HOST_FILE,
+    README_FILE,
+    EmitError,
+    Project,
+    camel_case,
+    operands_line,
+    tiling_fields,
+)
+from ascend_xdsl.emit.files import emit_cmake, emit_data_script, emit_readme
+from ascend_xdsl.emit.host import emit_host
+from ascend_xdsl.emit.kernel import emit_kernel
+
+__all__ = [
+    "HOST_FILE",
+    "EmitError",
+    "Project",
+    "camel_case",
+    "emit_project",
+    "tiling_fields",
+]
+
+
+def _find_launch(module: ModuleOp) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
+    launches = [op for op in module.walk() if isinstance(op, LaunchOp)]
+    if len(launches) != 1:
+        raise EmitError(
+            f"--emit ascendc needs exactly one ascend.launch at the API level, got {len(launches)}"
+        )
+    (launch,) = launches
+    host = launch.parent_op()
+    if not isinstance(host, func.FuncOp):
+        raise EmitError("ascend.launch must be in a func.func")
+    callee = launch.callee.string_value()
+    kernel = next(
+        (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == callee),
+        None,
+    )
+    if kernel is None:
+        raise EmitError(f"ascend.launch of '{callee}', which is not in the module")
+    if not any(isinstance(op, api.CreateOp) for op in kernel.walk()):
+        raise EmitError(
+            f"@{callee} makes no Conv3DBackpropFilter object (ascend.create): --emit ascendc "
+            "takes the API level"
+        )
+    return host, launch, kernel
+
+
+def emit_project(module: ModuleOp, hw: str, command: str) -> Project:
+    """The project of an API-level module; ``command`` is what to quote as its origin."""
+    host, launch, kernel = _find_launch(module)
+    name, program = kernel.sym_name.data, host.sym_name.data
+    for symbol in (name, program):
+        if not C_IDENTIFIER.match(symbol):
+            raise EmitError(f"function name '{symbol}' is not a C identifier")
+    kernel_text = emit_kernel(kernel, operands_line(launch))
+    host_text = emit_host(host, launch, kernel, hw)
+    data = emit_data_script(host)
+    files = {
+        f"{name}.cpp": kernel_text,
+        HOST_FILE: host_text,
+        CMAKE_FILE: emit_cmake(program, name, hw),
+        README_FILE: emit_readme(program, f"{name}.cpp", launch, hw, command, data is not None),
+        **({DATA_FILE: data} if data is not None else {}),
+    }
+    return Project(kernel_name=name, files=files)

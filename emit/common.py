@@ -1,0 +1,150 @@
+"""What the parts of the Ascend C emitter share: file names, the error, C++ spellings of types,
+storage sizes, kernel parameter names and the tiling fields the host sets (``emit/ascendc.py``
+puts the parts together)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+from xdsl.dialects import func
+from xdsl.ir import Attribute, SSAValue
+
+from ascend_xdsl.dialects import api_level as api
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.attributes import element_type_name
+from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.enums import ConvFormat
+from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.dialects.types import GmTensorType
+
+HOST_FILE = "main.cpp"
+CMAKE_FILE = "CMakeLists.txt"
+README_FILE = "README.md"
+DATA_FILE = "data.py"
+
+
+class EmitError(Exception):
+    """API-level IR that has no Ascend C spelling here (the message names the op and where)."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """The emitted files, by path relative to the project folder."""
+
+    kernel_name: str
+    files: dict[str, str]
+
+    @property
+    def kernel_file(self) -> str:
+        return f"{self.kernel_name}.cpp"
+
+
+# --------------------------------------------------------------------------------------------
+# Names shared by the kernel and the host
+# --------------------------------------------------------------------------------------------
+
+_CPP_TYPES: dict[str, str] = {"f16": "half", "bf16": "bfloat16_t", "f32": "float", "i32": "int32_t"}
+
+_DW_FIELDS = DwTiling.field_names()
+TILING_STRUCT_FIELDS = _DW_FIELDS[: _DW_FIELDS.index("single_core_cin") + 1]
+"""The fields of ``TConv3DBpFilterTiling``, in order: every ``DwTiling`` field up to
+``single_core_cin``; the operator-level core split and the basic block follow them."""
+
+BASIC_BLOCK_FIELDS = ("single_core_m", "single_core_n", "single_core_k")
+CORE_SPLIT_FIELDS = tuple(f.name for f in fields(DwTiling) if f.name.endswith("_dim"))
+
+
+def camel_case(snake: str) -> str:
+    """The vendor's spelling of a ``DwTiling`` field: ``cin1_g`` -> ``cin1G``."""
+    head, *rest = snake.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def cpp_type(t: Attribute) -> str:
+    name = element_type_name(t)
+    if name not in _CPP_TYPES:
+        raise EmitError(f"no Ascend C element type for {name}")
+    return _CPP_TYPES[name]
+
+
+def _element_bytes(t: Attribute) -> int:
+    return {"f16": 2, "bf16": 2, "f32": 4, "i32": 4}[element_type_name(t)]
+
+
+def physical_elements(t: GmTensorType) -> int:
+    """Elements of a GM tensor in its storage format (``dialects/formats.py``)."""
+    shape = t.get_shape()
+    if t.conv_format == ConvFormat.NDC1HWC0:
+        return math.prod(formats.ndc1hwc0_shape(*shape, C0))  # type: ignore[misc]
+    if t.conv_format == ConvFormat.FRACTAL_Z_3D:
+        return math.prod(formats.fractal_z_3d_shape(*shape, t.groups.data, C0))  # type: ignore[misc]
+    raise EmitError(f"no storage layout for a GM tensor in {t.conv_format}")
+
+
+def physical_bytes(t: GmTensorType) -> int:
+    return physical_elements(t) * _element_bytes(t.element_type)
+
+
+def soc_version(hw: str) -> str:
+    """The CANN SoC name of a hardware description: ``atlas-a2-910b2`` -> ``Ascend910B2``."""
+    m = re.search(r"(910b\d)$", hw)
+    if m is None:
+        raise EmitError(f"no CANN SoC name is known for the hardware '{hw}'")
+    return f"Ascend{m.group(1).upper()}"
+
+
+def _kernel_roles(kernel: func.FuncOp) -> dict[SSAValue, str]:
+    """Kernel arguments by the API call that reads them: x, dy, dw."""
+    roles: dict[SSAValue, str] = {}
+    for op in kernel.walk():
+        if isinstance(op, api.SetInputOp):
+            roles.setdefault(op.tensor, "x")
+        elif isinstance(op, api.SetGradOutputOp):
+            roles.setdefault(op.tensor, "dy")
+        elif isinstance(op, api.GetTensorCOp):
+            roles.setdefault(op.tensor, "dw")
+    return roles
+
+
+def param_names(kernel: func.FuncOp) -> list[str]:
+    roles = _kernel_roles(kernel)
+    names = [roles.get(arg, f"arg{i}") for i, arg in enumerate(kernel.args)]
+    if len(set(names)) != len(names):
+        raise EmitError(f"@{kernel.sym_name.data}: one tensor is passed as two API operands")
+    return names
+
+
+C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def describe_tensor(t: GmTensorType) -> str:
+    shape = "x".join(str(d) for d in t.get_shape())
+    groups = f", groups {t.groups.data}" if t.groups.data != 1 else ""
+    return f"{t.conv_format} of logical {shape} {element_type_name(t.element_type)}{groups}"
+
+
+def operands_line(launch: LaunchOp) -> str:
+    types = [a.type for a in launch.args]
+    return ", ".join(
+        f"{'x' if i == 0 else 'dy' if i == 1 else 'dW'} {describe_tensor(t)}"
+        for i, t in enumerate(types)
+        if isinstance(t, GmTensorType)
+    )
+
+
+def tiling_fields() -> Iterable[str]:
+    """The ``DwTiling`` fields the host's ``FillTiling`` sets, struct fields then basic block."""
+    return (*TILING_STRUCT_FIELDS, *BASIC_BLOCK_FIELDS)
+
+
+def banner(title: str, problem: str) -> list[str]:
+    return [
+        f"// {title}",
+        "// Generated by ascend-xdsl (ascend-conv bp-filter --emit ascendc) from the API-level",
+        f"// IR of: {problem}",
+        "// Regenerate rather than edit: every number here comes from that IR.",
+    ]

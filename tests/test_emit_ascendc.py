@@ -1,0 +1,581 @@
+"""emit/: ``--emit ascendc`` and ``check-ascendc``.
+
+* The tiling in the emitted host code, parsed back out of ``main.cpp``, is the
+  ``#ascend.dw_tiling`` of the API-level ``ascend.init``, field for field, and the launch's
+  block dim is the IR's.
+* The kernel has one API call per API op of the IR, and one loop per ``scf.for``.
+* Every layer of the correctness matrix (``test_runtime.SHAPES``, the layers the simulator
+  runs and checks against the reference), on one core and on all of them, passes
+  ``check-ascendc``; deliberately wrong calls fail it.
+* The CLI: a missing ``-o``, a folder that is not ours, a missing parent, a missing g++ and a
+  folder that is no project are one-line errors that leave nothing behind.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_runtime import SHAPES
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from ascend_xdsl.dialects import api_level as api
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.emit import check as check_module
+from ascend_xdsl.emit import kernel as kernel_module
+from ascend_xdsl.emit.ascendc import (
+    HOST_FILE,
+    EmitError,
+    Project,
+    camel_case,
+    emit_project,
+    tiling_fields,
+)
+from ascend_xdsl.emit.check import CheckError, check_project
+from ascend_xdsl.emit.project import MARKER, write_project
+from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
+from ascend_xdsl.lowering.pipeline import compile, make_context
+from ascend_xdsl.runtime import api_sim
+from ascend_xdsl.runtime.api import interpret_timed, random_inputs
+from ascend_xdsl.runtime.program import conv_problem
+from ascend_xdsl.tools import conv
+
+HW = "atlas-a2-910b2"
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+
+def _modules(name: str, cores: int, stop_after: str = "api") -> dict[str, ModuleOp]:
+    kw = dict(SHAPES[name])
+    dtype = kw.pop("dtype", np.float16)
+    problem = shape_from_torch_args(
+        kw["x_shape"],  # type: ignore[arg-type]
+        kw["w"],  # type: ignore[arg-type]
+        stride=kw.get("stride", 1),  # type: ignore[arg-type]
+        padding=kw.get("pads", 0),  # type: ignore[arg-type]
+        dilation=kw.get("dilation", 1),  # type: ignore[arg-type]
+        groups=kw.get("groups", 1),  # type: ignore[arg-type]
+        dtype="f16" if dtype is np.float16 else "bf16",
+    )
+    return compile(
+        build_module(problem),
+        hw=HW,
+        tiling="heuristic",
+        core_num=cores,
+        stop_after=stop_after,
+        override=str(kw.get("override", "")),
+        dk=str(kw.get("dk", "separate")),
+    )
+
+
+def _project(name: str, cores: int) -> tuple[ModuleOp, Project]:
+    module = _modules(name, cores)["api"]
+    return module, emit_project(module, HW, f"test {name}")
+
+
+def _ir_tiling(module: ModuleOp) -> DwTiling:
+    return next(op for op in module.walk() if isinstance(op, api.InitOp)).tiling.tiling
+
+
+def _host_assignments(host: str) -> dict[str, int]:
+    """``t.<struct>.<field> = N;`` of FillTiling, as {"dwTiling.batch": N, ...}."""
+    return {
+        m.group(1): int(m.group(2))
+        for m in re.finditer(r"^\s*t\.(\w+\.\w+) = (\d+);$", host, re.MULTILINE)
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# What the emitted code says
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "cores"),
+    [("groups2", 1), ("fused_dk", 24), ("cin20", 4), ("order_n", 1), ("tall_streaming_k", 24)],
+)
+def test_host_tiling_is_the_ir_tiling(name: str, cores: int) -> None:
+    module, project = _project(name, cores)
+    host = project.files[HOST_FILE]
+    tiling = _ir_tiling(module).as_dict()
+    assigned = _host_assignments(host)
+    basic_block = ("single_core_m", "single_core_n", "single_core_k")
+    expected = {
+        f"{'basicBlockTiling' if f in basic_block else 'dwTiling'}.{camel_case(f)}": tiling[f]
+        for f in tiling_fields()
+    }
+    assert {k: v for k, v in assigned.items() if not k.startswith("params.")} == expected
+    assert len(expected) == 55  # the 52 fields of TConv3DBpFilterTiling and the basic block
+    launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
+    (block_dim,) = re.findall(r"constexpr uint32_t kBlockDim = (\d+);", host)
+    assert int(block_dim) == launch.blocks.value.data == _ir_tiling(module).core_num
+    assert f"ACLRT_LAUNCH_KERNEL({project.kernel_name})(kBlockDim, stream," in host
+
+
+def test_the_struct_field_names_are_the_vendors() -> None:
+    """The camelCase names of DwTiling are the fields the shipped kernel_tiling.h declares
+    (written from the vendor's struct), in the same order."""
+    header = (check_module.include_dir() / "kernel_tiling" / "kernel_tiling.h").read_text()
+    struct = header.split("struct TConv3DBpFilterTiling {")[1].split("};")[0]
+    declared = re.findall(r"uint(?:32|64)_t (\w+) = 0;", struct)
+    assert declared == [camel_case(f) for f in tiling_fields()][:-3]
+
+
+@pytest.mark.parametrize(("name", "cores"), [("groups2", 1), ("fused_dk", 24), ("cout20", 4)])
+def test_kernel_has_one_call_per_api_op(name: str, cores: int) -> None:
+    module, project = _project(name, cores)
+    kernel = project.files[project.kernel_file]
+    ops = list(module.walk())
+    calls = {
+        api.InitOp: "Init(",
+        api.SetGradOutputOp: "SetGradOutput(",
+        api.SetInputOp: "SetInput(",
+        api.SetSingleShapeOp: "SetSingleShape(",
+        api.SetStartPositionOp: "SetStartPosition(",
+        api.GetTensorCOp: "GetTensorC(",
+        api.EndOp: "End()",
+    }
+    for op_type, call in calls.items():
+        assert kernel.count(f"bpFilter.{call}") == sum(isinstance(o, op_type) for o in ops), call
+    assert kernel.count("while (bpFilter.Iterate())") == sum(
+        isinstance(o, scf.WhileOp) for o in ops
+    )
+    assert kernel.count("for (int64_t ") == sum(isinstance(o, scf.ForOp) for o in ops)
+    assert kernel.count("AscendC::GetBlockIdx()") == 1
+    assert "GetTensorC(dwGm[" in kernel and ", 1);" in kernel  # atomic, as the IR has it
+
+
+def test_hw_level_is_refused() -> None:
+    module = _modules("small", 1)
+    hw = compile(
+        build_module(shape_from_torch_args((1, 16, 3, 6, 6), (16, 16, 2, 3, 3), dtype="f16")),
+        hw=HW,
+        tiling="heuristic",
+        core_num=1,
+    )["hw"]
+    with pytest.raises(EmitError, match="takes the API level"):
+        emit_project(hw, HW, "")
+    with pytest.raises(EmitError, match=r"exactly one ascend\.launch"):
+        emit_project(module["format"], HW, "")
+
+
+# --------------------------------------------------------------------------------------------
+# check-ascendc
+# --------------------------------------------------------------------------------------------
+
+
+@needs_gxx
+@pytest.mark.parametrize("cores", [1, 24])
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_every_matrix_layer_passes_the_syntax_check(tmp_path: Path, name: str, cores: int):
+    _, project = _project(name, cores)
+    write_project(tmp_path / "p", project)
+    result = check_project(tmp_path / "p")
+    assert result.files == (project.kernel_file, HOST_FILE)
+
+
+WRONG = [
+    # a misspelt member
+    ("kernel", "bpFilter.SetStartPosition(", "bpFilter.SetStartPos("),
+    # dy (half) where dW (float) goes
+    ("kernel", "bpFilter.GetTensorC(dwGm[", "bpFilter.GetTensorC(dyGm["),
+    # a call with one argument too many
+    ("kernel", "bpFilter.End();", "bpFilter.End(1);"),
+    # an illegal ConvType combination: dW must be float
+    ("kernel", "FRACTAL_Z_3D, float>", "FRACTAL_Z_3D, half>"),
+    # a kernel type that does not exist
+    ("kernel", "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_3_0"),
+    # a tiling field the struct does not have
+    ("host", "t.dwTiling.batch =", "t.dwTiling.batches ="),
+    # a launch with an argument missing
+    ("host", ", tilingDev);", ");"),
+]
+
+
+@needs_gxx
+@pytest.mark.parametrize(("where", "good", "bad"), WRONG)
+def test_a_wrong_call_fails_the_check(tmp_path: Path, where: str, good: str, bad: str):
+    _, project = _project("small", 2)
+    folder = write_project(tmp_path / "p", project)
+    path = folder / (project.kernel_file if where == "kernel" else HOST_FILE)
+    text = path.read_text()
+    assert good in text
+    path.write_text(text.replace(good, bad, 1))
+    with pytest.raises(CheckError, match=r"^\S+\.cpp[:\d]*: .*error: "):
+        check_project(folder)
+
+
+def test_no_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys):
+    _, project = _project("small", 1)
+    folder = write_project(tmp_path / "p", project)
+    monkeypatch.setattr(check_module.shutil, "which", lambda _: None)
+    code = conv.main(["check-ascendc", str(folder)])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert err == (
+        "ascend-conv: error: check-ascendc: g++ not found on PATH: install it to check "
+        "emitted Ascend C\n"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The command line
+# --------------------------------------------------------------------------------------------
+
+SMALL = ["bp-filter", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", "--padding", "1"]
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = conv.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line(err: str, fragment: str) -> None:
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("ascend-conv: error: ") and fragment in err, err
+
+
+@needs_gxx
+def test_emit_then_check_then_emit_again(tmp_path: Path, capsys):
+    folder = tmp_path / "proj"
+    code, out, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))
+    assert (code, err) == (0, "")
+    files = ["CMakeLists.txt", "README.md", "conv3d_bp_filter_kernel.cpp", "data.py", "main.cpp"]
+    assert out == f"wrote {folder}: {', '.join(files)}\n"
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*files, MARKER])
+    assert "--emit ascendc -o" in (folder / "README.md").read_text()
+    code, out, err = _run(capsys, "check-ascendc", str(folder))
+    assert (code, err) == (0, "") and "not a CANN build" in out
+    # A previous emission is replaced whole, with the new tiling.
+    code, _, err = _run(capsys, *SMALL, "--cores", "2", "--emit", "ascendc", "-o", str(folder))
+    assert (code, err) == (0, "")
+    assert "kBlockDim = 2;" in (folder / HOST_FILE).read_text()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporaries
+
+
+def test_emit_ascendc_needs_a_folder(capsys):
+    code, out, err = _run(capsys, *SMALL, "--emit", "ascendc")
+    assert code == 2 and out == ""
+    _one_line(err, "--emit ascendc writes a project folder: give it with -o DIR")
+
+
+def test_a_folder_that_is_not_ours_is_left_alone(tmp_path: Path, capsys):
+    (tmp_path / "mine.txt").write_text("keep")
+    code, _, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(tmp_path))
+    assert code == 1
+    _one_line(err, "is not empty and is not a previous --emit ascendc project")
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+    # Nor is an emission someone added a file to.
+    folder = tmp_path / "p"
+    assert _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))[0] == 0
+    (folder / "notes.txt").write_text("mine")
+    code, _, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))
+    assert code == 1 and (folder / "notes.txt").read_text() == "mine"
+
+
+def test_missing_parent_and_not_a_project(tmp_path: Path, capsys):
+    code, _, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(tmp_path / "a" / "b"))
+    assert code == 1
+    _one_line(err, "No such file or directory")
+    assert not (tmp_path / "a").exists()
+    code, _, err = _run(capsys, "check-ascendc", str(tmp_path))
+    assert code == 1
+    _one_line(err, "has no emitted project")
+    code, _, err = _run(capsys, "check-ascendc", str(tmp_path / "none"))
+    assert code == 1
+    _one_line(err, "is not a folder")
+
+
+# --------------------------------------------------------------------------------------------
+# docs/ascendc.md
+# --------------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).parent.parent
+PAGE = ROOT / "docs" / "ascendc.md"
+BIN = Path(sys.executable).parent
+
+
+def _page_blocks() -> list[tuple[str, list[str]]]:
+    """(the prose paragraph just before it, its lines) of every fenced block of the page."""
+    blocks: list[tuple[str, list[str]]] = []
+    prose: list[str] = []
+    body: list[str] | None = None
+    gap = False
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        if body is not None:
+            if line.startswith("```"):
+                blocks.append((" ".join(prose), body))
+                body, prose = None, []
+            else:
+                body.append(line)
+        elif line.startswith("```"):
+            body = []
+        elif not line.strip():
+            gap = True
+        else:
+            prose = [*([] if gap else prose), line.strip()]
+            gap = False
+    return blocks
+
+
+def _assert_excerpt(excerpt: list[str], text: str, what: str) -> None:
+    """The parts of ``excerpt`` between ``...`` lines are consecutive lines of ``text``, in
+    order."""
+    lines = text.splitlines()
+    parts: list[list[str]] = [[]]
+    for line in excerpt:
+        if line.strip() == "...":
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    at = 0
+    for part in (p for p in parts if p):
+        found = next(
+            (i for i in range(at, len(lines) - len(part) + 1) if lines[i : i + len(part)] == part),
+            None,
+        )
+        assert found is not None, f"{what}: not found in order:\n" + "\n".join(part)
+        at = found + len(part)
+
+
+@needs_gxx
+def test_the_page_shows_what_the_commands_do(tmp_path: Path):
+    blocks = _page_blocks()
+    commands = [lines for _, lines in blocks if lines and lines[0].startswith("$ ")]
+    assert len(commands) == 2
+    for lines in commands:
+        argv = shlex.split(lines[0][2:])
+        argv[0] = str(BIN / Path(argv[0]).name)
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert (done.returncode, done.stderr) == (0, ""), lines[0]
+        assert done.stdout.splitlines() == lines[1:], lines[0]
+    excerpts = 0
+    for prose, lines in blocks:
+        if lines and lines[0].startswith("$ "):
+            continue
+        named = re.findall(r"`(dw_project/[\w.]+)`", prose)
+        source = named[-1] if named else "dw_project/main.cpp"  # "and launches on ..."
+        _assert_excerpt(lines, (tmp_path / source).read_text(), source)
+        excerpts += 1
+    assert excerpts == 3
+
+
+# --------------------------------------------------------------------------------------------
+# data.py: the data contract of the host program
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "cores"), [("groups2", 1), ("bf16", 2), ("cin20", 24)])
+def test_data_script_matches_the_host_and_checks_a_simulated_dw(
+    tmp_path: Path, name: str, cores: int
+):
+    """data.py makes exactly the bytes main.cpp reads, and accepts the simulator's dW written
+    in FRACTAL_Z_3D (the layout main.cpp writes) while rejecting a wrong one."""
+    modules = _modules(name, cores, "hw")
+    folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
+    script = [sys.executable, str(folder / "data.py")]
+    run = subprocess.run([*script, "make", str(folder), "3"], capture_output=True, text=True)
+    assert (run.returncode, run.stderr) == (0, "")
+    host = (folder / HOST_FILE).read_text()
+    sizes = dict(re.findall(r"constexpr size_t k(\w+)Bytes = (\d+);", host))
+    assert (folder / "x.bin").stat().st_size == int(sizes["X"])
+    assert (folder / "dy.bin").stat().st_size == int(sizes["Dy"])
+
+    host_func = next(op for op in modules["api"].ops if isinstance(op, func.FuncOp))
+    problem = conv_problem(host_func)
+    assert problem is not None
+    x, dy = random_inputs(problem, 3)
+    dw, _ = interpret_timed(modules["hw"], HW, x, dy, timed=False)
+    fz = formats.oihw_to_fractal_z_3d(dw, problem.groups, C0).astype(np.float32)
+    assert fz.nbytes == int(sizes["Dw"])
+    fz.tofile(folder / "dw.bin")
+    run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
+    assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
+    fz.reshape(-1)[0] += 1.0
+    fz.tofile(folder / "dw.bin")
+    run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
+    assert run.returncode == 1, run.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# The emitted project run on the CPU against a recording stand-in of the API
+# --------------------------------------------------------------------------------------------
+
+MOCK = Path(__file__).parent / "ascendc_mock"
+
+_LAUNCHER = """#pragma once
+#include <cstdio>
+// The launch of tests/ascendc_mock: the kernel once per block index, on the CPU.
+template <class K>
+struct MockLauncher {
+    K kernel;
+    template <class... P>
+    uint32_t operator()(uint32_t blockDim, aclrtStream, P... p)
+    {
+        for (uint32_t b = 0; b < blockDim; ++b) {
+            g_mock_block = b;
+            std::printf("block %u\\n", b);
+            kernel(static_cast<uint8_t*>(p)...);
+        }
+        return 0;
+    }
+};
+template <class K>
+MockLauncher(K) -> MockLauncher<K>;
+#define ACLRT_LAUNCH_KERNEL(kernel) MockLauncher{kernel}
+"""
+
+
+def _mock_run(folder: Path, kernel_name: str, work: Path) -> list[str]:
+    """Build kernel and host as one program against tests/ascendc_mock and run it on the data
+    folder ``folder``; its call log."""
+    (work / f"aclrtlaunch_{kernel_name}.h").write_text(_LAUNCHER)
+    (work / "driver.cpp").write_text(f'#include "{kernel_name}.cpp"\n#include "main.cpp"\n')
+    includes = [MOCK, work, check_module.include_dir(), folder]
+    program = work / "program"
+    flags = ["-std=c++17", *(f"-I{p}" for p in includes)]
+    build = subprocess.run(
+        ["g++", *flags, str(work / "driver.cpp"), "-o", str(program)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(program), str(folder)], capture_output=True, text=True)
+    assert (run.returncode, run.stderr) == (0, ""), run.stderr
+    return run.stdout.splitlines()
+
+
+def _ir_calls(monkeypatch: pytest.MonkeyPatch, module: ModuleOp, x, dy) -> list[str]:
+    """The API calls the API-level IR makes when the interpreter runs it, as the stand-in logs
+    them (one GetTensorC line per single shape, as its Iterate is true once per shape)."""
+    log: list[str] = []
+    blocks = iter(range(10**6))
+
+    def record(name: str, line: Callable[..., str]) -> None:
+        original = getattr(api_sim, name)
+
+        def wrapper(*args):
+            text = line(*args)
+            if text and not (text.startswith("GetTensorC") and log and log[-1] == text):
+                log.extend(text.split("\n"))
+            return original(*args)
+
+        monkeypatch.setattr(api_sim, name, wrapper)
+
+    def init_line(_obj, t: DwTiling) -> str:
+        fields = (t.batch, t.cin1_g, t.base_m, t.base_k, t.base_n, t.bl1_bound)
+        rest = (t.single_core_batch, t.single_core_cin)
+        return f"block {next(blocks)}\nInit {' '.join(map(str, (*fields, *rest)))}"
+
+    record("init", init_line)
+    record("set_grad_output", lambda _o, _t, off: f"SetGradOutput {off}")
+    record("set_input", lambda _o, _t, off: f"SetInput {off}")
+    record("set_single_shape", lambda _o, m, n, k: f"SetSingleShape {m} {n} {k}")
+    record("set_start_position", lambda _o, ho: f"SetStartPosition {ho}")
+    record("get_tensor_c", lambda _o, _t, off, atomic: f"GetTensorC {off} {int(atomic)}")
+    record("end", lambda _o: "End")
+    interpret_timed(module, HW, x, dy, "interp", timed=False)
+    return log
+
+
+@needs_gxx
+@pytest.mark.parametrize(
+    ("name", "cores"),
+    [("groups2", 1), ("fused_dk", 24), ("tall_streaming_k", 24), ("order_n", 4), ("cin20", 24)],
+)
+def test_the_project_makes_the_irs_calls(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, cores: int
+):
+    """Built against the recording stand-in and run on the CPU, the emitted host and kernel
+    make, block by block, the API calls (offsets, shapes, start rows, atomic flag) that the
+    interpreter makes running the API-level IR; Init sees the IR's tiling after the host's
+    FillTiling and the kernel's word-by-word copy."""
+    module, project = _project(name, cores)
+    folder = write_project(tmp_path / "p", project)
+    made = subprocess.run(
+        [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work)
+    problem = conv_problem(next(op for op in module.ops if isinstance(op, func.FuncOp)))
+    assert problem is not None
+    x, dy = random_inputs(problem, 0)
+    expected = _ir_calls(monkeypatch, module, x, dy)
+    assert sum(line.startswith("SetSingleShape") for line in expected) > 0
+    assert got == expected
+    # The host zero-filled dW (the stand-in's device memory starts as 0x7f bytes) and wrote
+    # it back: the stand-in computes nothing.
+    dw = np.fromfile(folder / "dw.bin", dtype=np.uint8)
+    assert dw.size > 0 and not dw.any()
+
+
+@needs_gxx
+def test_the_division_helpers_round_as_arith_does(tmp_path: Path):
+    """FloorDiv/CeilDiv/Min/Max as the kernel defines them, against Python's rounding (the
+    semantics of arith.floordivsi / ceildivsi), negative operands included."""
+    pairs = [(a, b) for a in range(-7, 8) for b in (-3, -2, -1, 1, 2, 5)]
+    body = "".join(
+        f'    std::printf("%lld %lld %lld %lld\\n", (long long)FloorDiv({a}, {b}), '
+        f"(long long)CeilDiv({a}, {b}), (long long)Min({a}, {b}), (long long)Max({a}, {b}));\n"
+        for a, b in pairs
+    )
+    helpers = "\n".join(kernel_module._HELPERS[h] for h in ("FloorDiv", "CeilDiv", "Min", "Max"))
+    source = tmp_path / "helpers.cpp"
+    source.write_text(
+        "#include <cstdint>\n#include <cstdio>\n#define __aicore__\n"
+        f"{helpers}\nint main()\n{{\n{body}    return 0;\n}}\n"
+    )
+    program = tmp_path / "helpers"
+    subprocess.run(["g++", "-std=c++17", str(source), "-o", str(program)], check=True)
+    got = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout
+    expected = "".join(f"{a // b} {-(-a // b)} {min(a, b)} {max(a, b)}\n" for a, b in pairs)
+    assert got == expected
+
+
+@needs_gxx
+def test_ir_names_that_are_cpp_keywords_are_renamed(tmp_path: Path):
+    """The emitter names C++ variables after the IR's name hints (%bdi, %dki); a hint that is
+    a C++ keyword or one of the kernel's own names gets a fresh name instead."""
+    module = _modules("small", 1)["api"]
+    text = conv.ir_text(module).replace("%bdi", "%for").replace("%dki", "%bpFilter")
+    parsed = Parser(make_context(), text).parse_module()
+    project = emit_project(parsed, HW, "")
+    kernel = project.files[project.kernel_file]
+    assert "int64_t for " not in kernel and "int64_t bpFilter " not in kernel
+    check_project(write_project(tmp_path / "p", project))
+
+
+def test_errors_end_to_end_through_the_console_script(tmp_path: Path):
+    """The installed ascend-conv: a file where the folder should be, and a broken project,
+    are one line and an exit code, no traceback."""
+    (tmp_path / "file").write_text("not a folder")
+    script = str(BIN / "ascend-conv")
+    done = subprocess.run(
+        [script, *SMALL, "--emit", "ascendc", "-o", str(tmp_path / "file")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    _one_line(done.stderr, "it exists and is not a folder")
+    assert (tmp_path / "file").read_text() == "not a folder"
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / HOST_FILE).write_text("int main() { return 0; }\n")
+    (tmp_path / "p" / "k.cpp").write_text("void k();\n")
+    done = subprocess.run(
+        [script, "check-ascendc", str(tmp_path / "p")], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    _one_line(done.stderr, 'expected one extern "C" __global__ __aicore__ kernel, found 0')
