@@ -263,9 +263,10 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
             "",
             "These are the 7x7x7 RGB stems on 112- and 224-wide frames: the search converges",
             "in about as many candidates as elsewhere, but each costs the cost-only model close",
-            "to a second (their K blocks start at varying input rows, so fewer loop iterations",
-            "repeat and can be extrapolated). The budget is a count of candidates, not a time,",
-            "to keep the search deterministic; a smaller one trades a little speedup for time.",
+            "to a second (profiled: most of it in the model's loop bookkeeping, about 5,000 loop",
+            "entries keyed per launch; compiling is under 0.1 s). The budget is a count of",
+            "candidates, not a time, to keep the search deterministic; a smaller one trades a",
+            "little speedup for time.",
         ]
     else:
         lines.append("None.")
