@@ -9,6 +9,8 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 * ``--emit ascendc -o DIR`` writes the API-level kernel as an Ascend C project for CANN
   (``emit/ascendc.py``); ``ascend-conv check-ascendc DIR`` compiles its sources with
   ``g++ -fsyntax-only`` against the shipped declaration headers (``emit/check.py``).
+* ``--tiling tuned`` compiles the tiling the search of ``tuning/`` finds (cached on disk;
+  ``--no-cache`` searches again), with a progress bar on standard error when it is a terminal.
 * ``--report json`` prints one JSON document instead of the summary: the cost model's report
   (``runtime/cost.py``), the problem and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with

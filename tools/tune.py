@@ -9,7 +9,8 @@ efficiency against the roofline and its bottleneck, and the tuned tiling.
   ``heuristic_cycles``, ``tuned_cycles``, ``speedup`` and ``tiling``, every DwTiling field), or CSV.
 * ``--workers N``: a local process pool of N processes (the default: 1, in this process).
 * ``--ray [ADDRESS]``: one Ray task per layer on the cluster at ADDRESS, or on a local Ray
-  instance when no address is given (the ``[ray]`` extra).
+  instance when no address is given (the ``[ray]`` extra; ``--workers N`` above 1 then sets the
+  local instance's CPUs). The searches are deterministic, so both give the same rows.
 * ``--no-cache`` searches again (and stores the new answer); ``--budget`` bounds the candidates
   scored per layer.
 * ``-o FILE`` writes the output atomically (``runtime/output.py``).

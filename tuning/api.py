@@ -9,7 +9,6 @@ is what ``tuning/__init__.py`` registers in ``passes/tiling_options.py`` for the
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 
 from tqdm import tqdm
 
@@ -55,7 +54,10 @@ def tune(
         leave=False,
         disable=not (progress and sys.stderr.isatty()),
     )
-    on_candidate: Callable[[int], None] = lambda n: bar.update(n - bar.n)  # noqa: E731
+
+    def on_candidate(n: int) -> None:
+        bar.update(n - bar.n)
+
     try:
         result = search(problem, hw, cores, budget=budget, on_candidate=on_candidate)
     finally:
