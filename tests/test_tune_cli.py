@@ -241,3 +241,13 @@ def test_the_readme_tuning_example_is_what_the_tool_prints():
         assert any(
             line == shown or (shown.endswith("...") and line.startswith(prefix)) for line in out
         ), (shown, out)
+
+
+def test_ray_flag_of_the_tool(layers_json):
+    """``ascend-tune --ray`` (a local instance) prints the rows the pool prints."""
+    pytest.importorskip("ray")
+    common = [str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4"]
+    on_ray = run(*common, "--ray", "--no-cache")
+    assert on_ray.returncode == 0, on_ray.stderr
+    pool = run(*common, "--workers", "2", "--no-cache")
+    assert _same(json.loads(on_ray.stdout)) == _same(json.loads(pool.stdout))

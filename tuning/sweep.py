@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -248,10 +249,12 @@ def _on_ray(
         raise RayUnavailable("--ray needs Ray: pip install 'ascend-xdsl[ray]'") from None
     started = not ray.is_initialized()
     if started:
+        # Ray's own start-up lines stay out of the tool's standard error (warnings pass).
+        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
         if address == "local":
-            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
         else:
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, **quiet)
     try:
         task = ray.remote(_tune_args)
         refs = [task.remote(job) for job in jobs]
