@@ -110,13 +110,20 @@ def bl1_bound_for(
     kw: int,
     stride_h: int,
     dilation_h: int,
+    cin1_rows: int | None = None,
 ) -> int:
     """Elements of one B1 (x) buffer: worst-case Hi rows × Wi × Cin1 rows × C0 (``bl1Bound``).
 
     The channel factor is the fractal 16, as in the vendor tiler (equal to C0 for 2-byte types).
+    ``cin1_rows`` is the number of Cin1 rows the GEMM has: a B1 block never holds more (the
+    kernel copies the rows its N window spans, clipped at the GEMM's N). The vendor's formula
+    ignores it, which for one or two Cin1 rows (an RGB stem) can double the bound; ours caps it.
     """
     hi = hi_rows_for(ho_rows_bound(base_k * step_kb, wo), stride_h, kh, dilation_h)
-    return hi * wi * cin1_copy_len(step_n * base_n, kh * kw) * FRACTAL
+    rows = cin1_copy_len(step_n * base_n, kh * kw)
+    if cin1_rows is not None:
+        rows = min(rows, cin1_rows)
+    return hi * wi * rows * FRACTAL
 
 
 ITERATE_ORDER_M = 0
@@ -256,6 +263,7 @@ class DwTiling:
             kw=self.wk,
             stride_h=self.stride_h,
             dilation_h=self.dilation_h,
+            cin1_rows=self.single_core_cin // self.channel_size,
         )
 
     def errors(self, l1_size: int, l0a_size: int, l0b_size: int, l0c_size: int) -> list[str]:

@@ -7,7 +7,7 @@ placeholders stand for the pipeline options of :class:`PipelineOptions`:
 
 =================  =========================================================================
 ``$hw``            hardware description name (``hw/<name>.toml``), e.g. ``atlas-a2-910b2``
-``$strategy``      tiling strategy: ``heuristic`` or ``fixed``
+``$strategy``      tiling strategy: ``heuristic``, ``fixed`` or ``tuned``
 ``$tiling_file``   tiling file of the ``fixed`` strategy (``""`` otherwise), quoted
 ``$cores``         number of AI cores to use, ``0`` for every core of ``$hw``
 ``$override``      tiling fields to override, ``"iterate_order=1 base_k=64"``, quoted
@@ -45,6 +45,9 @@ from xdsl.utils.arg_spec import ArgSpecParseError, parse_pipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl import hw as hw_data
+from ascend_xdsl.dialects.attributes import DwTilingAttr
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.passes.tiling_options import STRATEGIES
 
@@ -136,7 +139,8 @@ class PipelineOptions:
             raise PipelineError(
                 f"unknown tiling strategy '{self.strategy}' (expected {', '.join(STRATEGIES)})"
             )
-        if (self.strategy == "fixed") != bool(self.tiling_file):
+        # fixed without a file takes the tiling already on the op (compile(tiling=DwTiling)).
+        if self.tiling_file and self.strategy != "fixed":
             raise PipelineError("a tiling file goes with the fixed strategy, and only with it")
         path = self.tiling_file
         if path and not (os.path.isfile(path) and os.access(path, os.R_OK)):
@@ -157,14 +161,14 @@ class PipelineOptions:
 
 
 def parse_tiling(tiling: str) -> tuple[str, str]:
-    """``heuristic`` | ``fixed:FILE`` → (strategy, tiling file or "")."""
+    """``heuristic`` | ``tuned`` | ``fixed:FILE`` → (strategy, tiling file or "")."""
     strategy, sep, path = tiling.partition(":")
     if strategy == "fixed":
         if not sep or not path:
             raise PipelineError("tiling 'fixed' needs a file: fixed:FILE")
         return strategy, path
     if sep or strategy not in STRATEGIES:
-        raise PipelineError(f"unknown tiling '{tiling}' (expected heuristic or fixed:FILE)")
+        raise PipelineError(f"unknown tiling '{tiling}' (expected heuristic, tuned or fixed:FILE)")
     return strategy, ""
 
 
@@ -245,24 +249,29 @@ def compile(
     module: ModuleOp,
     *,
     hw: str = hw_data.DEFAULT_HW,
-    tiling: str = "heuristic",
+    tiling: str | DwTiling = "heuristic",
     core_num: int | None = None,
     stop_after: str | None = None,
     override: str = "",
     dk: str = "separate",
     registry: PassRegistry | None = None,
+    verify: bool = True,
 ) -> dict[str, ModuleOp]:
     """Compile an op-level module; return the module after each level up to ``stop_after``.
 
-    ``tiling`` is ``heuristic`` or ``fixed:FILE``; ``override`` replaces tiling fields
-    (``"iterate_order=1 base_k=64"``); ``core_num`` None uses every core of ``hw``.
-    The input module is not modified; each returned module is its own copy, verified.
+    ``tiling`` is ``heuristic``, ``tuned``, ``fixed:FILE`` or a :class:`DwTiling`, which is put
+    on the dW ops and compiled as ``fixed`` (no text in between: the tuner's candidates);
+    ``override`` replaces tiling fields (``"iterate_order=1 base_k=64"``); ``core_num`` None
+    uses every core of ``hw``. The input module is not modified; each returned module is its
+    own copy, verified. ``verify=False`` (the tuner's inner loop) verifies nothing and keeps
+    only the module of ``stop_after``, uncopied: about a third of a compile is verification.
     Raises :class:`PipelineError` (a ``ValueError``) for bad options,
     :class:`MissingPassError` when a pass needed to reach ``stop_after`` is not registered and
     :class:`CompileError` when a pass rejects the problem or its options.
     ``registry`` replaces the pass registry (for tests).
     """
-    strategy, tiling_file = parse_tiling(tiling)
+    given = tiling if isinstance(tiling, DwTiling) else None
+    strategy, tiling_file = ("fixed", "") if given else parse_tiling(str(tiling))
     options = PipelineOptions(
         hw=hw,
         strategy=strategy,
@@ -275,8 +284,20 @@ def compile(
         raise PipelineError(f"core_num must be positive, got {core_num}")
     passes = pipeline_passes(options, stop_after or LEVELS[-1], registry)
     ctx = make_context()
-    module.verify()
+    if verify:
+        module.verify()
     work = module.clone()
+    if given is not None:
+        for op in work.walk():
+            if isinstance(op, Conv3DBackpropFilterOp):
+                op.tiling = DwTilingAttr(given)
+    if not verify:
+        for level, p in passes:
+            try:
+                p.apply(ctx, work)
+            except PassFailedException as e:
+                raise CompileError(level, e) from None
+        return {stop_after or LEVELS[-1]: work}
     modules = {INPUT_LEVEL: module.clone()}
     for i, (level, p) in enumerate(passes):
         try:

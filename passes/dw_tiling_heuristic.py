@@ -48,7 +48,11 @@ Extensions and our conventions:
   re-run on one core's share, so the L1/L0 blocks fit what that core computes. The rule is
   deterministic: it is an exhaustive search with a total order.
 
-Other deviations from the vendor, both for problems the vendor cannot tile either: when even
+The B1 bound never counts more Cin1 rows than the GEMM has (``bl1_bound_for``'s
+``cin1_rows``): the vendor's formula can count two rows for a one-row Cin (an RGB stem), which
+makes layers such as the VideoMAE tubelet embedding (kernel 2x16x16 on 224-wide rows) overflow L1
+where one row fits. Other deviations from the vendor, both for problems the vendor cannot tile
+either: when even
 ShrinkBaseBlock leaves the block overflowing L1 (a very wide Wi with a tall dilated kernel), the
 vendor returns that invalid tiling unchecked, we raise :class:`TilingError`; and when
 ShrinkBaseBlock grows baseM so that two L0C tiles no longer fit, we drop to one L0C buffer
@@ -315,6 +319,7 @@ class ApiBlockTiler:
             kw=v.kw,
             stride_h=v.stride_h,
             dilation_h=v.dilation_h,
+            cin1_rows=ceil_div(v.n, v.khw * v.c0),
         )
 
     def l1_bytes(self) -> int:
@@ -627,10 +632,10 @@ def heuristic_tiling(
             tasks=split.batch_share * split.dk_share,
         )
         state = _run_api(core_view, buffers)
-    return _to_dw_tiling(shape, state, split, buffers)
+    return to_dw_tiling(shape, state, split, buffers)
 
 
-def _to_dw_tiling(
+def to_dw_tiling(
     shape: ConvBpFilterShape, state: BlockState, split: CoreSplit, buffers: Buffers
 ) -> DwTiling:
     ge = shape.group_enlargement
@@ -651,6 +656,7 @@ def _to_dw_tiling(
         kw=shape.kw,
         stride_h=shape.strides[1],
         dilation_h=shape.dilations[1],
+        cin1_rows=split.cin1_share,
     )
     pads = shape.pads
     return DwTiling(

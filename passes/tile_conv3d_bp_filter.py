@@ -10,7 +10,10 @@ Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to eve
   (``cores=0``: every AI Cube core of ``hw``);
 * ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>``, what
   ``ascend-conv --tiling fixed:FILE`` passes) or, without a file, the one the op already
-  carries, checked against ``hw``.
+  carries, checked against ``hw``;
+* ``tuned`` — the tiling found by the search that the tuning package (``tuning/``, above the
+  runtime) registers in ``tiling_options`` when it is imported; it chooses the Dk mode itself,
+  so ``dk`` is not used. Without a registered search the pass fails and says so.
 
 ``override="iterate_order=1 base_k=64"`` then replaces individual fields (``bl1_bound`` is
 recomputed unless it is overridden too). Whatever the source, a tiling that does not fit the
@@ -29,13 +32,13 @@ from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyExcepti
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
-from ascend_xdsl.dialects.dw_tiling import DwTiling, bl1_bound_for
+from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import load_hw
-from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES
+from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES, tuned_search
 
 
 def parse_overrides(text: str) -> dict[str, int]:
@@ -68,21 +71,7 @@ def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
     if not set(BASIC_BLOCK) & set(overrides):
         tiling = replace(tiling, **dict.fromkeys(BASIC_BLOCK, 0))
     if "bl1_bound" not in overrides:
-        tiling = replace(
-            tiling,
-            bl1_bound=bl1_bound_for(
-                base_k=tiling.base_k,
-                step_kb=tiling.step_kb,
-                base_n=tiling.base_n,
-                step_n=tiling.step_n,
-                wo=tiling.wo,
-                wi=tiling.wi,
-                kh=tiling.hk,
-                kw=tiling.wk,
-                stride_h=tiling.stride_h,
-                dilation_h=tiling.dilation_h,
-            ),
-        )
+        tiling = replace(tiling, bl1_bound=tiling.required_bl1_bound)
     return tiling
 
 
@@ -186,6 +175,17 @@ class TileConv3DBpFilterPass(ModulePass):
                         "strategy=fixed needs a tiling on the op (tiling #ascend.dw_tiling<...>)"
                     )
                 tiling = conv.tiling.tiling
+            elif self.strategy == "tuned":
+                search = tuned_search()
+                if search is None:
+                    raise PassFailedException(
+                        "strategy=tuned needs the tiling search: import ascend_xdsl.tuning "
+                        "(the ascend-opt, ascend-conv and ascend-tune tools do)"
+                    )
+                try:
+                    tiling = search(shape_of_conv_op(conv), hw, cores)
+                except ValueError as e:  # TilingError is one
+                    raise PassFailedException(f"no tuned tiling found: {e}") from None
             else:
                 try:
                     problem = shape_of_conv_op(conv)

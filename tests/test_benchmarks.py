@@ -106,3 +106,36 @@ def test_bench_cost_only_runs_and_agrees():
     ).stdout
     assert out.count("same as the full run") == 2, out
     assert "large 8x512x16x112x112" in out
+
+
+def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
+    """benchmarks/bench_tuning.py as docs/benchmarks.md shows it (``--workers 1``), on two small
+    layers with a small budget, into a temporary page and plot."""
+    import json
+
+    layers = tmp_path / "layers.json"
+    layers.write_text(
+        json.dumps(
+            [
+                {
+                    "name": "tiny",
+                    "input": [1, 16, 4, 8, 8],
+                    "weight": [16, 16, 3, 3, 3],
+                    "padding": 1,
+                },
+                {"name": "dw", "input": [1, 32, 4, 6, 6], "weight": [32, 1, 3, 3, 3], "groups": 32},
+            ]
+        )
+    )
+    page, png = tmp_path / "benchmarks.md", tmp_path / "plot.png"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_tuning.py"), "--workers", "1", "--layers",
+         str(layers), "--budget", "4", "--output", str(page), "--plot", str(png)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "geomean speedup ratio" in done.stdout
+    text = page.read_text()
+    assert "| tiny |" in text and "| dw |" in text and "## Targets" in text
+    assert text.count("| OK |") == 2  # both simulated in full, dW checked
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -9,6 +9,8 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 * ``--emit ascendc -o DIR`` writes the API-level kernel as an Ascend C project for CANN
   (``emit/ascendc.py``); ``ascend-conv check-ascendc DIR`` compiles its sources with
   ``g++ -fsyntax-only`` against the shipped declaration headers (``emit/check.py``).
+* ``--tiling tuned`` compiles the tiling the search of ``tuning/`` finds (cached on disk;
+  ``--no-cache`` searches again), with a progress bar on standard error when it is a terminal.
 * ``--report json`` prints one JSON document instead of the summary: the cost model's report
   (``runtime/cost.py``), the problem and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
@@ -66,6 +68,7 @@ from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
 from ascend_xdsl.runtime.trace import write_trace
 from ascend_xdsl.tools.errors import first_line, run_tool
+from ascend_xdsl.tuning import tune
 
 PROG = "ascend-conv"
 ASCENDC = "ascendc"
@@ -181,9 +184,15 @@ def make_parser() -> argparse.ArgumentParser:
     bp.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware description")
     bp.add_argument(
         "--tiling",
-        metavar="heuristic|fixed:FILE",
+        metavar="heuristic|tuned|fixed:FILE",
         default="heuristic",
-        help="tiling strategy (fixed:FILE reads one #ascend.dw_tiling<...> from FILE)",
+        help="tiling strategy (tuned searches for the fastest tiling by the cost model, cached; "
+        "fixed:FILE reads one #ascend.dw_tiling<...> from FILE)",
+    )
+    bp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="with --tiling tuned: search again instead of reading the tuning cache",
     )
     bp.add_argument(
         "--override",
@@ -381,11 +390,14 @@ def bp_filter(args: argparse.Namespace) -> str:
     problem = problem_from_args(args)
     cores = None if args.cores is None else _ints("--cores", args.cores, (1,), 1)[0]
     start = time.perf_counter()
+    tiling: str | DwTiling = args.tiling
+    if args.tiling == "tuned":
+        tiling = tuned(problem, args.hw, cores, not args.no_cache)
     try:
         modules = compile(
             build_module(problem),
             hw=args.hw,
-            tiling=args.tiling,
+            tiling=tiling,
             core_num=cores,
             stop_after="api" if args.emit == ASCENDC else args.emit or LEVELS[-1],
             override=args.override,
@@ -436,6 +448,17 @@ def bp_filter(args: argparse.Namespace) -> str:
     if not run.check.ok:
         raise CheckFailed(text)
     return text
+
+
+def tuned(problem: ConvBpFilterShape, hw: str, cores: int | None, use_cache: bool) -> DwTiling:
+    """``--tiling tuned``: the search's tiling (``tuning/``), with a progress bar on a terminal
+    (standard error only, so ``--report json`` stays clean)."""
+    try:
+        return tune(problem, hw, cores, use_cache=use_cache, progress=True).tuned
+    except hw_data.UnknownHardwareError as e:
+        raise CliError(str(e)) from None
+    except ValueError as e:  # TilingError, or cores out of range
+        raise CliError(f"tuning failed: {first_line(e)}") from None
 
 
 def emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:

@@ -32,6 +32,9 @@ from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_prog
 
 PROG = "ascend-opt"
 
+# Registers the tiling search behind ascend-tile-conv3d-bp-filter{strategy=tuned}.
+from ascend_xdsl.tuning import tune as _tune  # noqa: F401
+
 
 class _Uncloseable(TextIOBase):
     """Lets xDSL close its output stream without discarding what was written to it."""

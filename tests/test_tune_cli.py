@@ -1,0 +1,253 @@
+"""``ascend-tune``: layers files (JSON, CSV), the three output formats, the local pool against Ray,
+one-line errors, and ``ascend-conv --tiling tuned``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.tools import tune as tune_cli
+from ascend_xdsl.tuning.sweep import LayerError, parse_layers, read_layers, tune_layers
+
+TUNE = str(Path(sys.executable).parent / "ascend-tune")
+CONV = str(Path(sys.executable).parent / "ascend-conv")
+BUDGET = "6"
+
+LAYERS = [
+    {"name": "small", "input": [1, 16, 4, 8, 8], "weight": [16, 16, 3, 3, 3], "padding": 1},
+    {
+        "input": [1, 32, 4, 6, 6],
+        "weight": [32, 16, 3, 3, 3],
+        "stride": [1, 2, 2],
+        "padding": 1,
+        "groups": 2,
+        "dtype": "bf16",
+    },
+]
+
+
+@pytest.fixture
+def layers_json(tmp_path):
+    path = tmp_path / "layers.json"
+    path.write_text(json.dumps(LAYERS))
+    return path
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([TUNE, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_json_output_has_the_promised_fields(layers_json):
+    result = run(str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    rows = json.loads(result.stdout)
+    assert [r["layer"] for r in rows] == ["small", "layer 2"]
+    for r in rows:
+        assert r["tuned_cycles"] <= r["heuristic_cycles"]
+        assert r["speedup"] == pytest.approx(r["heuristic_cycles"] / r["tuned_cycles"])
+        tiling = DwTiling.from_dict(r["tiling"])  # every field, and nothing else
+        assert tiling.core_num <= 4
+    assert rows[1]["problem"]["dtype"] == "bf16" and rows[1]["problem"]["groups"] == 2
+
+
+def test_table_and_csv(layers_json):
+    table = run(str(layers_json), "--budget", BUDGET, "--cores", "4")
+    assert table.returncode == 0, table.stderr
+    header, *lines = table.stdout.splitlines()
+    for column in ("layer", "heuristic cycles", "tuned cycles", "speedup", "efficiency"):
+        assert column in header
+    assert "bottleneck" in header and header.endswith("tuned tiling")
+    assert len(lines) == 2 and lines[0].startswith("small ") and "base " in lines[0]
+    out = run(str(layers_json), "--format", "csv", "--budget", BUDGET, "--cores", "4")
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert [r["layer"] for r in rows] == ["small", "layer 2"]
+    assert float(rows[0]["speedup"]) >= 1.0
+
+
+def test_csv_layers_file_gives_the_json_results(tmp_path, layers_json):
+    path = tmp_path / "layers.csv"
+    path.write_text(
+        "name,input,weight,stride,padding,dilation,groups,dtype\n"
+        'small,"1,16,4,8,8","[16, 16, 3, 3, 3]",1,1,1,1,f16\n'
+        'layer 2,"1,32,4,6,6","32,16,3,3,3","1,2,2",1,,2,bf16\n'
+    )
+    assert read_layers(str(path)) == read_layers(str(layers_json))
+
+
+def test_output_file(tmp_path, layers_json):
+    target = tmp_path / "out.json"
+    result = run(str(layers_json), "--format", "json", "--budget", BUDGET, "-o", str(target))
+    assert result.returncode == 0 and result.stdout == ""
+    assert len(json.loads(target.read_text())) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[", "layers.json:1:2: invalid JSON"),
+        ("{}", "neither a JSON list nor a CSV"),
+        ("[]", "layers.json: no layers"),
+        ('[{"input": [1, 16, 4, 8, 8]}]', "layers.json: layer 1: 'weight' is missing"),
+        ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "bias": 1}]', "unknown key(s) bias"),
+        ("[1]", "layers.json: layer 1: expected an object"),
+        (
+            '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3]}, '
+            '{"input": [1,16,4,8,8], "weight": [16,8,3,3,3]}]',
+            "layers.json: layer 2: illegal problem: weight has Cin/groups = 8",
+        ),
+        ('[{"input": "a,b", "weight": [16,16,3,3,3]}]', "input must be integers, got 'a,b'"),
+        ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "dtype": "f32"}]', "dtype must be"),
+        ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "groups": [1, 2]}]', "groups must"),
+    ],
+)
+def test_bad_layers_files_fail_in_one_line(tmp_path, text, message):
+    (tmp_path / "layers.json").write_text(text)
+    result = run("layers.json", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("ascend-tune: error: ")
+    assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["missing.json"], 1, "cannot read 'missing.json'"),
+        (["L", "--workers", "0"], 2, "expected a positive integer, got '0'"),
+        (["L", "--format", "xml"], 2, "invalid choice: 'xml'"),
+        (["L", "--hw", "nope"], 1, "unknown hardware 'nope'"),
+        (["L", "--cores", "99"], 1, "--cores 99: atlas-a2-910b2 has 24"),
+        ([], 2, "the following arguments are required: LAYERS"),
+    ],
+)
+def test_bad_flags(layers_json, args, code, message):
+    args = [str(layers_json) if a == "L" else a for a in args]
+    result = run(*args, cwd=layers_json.parent)
+    assert result.returncode == code, result.stderr
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_unwritable_output_leaves_no_file(tmp_path, layers_json):
+    result = run(str(layers_json), "--budget", "2", "-o", str(tmp_path / "no" / "out.txt"))
+    assert result.returncode == 1 and "cannot write" in result.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_parse_layers_names_the_csv_line():
+    with pytest.raises(LayerError, match=r"x\.csv:3: layer 2: 'weight' is missing"):
+        parse_layers('input,weight\n"1,16,4,8,8","16,16,3,3,3"\n"1,16,4,8,8",\n', "x.csv")
+
+
+def _same(rows):
+    """The rows without what differs between runs (the wall time, whether it came from cache)."""
+    return [{k: v for k, v in r.items() if k not in ("tuning_seconds", "cached")} for r in rows]
+
+
+def test_local_pool_equals_one_process(layers_json):
+    layers = read_layers(str(layers_json))
+    one = tune_layers(layers, cores=4, budget=6, use_cache=False)
+    pool = tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2)
+    assert _same(pool) == _same(one)
+
+
+def test_ray_gives_the_local_pool_results(layers_json):
+    """A local Ray instance with two CPUs, one task per layer, against the local pool."""
+    pytest.importorskip("ray")
+    layers = read_layers(str(layers_json))
+    pool = tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2)
+    ray_rows = tune_layers(
+        layers, cores=4, budget=6, use_cache=False, ray_address="local", ray_num_cpus=2
+    )
+    assert _same(ray_rows) == _same(pool)
+    assert all(not r["cached"] for r in ray_rows)
+
+
+def test_ray_missing_is_one_line(monkeypatch, layers_json, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    code = tune_cli.main([str(layers_json), "--ray", "--budget", "2"])
+    err = capsys.readouterr().err
+    assert code == 1 and "--ray needs Ray: pip install 'ascend-xdsl[ray]'" in err
+
+
+# -- ascend-conv --tiling tuned ---------------------------------------------------------------
+SMALL_FLAGS = ["bp-filter", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", "--padding", "1"]
+
+
+def test_conv_tiling_tuned_runs_and_checks():
+    result = subprocess.run(
+        [CONV, *SMALL_FLAGS, "--tiling", "tuned"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "tiling tuned" in result.stdout and ": OK" in result.stdout
+    assert result.stderr == ""  # no progress bar off a terminal
+
+
+def test_conv_tiling_tuned_json_report_is_pure_json():
+    args = [CONV, *SMALL_FLAGS, "--tiling", "tuned", "--report", "json", "--no-cache"]
+    result = subprocess.run(args, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["check"]["ok"]
+
+
+def test_conv_tiling_tuned_is_never_slower_than_heuristic():
+    def cycles(tiling: str) -> float:
+        args = [CONV, *SMALL_FLAGS, "--tiling", tiling, "--cost-only", "--report", "json"]
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        return json.loads(out)["cycles"]
+
+    assert cycles("tuned") <= cycles("heuristic")
+
+
+def test_opt_strategy_tuned(tmp_path):
+    fmt = subprocess.run(
+        [CONV, *SMALL_FLAGS, "--emit", "format"], capture_output=True, text=True, check=True
+    ).stdout
+    (tmp_path / "in.mlir").write_text(fmt)
+    opt = str(Path(sys.executable).parent / "ascend-opt")
+    result = subprocess.run(
+        [opt, "in.mlir", "-p", "ascend-tile-conv3d-bp-filter{strategy=tuned cores=2}"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "#ascend.dw_tiling<" in result.stdout
+
+
+def test_the_readme_tuning_example_is_what_the_tool_prints():
+    """README.md, "Tuning the tiling": the command runs and prints the lines shown (`...` at the
+    end of a line stands for the rest of it)."""
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    section = readme.split("### Tuning the tiling", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```")[1::2]
+    command = blocks[0].strip().split()
+    assert command[0] == ".venv/bin/ascend-tune"
+    result = run(*command[1:], cwd=root)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    for shown in blocks[1].strip().splitlines():
+        prefix = shown.removesuffix("...")
+        assert any(
+            line == shown or (shown.endswith("...") and line.startswith(prefix)) for line in out
+        ), (shown, out)
+
+
+def test_ray_flag_of_the_tool(layers_json):
+    """``ascend-tune --ray`` (a local instance) prints the rows the pool prints."""
+    pytest.importorskip("ray")
+    common = [str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4"]
+    on_ray = run(*common, "--ray", "--no-cache")
+    assert on_ray.returncode == 0, on_ray.stderr
+    pool = run(*common, "--workers", "2", "--no-cache")
+    assert _same(json.loads(on_ray.stdout)) == _same(json.loads(pool.stdout))

@@ -1,0 +1,207 @@
+"""``ascend-tune LAYERS``: tune every layer of a file and compare with the heuristic.
+
+Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling search
+(``tuning/search.py``, cached on disk by ``tuning/cache.py``) on each layer and prints one row per
+layer: the heuristic's and the tuned tiling's modelled cycles, the speedup, the tuned tiling's
+efficiency against the roofline and its bottleneck, and the tuned tiling.
+
+* ``--format table|json|csv``: a text table (default), a JSON list of objects (at least
+  ``heuristic_cycles``, ``tuned_cycles``, ``speedup`` and ``tiling``, every DwTiling field), or CSV.
+* ``--workers N``: a local process pool of N processes (the default: 1, in this process).
+* ``--ray [ADDRESS]``: one Ray task per layer on the cluster at ADDRESS, or on a local Ray
+  instance when no address is given (the ``[ray]`` extra; ``--workers N`` above 1 then sets the
+  local instance's CPUs). The searches are deterministic, so both give the same rows.
+* ``--no-cache`` searches again (and stores the new answer); ``--budget`` bounds the candidates
+  scored per layer.
+* ``-o FILE`` writes the output atomically (``runtime/output.py``).
+
+A progress bar over the layers appears on standard error when it is a terminal and the sweep
+lasts over 2 s. Errors are one line on standard error (``ascend-tune: error: ...``): exit code 2
+for flags that cannot be parsed, 1 for a file or layer that is rejected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from tqdm import tqdm
+
+from ascend_xdsl import hw as hw_data
+from ascend_xdsl.runtime.output import write_atomically
+from ascend_xdsl.tools.errors import first_line
+from ascend_xdsl.tuning.search import BUDGET
+from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
+
+PROG = "ascend-tune"
+
+CSV_COLUMNS = (
+    "layer",
+    "heuristic_cycles",
+    "tuned_cycles",
+    "speedup",
+    "heuristic_efficiency",
+    "efficiency",
+    "bound",
+    "bottleneck",
+    "tiling_summary",
+    "candidates",
+    "tuning_seconds",
+)
+
+
+class CliError(Exception):
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see '{PROG} --help')", exit_code=2)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
+    return value
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="Tune the dW tiling of every layer in LAYERS (a JSON list or a CSV of "
+        "input, weight, stride, padding, dilation, groups, dtype) against the heuristic.",
+    )
+    p.add_argument("layers", metavar="LAYERS", help="the layers file (.json or .csv)")
+    p.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware description")
+    p.add_argument("--cores", metavar="N", type=_positive, help="AI cores to use (default: all)")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument(
+        "--workers", metavar="N", type=_positive, default=1, help="local processes (default 1)"
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="local",
+        help="run each layer as a Ray task on the cluster at ADDRESS (a local Ray instance "
+        "without one); needs pip install 'ascend-xdsl[ray]'",
+    )
+    p.add_argument("--no-cache", action="store_true", help="search again, ignoring the cache")
+    p.add_argument(
+        "--budget",
+        metavar="N",
+        type=_positive,
+        default=BUDGET,
+        help=f"candidates scored per layer at most (default {BUDGET})",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
+    return p
+
+
+def format_table(rows: Sequence[dict[str, Any]]) -> str:
+    header = ("layer", "heuristic cycles", "tuned cycles", "speedup", "efficiency", "bottleneck")
+    body = [
+        (
+            str(r["layer"]),
+            f"{r['heuristic_cycles']:,.0f}",
+            f"{r['tuned_cycles']:,.0f}",
+            f"{r['speedup']:.2f}x",
+            f"{r['heuristic_efficiency']:.1%} -> {r['efficiency']:.1%}",
+            f"{r['bound']} ({r['bottleneck']})",
+        )
+        for r in rows
+    ]
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    tilings = ["tuned tiling", *(r["tiling_summary"] for r in rows)]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + "  " + tiling
+        for cells, tiling in zip([header, *body], tilings, strict=True)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def format_csv(rows: Sequence[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def run(args: argparse.Namespace) -> str:
+    try:
+        hw_data.load(args.hw)
+    except hw_data.UnknownHardwareError as e:
+        raise CliError(str(e)) from None
+    if args.cores is not None and args.cores > hw_data.load(args.hw).aic_count:
+        raise CliError(f"--cores {args.cores}: {args.hw} has {hw_data.load(args.hw).aic_count}")
+    try:
+        layers = read_layers(args.layers)
+    except LayerError as e:
+        raise CliError(str(e)) from None
+    bar = tqdm(
+        total=len(layers),
+        desc="tuning layers",
+        unit="layer",
+        file=sys.stderr,
+        delay=2.0,
+        leave=False,
+        disable=not sys.stderr.isatty(),
+    )
+    try:
+        rows = tune_layers(
+            layers,
+            hw=args.hw,
+            cores=args.cores,
+            budget=args.budget,
+            use_cache=not args.no_cache,
+            workers=args.workers,
+            ray_address=args.ray,
+            ray_num_cpus=args.workers if args.ray == "local" and args.workers > 1 else None,
+            on_done=lambda n: bar.update(n - bar.n),
+        )
+    except RayUnavailable as e:
+        raise CliError(str(e)) from None
+    except ValueError as e:  # TilingError: a layer nothing fits
+        raise CliError(f"tuning failed: {first_line(e)}") from None
+    finally:
+        bar.close()
+    if args.format == "json":
+        return json.dumps(rows, indent=2) + "\n"
+    if args.format == "csv":
+        return format_csv(rows)
+    return format_table(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = make_parser().parse_args(argv)
+        text = run(args)
+        if args.output:
+            try:
+                write_atomically(args.output, text)
+            except OSError as e:
+                raise CliError(f"cannot write '{args.output}': {e.strerror or e}") from None
+        else:
+            sys.stdout.write(text)
+        return 0
+    except CliError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""``tune``: the cached tiling search of one layer, and the hook behind ``strategy=tuned``.
+
+:func:`tune` looks the layer up in the on-disk cache (``tuning/cache.py``), else runs the search
+(``tuning/search.py``) with an optional progress bar and caches its answer. :func:`tuned_tiling`
+is what ``tuning/__init__.py`` registers in ``passes/tiling_options.py`` for the tiler's
+``strategy=tuned``; ``ascend-conv --tiling tuned`` and ``ascend-tune`` call :func:`tune`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tqdm import tqdm
+
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
+from ascend_xdsl.hw import load as load_hw
+from ascend_xdsl.tuning import cache
+from ascend_xdsl.tuning.search import BUDGET, TuneResult, search
+
+PROGRESS_AFTER = 2.0
+"""Seconds a search runs before its progress bar appears (on a terminal only)."""
+
+
+def tune(
+    problem: ConvBpFilterShape,
+    hw: str = DEFAULT_HW,
+    cores: int | None = None,
+    *,
+    budget: int = BUDGET,
+    use_cache: bool = True,
+    progress: bool = False,
+) -> TuneResult:
+    """The heuristic's and the tuned tiling of ``problem`` on ``hw`` with ``cores`` cores (None:
+    all), from the cache unless ``use_cache`` is False (the answer is then stored again).
+
+    ``progress`` shows a bar on standard error when it is a terminal and the search lasts over
+    :data:`PROGRESS_AFTER` seconds; nothing is ever written to standard output.
+    """
+    cores = cores or load_hw(hw).aic_count
+    key = cache.cache_key(problem, hw, cores, budget)
+    if use_cache and (hit := cache.load(key)) is not None:
+        try:
+            return TuneResult.from_json(hit, cached=True)
+        except (KeyError, TypeError, ValueError):
+            pass  # a file from an older layout: search again and overwrite it
+    bar = tqdm(
+        total=budget,
+        desc="tuning",
+        unit="candidate",
+        file=sys.stderr,
+        delay=PROGRESS_AFTER,
+        leave=False,
+        disable=not (progress and sys.stderr.isatty()),
+    )
+
+    def on_candidate(n: int) -> None:
+        bar.update(n - bar.n)
+
+    try:
+        result = search(problem, hw, cores, budget=budget, on_candidate=on_candidate)
+    finally:
+        bar.close()
+    cache.store(key, result.to_json())
+    return result
+
+
+def tuned_tiling(problem: ConvBpFilterShape, hw: HwConfig, cores: int) -> DwTiling:
+    """The ``strategy=tuned`` hook: the cached tuned tiling (no progress bar: a pass is quiet)."""
+    return tune(problem, hw.name, cores).tuned

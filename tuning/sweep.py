@@ -1,0 +1,269 @@
+"""Tune a file of layers: parse it, then run one search per layer on a process pool or on Ray.
+
+The layers file is what ``ascend-tune`` reads: JSON, a list of objects ``{"input": [N, C, D, H,
+W], "weight": [Co, Ci/g, kD, kH, kW], "stride", "padding", "dilation", "groups", "dtype"}``
+(``stride``, ``padding`` and ``dilation`` an integer or a list as torch takes them, optional like
+``groups`` and ``dtype``; an optional ``"name"``), or a CSV with the same columns (lists written
+``1,16,4,8,8`` or ``[1, 16, 4, 8, 8]``). A bad entry is a :class:`LayerError` naming the file
+and the layer.
+
+:func:`tune_layers` runs :func:`tune_layer` for each layer, on a local
+``ProcessPoolExecutor`` (``workers``) or as one Ray task per layer (``ray_address``: an existing
+cluster, or ``"local"`` to start a local instance). Each task returns plain JSON data, so both
+give byte-identical results; the searches are deterministic. Ray is the optional ``[ray]`` extra
+and is imported only when asked for.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
+from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
+from ascend_xdsl.tuning.api import tune
+from ascend_xdsl.tuning.search import BUDGET
+
+COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype")
+"""The columns of a layers file (``name`` is optional too)."""
+
+_DEFAULTS: dict[str, Any] = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "dtype": "f16"}
+
+
+class LayerError(ValueError):
+    """A layers file that cannot be read, or a layer in it that is not a legal dW problem."""
+
+
+class RayUnavailable(RuntimeError):
+    """``--ray`` without the ``[ray]`` extra installed."""
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    problem: ConvBpFilterShape
+
+
+def _int_list(where: str, key: str, value: Any) -> int | list[int]:
+    """An integer or a list of integers, from JSON or from a CSV cell."""
+    if isinstance(value, str):
+        text = value.strip().strip("[]").strip()
+        try:
+            parts = [int(p) for p in text.replace(" ", "").split(",") if p != ""]
+        except ValueError:
+            raise LayerError(f"{where}: {key} must be integers, got '{value}'") from None
+        if not parts:
+            raise LayerError(f"{where}: {key} is empty")
+        return parts[0] if len(parts) == 1 and key not in ("input", "weight") else parts
+    if isinstance(value, bool):
+        raise LayerError(f"{where}: {key} must be integers, got {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        return value
+    raise LayerError(f"{where}: {key} must be an integer or a list of integers, got {value!r}")
+
+
+def layer_from_record(record: Any, where: str) -> Layer:
+    """One layer of a layers file; ``where`` names it in errors (``layers.json: layer 3``)."""
+    if not isinstance(record, dict):
+        raise LayerError(f"{where}: expected an object with {', '.join(COLUMNS)}")
+    unknown = sorted(set(record) - {*COLUMNS, "name"})
+    if unknown:
+        raise LayerError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    for key in ("input", "weight"):
+        if record.get(key) in (None, ""):
+            raise LayerError(f"{where}: '{key}' is missing")
+    values = {k: record[k] for k in COLUMNS if record.get(k) not in (None, "")}
+    values = {**_DEFAULTS, **values}
+    dtype = values["dtype"]
+    if dtype not in DTYPES:
+        raise LayerError(f"{where}: dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    ints = {k: _int_list(where, k, values[k]) for k in COLUMNS if k != "dtype"}
+    if not isinstance(ints["groups"], int):
+        raise LayerError(f"{where}: groups must be one integer, got {ints['groups']}")
+    try:
+        problem = shape_from_torch_args(
+            ints["input"],  # type: ignore[arg-type]
+            ints["weight"],  # type: ignore[arg-type]
+            stride=ints["stride"],
+            padding=ints["padding"],
+            dilation=ints["dilation"],
+            groups=ints["groups"],
+            dtype=dtype,
+        )
+    except ConvProblemError as e:
+        raise LayerError(f"{where}: illegal problem: {e}") from None
+    name = record.get("name") or where.rsplit(": ", 1)[-1]
+    return Layer(str(name), problem)
+
+
+def parse_layers(text: str, source: str) -> list[Layer]:
+    """The layers of a JSON list or a CSV table (by its first character: ``[`` is JSON)."""
+    if text.lstrip().startswith("["):
+        try:
+            records = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise LayerError(f"{source}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+        if not isinstance(records, list):
+            raise LayerError(f"{source}: expected a JSON list of layers")
+        entries = [(f"{source}: layer {i + 1}", r) for i, r in enumerate(records)]
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        if reader.fieldnames is None or not {"input", "weight"} <= set(reader.fieldnames):
+            raise LayerError(
+                f"{source}: neither a JSON list nor a CSV with columns {', '.join(COLUMNS)}"
+            )
+        entries = [(f"{source}:{i + 2}: layer {i + 1}", r) for i, r in enumerate(reader)]
+    if not entries:
+        raise LayerError(f"{source}: no layers")
+    return [layer_from_record(record, where) for where, record in entries]
+
+
+def read_layers(path: str) -> list[Layer]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise LayerError(f"cannot read '{path}': {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise LayerError(f"'{path}' is not UTF-8 text") from None
+    return parse_layers(text, path)
+
+
+def tiling_summary(t: DwTiling) -> str:
+    """A tiling in one line: base M/K/N, steps M/N/Ka/Kb, order, buffering, split, Dk mode."""
+    split = [
+        f"{name}{dim}"
+        for name, dim in (
+            ("bd", t.batch_dim),
+            ("g", t.group_dim),
+            ("dk", t.dk_dim),
+            ("m", t.m_dim),
+            ("n", t.n_dim),
+            ("k", t.k_dim),
+        )
+        if dim > 1
+    ]
+    order = "M" if t.iterate_order == ITERATE_ORDER_M else "N"
+    dk = "fused" if t.fused_dk else "separate"
+    return (
+        f"base {t.base_m}/{t.base_k}/{t.base_n} step {t.step_m}/{t.step_n}/{t.step_ka}/"
+        f"{t.step_kb} order {order} L1 {t.al1_pbuffer}/{t.bl1_pbuffer} L0 {t.al0_pbuffer} "
+        f"L0C {t.cl0_pbuffer} cores {'x'.join(split) or '1'} dk {dk}"
+    )
+
+
+def tune_layer(
+    name: str, problem: ConvBpFilterShape, hw: str, cores: int | None, budget: int, use_cache: bool
+) -> dict[str, Any]:
+    """Tune one layer; the row ``ascend-tune`` prints, as plain JSON data (pool and Ray alike)."""
+    r = tune(problem, hw, cores, budget=budget, use_cache=use_cache)
+    return {
+        "layer": name,
+        "problem": {
+            "input": list(problem.input_shape),
+            "weight": list(problem.weight_shape),
+            "stride": list(problem.strides),
+            "padding": list(problem.pads),
+            "dilation": list(problem.dilations),
+            "groups": problem.groups,
+            "dtype": problem.dtype,
+        },
+        "heuristic_cycles": r.heuristic_score.cycles,
+        "tuned_cycles": r.tuned_score.cycles,
+        "speedup": r.speedup,
+        "heuristic_efficiency": r.heuristic_score.efficiency,
+        "efficiency": r.tuned_score.efficiency,
+        "bound": r.tuned_score.bound,
+        "bottleneck": r.tuned_score.bottleneck,
+        "tiling_summary": tiling_summary(r.tuned),
+        "tiling": r.tuned.as_dict(),
+        "heuristic_tiling": r.heuristic.as_dict(),
+        "candidates": r.candidates,
+        "tuning_seconds": r.seconds,
+        "cached": r.cached,
+    }
+
+
+def _tune_args(args: tuple[Any, ...]) -> dict[str, Any]:
+    return tune_layer(*args)
+
+
+def tune_layers(
+    layers: Sequence[Layer],
+    *,
+    hw: str = DEFAULT_HW,
+    cores: int | None = None,
+    budget: int = BUDGET,
+    use_cache: bool = True,
+    workers: int = 1,
+    ray_address: str | None = None,
+    ray_num_cpus: int | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """One :func:`tune_layer` row per layer, in the order of ``layers``.
+
+    ``ray_address`` None: a local pool of ``workers`` processes (1: in this process). Otherwise
+    one Ray task per layer: ``"local"`` starts a local Ray instance (``ray_num_cpus`` CPUs),
+    anything else is the address of an existing cluster (``ray.init(address=...)``).
+    ``on_done(n)`` is called as the n-th layer finishes (a progress bar).
+    """
+    jobs = [(layer.name, layer.problem, hw, cores, budget, use_cache) for layer in layers]
+    rows: list[dict[str, Any]] = []
+    if ray_address is not None:
+        return _on_ray(jobs, ray_address, ray_num_cpus, on_done)
+    if workers <= 1 or len(jobs) == 1:
+        for job in jobs:
+            rows.append(_tune_args(job))
+            if on_done:
+                on_done(len(rows))
+        return rows
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        for row in pool.map(_tune_args, jobs):
+            rows.append(row)
+            if on_done:
+                on_done(len(rows))
+    return rows
+
+
+def _on_ray(
+    jobs: list[tuple[Any, ...]],
+    address: str,
+    num_cpus: int | None,
+    on_done: Callable[[int], None] | None,
+) -> list[dict[str, Any]]:
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable("--ray needs Ray: pip install 'ascend-xdsl[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        # Ray's own start-up lines stay out of the tool's standard error (warnings pass).
+        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+        if address == "local":
+            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        else:
+            ray.init(address=address, **quiet)
+    try:
+        task = ray.remote(_tune_args)
+        refs = [task.remote(job) for job in jobs]
+        rows: list[dict[str, Any]] = []
+        for ref in refs:
+            rows.append(ray.get(ref))
+            if on_done:
+                on_done(len(rows))
+        return rows
+    finally:
+        if started:
+            ray.shutdown()
