@@ -411,7 +411,9 @@ class _State:
         time relative to the issue clock, where a time before the issue clock counts as the
         issue clock (nothing can start before its issue, so it can no longer matter)."""
         base = self.times[0]
-        relative = tuple(round(max(v - base, 0.0), 6) for v in self.times[1:])
+        # Most times (the pipe queues' started instructions) are behind the issue clock: they
+        # all count as 0 without being rounded.
+        relative = tuple(round(v - base, 6) if v > base else 0.0 for v in self.times[1:])
         flags = self.counters[len(self.counters) - len(self.structure[2]) :]
         return (self.structure, relative, tuple(flags))
 

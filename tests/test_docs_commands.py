@@ -9,9 +9,9 @@ run to run:
 
 * timings (``0.14 s``) everywhere;
 * every number in a benchmark's output (the script and the shape of its table are checked, the
-  measurements are not); the two slow benchmarks (bench_conv3d_weight.py, bench_scaling.py,
-  about a minute together) run with their own quick flags, and only the header line shown
-  (the first) must appear.
+  measurements are not); the slow benchmarks (bench_conv3d_weight.py, bench_scaling.py,
+  about a minute together, and bench_tuning.py, minutes) run with their own quick flags, and
+  only the header line shown (the first) must appear.
 
 The commands run in order, per page, in a scratch folder that sees the repository's examples/,
 tests/ and benchmarks/ (so relative paths in the output stay as shown) and an empty docs/
@@ -47,6 +47,9 @@ NOT_RUN = ("python3 -m venv", "pip install", "pytest")
 QUICK = {
     "bench_conv3d_weight.py": ["--tiny", "--repeat", "1", "--no-memory"],
     "bench_scaling.py": ["--tiny", "--quick"],
+    # the whole suite takes minutes: two layers of examples/ with a small budget instead
+    # (tests/test_benchmarks.py checks the page and the plot it writes)
+    "bench_tuning.py": ["--layers", "examples/layers.json", "--budget", "4"],
 }
 TIMING = re.compile(r"\b\d+(?:\.\d+)? s\b")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?")

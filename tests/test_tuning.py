@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
-from ascend_xdsl.lowering.pipeline import compile
+from ascend_xdsl.lowering.pipeline import CompileError, compile
 from ascend_xdsl.passes import tiling_options
 from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 from ascend_xdsl.runtime.api import model_cost, random_inputs, run_compiled
@@ -181,7 +181,7 @@ def test_strategy_tuned_goes_through_the_registered_search():
 
 def test_strategy_tuned_without_the_tuning_package(monkeypatch):
     monkeypatch.setattr(tiling_options, "_tuned_search", [])
-    with pytest.raises(PassFailedException, match=r"import ascend_xdsl\.tuning"):
+    with pytest.raises(CompileError, match=r"import ascend_xdsl\.tuning"):
         compile(build_module(problem_of("3x3x3")), hw=HW, tiling="tuned")
 
 

@@ -30,10 +30,10 @@ from ascend_xdsl.runtime.locations import CheckedParser, describe_op
 from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
 
-PROG = "ascend-opt"
-
 # Registers the tiling search behind ascend-tile-conv3d-bp-filter{strategy=tuned}.
 from ascend_xdsl.tuning import tune as _tune  # noqa: F401
+
+PROG = "ascend-opt"
 
 
 class _Uncloseable(TextIOBase):
