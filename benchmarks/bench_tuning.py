@@ -183,8 +183,8 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
         "# Benchmarks: the tuned tiling on real 3-D layers",
         "",
         "Written by `benchmarks/bench_tuning.py` (do not edit by hand); every number below comes",
-        f"from one run of it on {platform.machine()} with {os.cpu_count()} CPUs shared with other",
-        f"jobs, `--workers {args.workers}`, search budget {args.budget} candidates, in "
+        f"from one run of it on {platform.machine()} with {os.cpu_count()} CPUs (which other jobs",
+        f"may share), `--workers {args.workers}`, search budget {args.budget} candidates, in "
         f"{wall:.0f} s. The command:",
         "",
         "```",
