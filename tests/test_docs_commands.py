@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 from test_docs_excerpts import COMMANDS as PASSES_COMMANDS
-from test_docs_excerpts import check_excerpt
+from test_docs_excerpts import check_excerpt, fenced_blocks
 
 ROOT = Path(__file__).parent.parent
 BIN = Path(sys.executable).parent
@@ -74,27 +74,6 @@ class Shown:
     output: list[list[str]] = field(default_factory=list)
 
 
-def _blocks(text: str) -> list[tuple[str, str, list[str]]]:
-    """(section heading, paragraph before, lines) of every fenced block of a page."""
-    blocks: list[tuple[str, str, list[str]]] = []
-    heading, prose, body, gap = "", [], None, False
-    for line in text.splitlines():
-        if body is not None:
-            if line.startswith("```"):
-                blocks.append((heading, " ".join(prose), body))
-                body, prose = None, []
-            else:
-                body.append(line)
-        elif line.startswith("```"):
-            body = []
-        elif line.startswith("#"):
-            heading, prose = line, []
-        elif line.strip():
-            prose = [*([] if gap else prose), line.strip()]  # the last paragraph only
-        gap = not line.strip()
-    return blocks
-
-
 BARE_COMMAND = re.compile(r"([A-Z_]+=\S* )*(\.venv/bin/|python3? |ascend-(conv|run|opt)( |$))")
 
 
@@ -106,7 +85,7 @@ def shown_commands(page: Path) -> list[Shown]:
     commands: list[Shown] = []
     waiting: Shown | None = None  # a bare command whose output block comes next
     waiting_heading = None
-    for heading, prose, lines in _blocks(page.read_text()):
+    for heading, prose, lines in fenced_blocks(page.read_text()):
         if lines and lines[0].startswith("$ "):
             waiting = None
             for line in lines:

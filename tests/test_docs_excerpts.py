@@ -40,7 +40,7 @@ class Command:
     inputs: list[list[str]] = field(default_factory=list)  # of the input file
 
 
-def _blocks(text: str) -> list[tuple[str, str, list[str]]]:
+def fenced_blocks(text: str) -> list[tuple[str, str, list[str]]]:
     """(heading, the prose just before the block, block lines) of every fenced block."""
     blocks, prose, heading, body, gap = [], [], "", None, False
     for line in text.splitlines():
@@ -65,7 +65,7 @@ def _commands() -> list[Command]:
     files: dict[str, str] = {}
     current: Command | None = None
     current_heading = None
-    for heading, intro, lines in _blocks(PAGE.read_text()):
+    for heading, intro, lines in fenced_blocks(PAGE.read_text()):
         if heading != current_heading:
             current, current_heading = None, heading
         named = re.search(r"`([\w.-]+)` holds", intro)

@@ -44,7 +44,6 @@ import time
 from collections.abc import Callable, Sequence
 from io import StringIO
 from pathlib import Path
-from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
@@ -67,7 +66,7 @@ from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
 from ascend_xdsl.runtime.trace import write_trace
-from ascend_xdsl.tools.errors import first_line, run_tool
+from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line, run_tool
 from ascend_xdsl.tuning import tune
 
 PROG = "ascend-conv"
@@ -84,21 +83,6 @@ DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
 
 class CheckFailed(Exception):
     """The kernel ran but its dW is outside the tolerance: the summary, printed, and exit 1."""
-
-
-class CliError(Exception):
-    """A request ``ascend-conv`` rejects; ``exit_code`` 2 for unparsable flags, else 1."""
-
-    def __init__(self, message: str, exit_code: int = 1):
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but its errors become one-line :class:`CliError` s instead of usage dumps."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see '{PROG} bp-filter --help')", exit_code=2)
 
 
 def check_no_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -164,7 +148,11 @@ def _one_or_three(values: tuple[int, ...]) -> int | tuple[int, ...]:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Compile a Conv3DBackpropFilter (dW) kernel.")
+    parser = OneLineParser(
+        prog=PROG,
+        description="Compile a Conv3DBackpropFilter (dW) kernel.",
+        help_for=f"{PROG} bp-filter",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     bp = commands.add_parser(
         "bp-filter",

@@ -6,14 +6,17 @@ reports one line, ``<tool>: error: <what>``, built from these.
 
 :func:`run_tool` is what every tool's ``main`` runs in: interrupts, a closed standard output
 and internal errors (bugs, as opposed to bad input) each end in one line and their own exit
-code. :func:`read_program` reads a program file with a size bound and names the file in every
-complaint (not UTF-8, empty, only comments).
+code. :class:`CliError` is a request a tool rejects, and :class:`OneLineParser` turns
+argparse's usage dumps into one. :func:`read_program` reads a program file with a size bound
+and names the file in every complaint (not UTF-8, empty, only comments).
 """
 
+import argparse
 import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import ParseError
 
@@ -155,6 +158,28 @@ def read_program(path: str | None) -> str:
         kind = "empty" if not text.strip() else "only comments"
         raise SourceError(f"'{name}': {kind}: there is no operation to read")
     return text
+
+
+class CliError(Exception):
+    """A request a tool rejects, reported as one line; ``exit_code`` 2 for unparsable flags,
+    else 1."""
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but its errors become one-line :class:`CliError` s pointing at the help to read
+    (``help_for --help``; by default the parser's own, so a subcommand's names the subcommand)
+    instead of usage dumps."""
+
+    def __init__(self, *args: Any, help_for: str | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.help_for = help_for or self.prog
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see '{self.help_for} --help')", exit_code=2)
 
 
 def debugging(argv: Sequence[str]) -> bool:

@@ -45,7 +45,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -73,13 +73,14 @@ from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_func
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.tools.conv import (
-    CliError,
     check_no_empty_values,
     check_picture_paths,
     int_at_least,
     write_pictures,
 )
 from ascend_xdsl.tools.errors import (
+    CliError,
+    OneLineParser,
     SourceError,
     describe_parse_error,
     first_line,
@@ -95,15 +96,8 @@ RANDOM_DTYPES = ("f16", "bf16", "f32")
 """Element types ``--random-inputs`` can fill."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but its errors become one-line :class:`CliError` s instead of usage dumps."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see '{PROG} --help')", exit_code=2)
-
-
 def make_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = OneLineParser(
         prog=PROG,
         description="Interpret an ascend IR program (any level) on the numpy simulator.",
     )

@@ -28,13 +28,13 @@ import io
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from tqdm import tqdm
 
 from ascend_xdsl import hw as hw_data
 from ascend_xdsl.runtime.output import write_atomically
-from ascend_xdsl.tools.errors import first_line
+from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line
 from ascend_xdsl.tuning.search import BUDGET
 from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
 
@@ -55,17 +55,6 @@ CSV_COLUMNS = (
 )
 
 
-class CliError(Exception):
-    def __init__(self, message: str, exit_code: int = 1):
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see '{PROG} --help')", exit_code=2)
-
-
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -77,7 +66,7 @@ def _positive(text: str) -> int:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = OneLineParser(
         prog=PROG,
         description="Tune the dW tiling of every layer in LAYERS (a JSON list or a CSV of "
         "input, weight, stride, padding, dilation, groups, dtype) against the heuristic.",
