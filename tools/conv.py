@@ -63,10 +63,9 @@ from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.host_memory import HostMemoryError
 from ascend_xdsl.runtime.interpreter import EXECUTORS
-from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
 from ascend_xdsl.runtime.trace import write_trace
-from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line, run_tool
+from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line, run_tool, write_output
 from ascend_xdsl.tuning import tune
 
 PROG = "ascend-conv"
@@ -556,13 +555,8 @@ def _main(argv: Sequence[str] | None) -> int:
             text = bp_filter(args)
         except CheckFailed as failed:
             text, status = str(failed), 1
-        if args.output and args.emit != ASCENDC:  # --emit ascendc wrote its folder itself
-            try:
-                write_atomically(args.output, text)
-            except OSError as e:
-                raise CliError(f"cannot write '{args.output}': {e.strerror or e}") from None
-        else:
-            sys.stdout.write(text)
+        # --emit ascendc wrote its folder itself; what it prints is the list of files
+        write_output(args.output if args.emit != ASCENDC else None, text)
         if status:
             print(f"{PROG}: error: dW is outside the tolerance of the reference", file=sys.stderr)
         return status

@@ -20,6 +20,8 @@ from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import ParseError
 
+from ascend_xdsl.runtime.output import write_atomically
+
 
 def first_line(e: BaseException) -> str:
     """The message of ``e`` without what xDSL appends (the printed module, source context)."""
@@ -180,6 +182,17 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see '{self.help_for} --help')", exit_code=2)
+
+
+def write_output(path: str | None, text: str) -> None:
+    """A tool's main output: into ``path`` (``-o``) atomically, or on standard output."""
+    if not path:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomically(path, text)
+    except OSError as e:
+        raise CliError(f"cannot write '{path}': {e.strerror or e}") from None
 
 
 def debugging(argv: Sequence[str]) -> bool:

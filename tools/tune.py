@@ -33,8 +33,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ascend_xdsl import hw as hw_data
-from ascend_xdsl.runtime.output import write_atomically
-from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line
+from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line, write_output
 from ascend_xdsl.tuning.search import BUDGET
 from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
 
@@ -177,13 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = make_parser().parse_args(argv)
         text = run(args)
-        if args.output:
-            try:
-                write_atomically(args.output, text)
-            except OSError as e:
-                raise CliError(f"cannot write '{args.output}': {e.strerror or e}") from None
-        else:
-            sys.stdout.write(text)
+        write_output(args.output, text)
         return 0
     except CliError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
