@@ -10,6 +10,7 @@ compiler; the interpreter itself (``interpreter.py``) never imports a pass.
 
 from __future__ import annotations
 
+import math
 import operator
 import time
 import warnings
@@ -219,14 +220,16 @@ def model_cost(
     entry: str = FUNC_NAME,
     problem: ConvBpFilterShape | None = None,
     max_iterations: int | None = None,
+    cycle_limit: float = math.inf,
 ) -> list[CostReport]:
     """The cost-only mode: the cost report of every launch of ``entry`` without running its
     data (``runtime/cost_only.py``: no tensors, no core memory, loops extrapolated where their
-    iterations repeat). With ``problem``, FLOPs are those of its dW formula."""
+    iterations repeat). With ``problem``, FLOPs are those of its dW formula. ``cycle_limit``:
+    raise ``CycleLimitExceeded`` as soon as a launch is sure to take longer."""
     function = find_function(module, entry)
     if function is None:
         raise ValueError(f"no function @{entry} in the module")
-    reports = cost_only(module, function, hw, max_iterations)
+    reports = cost_only(module, function, hw, max_iterations, cycle_limit)
     if problem is not None:
         for report in reports:
             report.flops = 2.0 * problem.macs

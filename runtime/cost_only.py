@@ -99,6 +99,8 @@ class CostCore:
     sizes: dict[str, int] = field(init=False)
     budget: Budget = field(default_factory=Budget)
     """The loop iterations the run has left (``runtime/budget.py``)."""
+    cycle_limit: float = math.inf
+    """Stop with :class:`CycleLimitExceeded` once this core is sure to take longer."""
 
     def __post_init__(self) -> None:
         self.flags = FlagState(hw.load(self.hw_name).user_event_ids)
@@ -261,7 +263,15 @@ class CostCore:
     def scalar(self, ops: int) -> None:
         self.timeline.scalar(ops)
 
+    def check_cycle_limit(self) -> None:
+        """A pipe busy past :attr:`cycle_limit` means the core, and so the launch, takes
+        longer: the caller only wants to know that (the tuner, against its best so far)."""
+        t = self.timeline
+        if max(t.issue, *t.free.values()) > self.cycle_limit:
+            raise CycleLimitExceeded(f"block {self.block_idx} exceeds {self.cycle_limit} cycles")
+
     def finish(self) -> None:
+        self.check_cycle_limit()
         pending = self.flags.pending()
         if pending:
             raise KernelError(
@@ -309,10 +319,12 @@ class CostCore:
                 self.extrapolated += 1
                 i += 1
                 history.append(_State.of(self))
+                self.check_cycle_limit()
             else:
                 yield trips[i]
                 i += 1
                 history.append(_State.of(self))
+                self.check_cycle_limit()
                 record = history[-1].relative_to(entry)
                 if record is not None:
                     self.replays[memo_key] = record
@@ -332,6 +344,7 @@ class CostCore:
                     self.extrapolated += times * period
                     i += times * period
                     history = [_State.of(self)]
+                    self.check_cycle_limit()
                     break
             del history[: -2 * _PERIODS[-1] - 1]
 
@@ -533,14 +546,22 @@ def launches(entry: func.FuncOp) -> list[LaunchOp]:
     return found
 
 
+class CycleLimitExceeded(Exception):
+    """A launch is sure to take more than the ``cycle_limit`` it was timed against."""
+
+
 def cost_only(
     module: ModuleOp,
     entry: func.FuncOp,
     hw_name: str = hw.DEFAULT_HW,
     max_iterations: int | None = None,
+    cycle_limit: float = math.inf,
 ) -> list[CostReport]:
     """The cost report of every launch of ``entry``, without running its data, within a
-    budget of ``max_iterations`` loop iterations (``runtime/budget.py``)."""
+    budget of ``max_iterations`` loop iterations (``runtime/budget.py``). A launch sure to
+    take more than ``cycle_limit`` cycles (a core's pipe busy past it: the makespan is at least
+    that) raises :class:`CycleLimitExceeded` as soon as that is known, at a loop iteration or
+    a core's end: a search that only asks "faster than the best so far?" stops there."""
     figures = cost_figures(hw_name)
     budget = Budget(max_iterations)
     reports = []
@@ -570,7 +591,7 @@ def cost_only(
                 report.extrapolated += extrapolated
                 continue
             timeline = Timeline(figures, l2_share(figures, op.blocks.value.data))
-            core = CostCore(block, timeline, hw_name, budget=budget)
+            core = CostCore(block, timeline, hw_name, budget=budget, cycle_limit=cycle_limit)
             core.replays = replays
             kernel.run(core, args)  # type: ignore[arg-type]
             core.finish()

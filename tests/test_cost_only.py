@@ -94,3 +94,17 @@ def _true(before):
     const = arith.ConstantOp(IntegerAttr(1, i1))
     before.parent_block().insert_op_before(const, before)
     return const.result
+
+
+def test_a_cycle_limit_stops_a_launch_sure_to_take_longer():
+    """The tuner's pruning: a launch timed against a limit below its cycles stops with
+    CycleLimitExceeded; against its own cycles (or more) it gives the same report."""
+    from ascend_xdsl.runtime.cost_only import CycleLimitExceeded
+
+    problem = shape_from_torch_args((2, 64, 6, 16, 16), (64, 64, 3, 3, 3), padding=1)
+    module = compiled_levels(problem, HW, "heuristic", 4, "")["hw"]
+    (full,) = model_cost(module, HW, problem=problem)
+    with pytest.raises(CycleLimitExceeded):
+        model_cost(module, HW, problem=problem, cycle_limit=full.core_cycles * 0.9)
+    (limited,) = model_cost(module, HW, problem=problem, cycle_limit=full.core_cycles)
+    assert limited.to_json() == full.to_json()

@@ -80,6 +80,17 @@ def test_search_finds_a_faster_tiling_for_the_default_layer():
     assert r.speedup > 1.10
 
 
+def test_pruning_by_the_best_so_far_changes_no_result(results, monkeypatch):
+    """Candidates are timed only until they are sure to be slower than the best so far; timing
+    every one in full gives the same search."""
+    pruned = results["stride-2"]
+    full_score = search.score_tiling
+    monkeypatch.setattr(search, "score_tiling", lambda p, hw, t, limit=0.0: full_score(p, hw, t))
+    unpruned = search.search(problem_of("stride-2"), HW, budget=BUDGET)
+    assert (unpruned.tuned, unpruned.tuned_score) == (pruned.tuned, pruned.tuned_score)
+    assert unpruned.candidates == pruned.candidates
+
+
 def test_search_is_deterministic(results):
     problem = problem_of("stride-2")
     again = search.search(problem, HW, budget=BUDGET)

@@ -34,12 +34,16 @@ What is searched, and how it is pruned (docs/passes.md, "tuned"):
    compiler or the cost model rejects (an ISA limit) is counted as rejected and dropped.
 4. *Budget.* At most ``budget`` candidates are scored (:data:`BUDGET`), counted, not timed, so
    the search is deterministic: the same problem, hardware and compiler give the same tiling.
+5. *The best so far bounds the timing.* A candidate is timed by cost-only only until one of
+   its cores is sure to take longer than the best so far (:data:`SLOWER`): the best only
+   improves, so that changes no decision, and the many losing candidates cost less.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -63,6 +67,7 @@ from ascend_xdsl.passes.dw_tiling_heuristic import (
 )
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.api import model_cost
+from ascend_xdsl.runtime.cost_only import CycleLimitExceeded
 
 BUDGET = 96
 """Candidates scored at most per layer (about 0.1 s each on a large layer, less on small)."""
@@ -114,6 +119,10 @@ class Score:
         }
 
 
+SLOWER = Score(math.inf, 0.0, "slower", "slower")
+"""The score of a candidate timed only until it was sure to be slower than the best so far."""
+
+
 @dataclass
 class TuneResult:
     """The heuristic's and the tuned tiling of one problem, with their scores."""
@@ -155,10 +164,17 @@ class TuneResult:
         return cls(h, hs, t, ts, data["candidates"], data["rejected"], data["seconds"], cached)
 
 
-def score_tiling(problem: ConvBpFilterShape, hw: str, tiling: DwTiling) -> Score:
-    """Compile ``problem`` with ``tiling`` to the hardware level and time it, cost only."""
+def score_tiling(
+    problem: ConvBpFilterShape, hw: str, tiling: DwTiling, cycle_limit: float = math.inf
+) -> Score:
+    """Compile ``problem`` with ``tiling`` to the hardware level and time it, cost only. A
+    tiling sure to take more than ``cycle_limit`` cycles is timed only that far and scores
+    :data:`SLOWER` (it cannot beat the best so far, which is all the search asks)."""
     module = compile_module(build_module(problem), hw=hw, tiling=tiling, verify=False)["hw"]
-    (report,) = model_cost(module, hw, problem=problem)
+    try:
+        (report,) = model_cost(module, hw, problem=problem, cycle_limit=cycle_limit)
+    except CycleLimitExceeded:
+        return SLOWER
     return Score(report.cycles, report.efficiency, report.bound, report.bottleneck)
 
 
@@ -373,14 +389,17 @@ class _Search:
     def spent(self) -> bool:
         return len(self.scores) >= self.budget
 
-    def score(self, t: DwTiling) -> Score | None:
-        """The score of ``t`` (memoized); None when it does not fit or is rejected."""
+    def score(self, t: DwTiling, best: Score | None = None) -> Score | None:
+        """The score of ``t`` (memoized); None when it does not fit or is rejected; SLOWER
+        when it is sure to be slower than ``best``. The best only improves during a search,
+        so a tiling once slower than it stays slower."""
         if t in self.scores:
             return self.scores[t]
         if not fits(t, self.hw, self.cores):
             return None
+        limit = best.cycles if best is not None else math.inf
         try:
-            s: Score | None = score_tiling(self.problem, self.hw.name, t)
+            s: Score | None = score_tiling(self.problem, self.hw.name, t, limit)
         except Exception:  # a candidate the compiler or the model rejects is no candidate
             s = None
             self.rejected += 1
@@ -398,7 +417,7 @@ def _improve(
     for candidate in repaired(apply_overrides(best, assignment), s.hw, s.cores):
         if s.spent or candidate == best:
             continue
-        if _better(score := s.score(candidate), best_score):
+        if _better(score := s.score(candidate, best_score), best_score):
             best, best_score, moved = candidate, score, True  # type: ignore[assignment]
     return best, best_score, moved
 
@@ -452,7 +471,7 @@ def search(
     for t in starts:
         if s.spent:
             break
-        if _better(score := s.score(t), best_score):
+        if _better(score := s.score(t, best_score), best_score):
             best, best_score = t, score  # type: ignore[assignment]
     changed = True
     while changed and not s.spent:
