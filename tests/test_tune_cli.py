@@ -142,6 +142,26 @@ def test_unwritable_output_leaves_no_file(tmp_path, layers_json):
     assert not (tmp_path / "no").exists()
 
 
+def test_interrupts_and_bugs_end_in_one_line(layers_json, monkeypatch, capsys):
+    """ascend-tune runs in tools/errors.run_tool as the other tools do: Ctrl-C is one line and
+    130, a bug one line and 70, with no traceback."""
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_cli, "run", interrupted)
+    assert tune_cli.main([str(layers_json)]) == 130
+    assert capsys.readouterr().err == "ascend-tune: interrupted\n"
+
+    def buggy(args):
+        raise AssertionError("a bug")
+
+    monkeypatch.setattr(tune_cli, "run", buggy)
+    assert tune_cli.main([str(layers_json)]) == 70
+    err = capsys.readouterr().err
+    assert err.startswith("ascend-tune: internal error") and "Traceback" not in err
+
+
 def test_parse_layers_names_the_csv_line():
     with pytest.raises(LayerError, match=r"x\.csv:3: layer 2: 'weight' is missing"):
         parse_layers('input,weight\n"1,16,4,8,8","16,16,3,3,3"\n"1,16,4,8,8",\n', "x.csv")

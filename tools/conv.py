@@ -65,7 +65,14 @@ from ascend_xdsl.runtime.host_memory import HostMemoryError
 from ascend_xdsl.runtime.interpreter import EXECUTORS
 from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
 from ascend_xdsl.runtime.trace import write_trace
-from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line, run_tool, write_output
+from ascend_xdsl.tools.errors import (
+    CliError,
+    OneLineParser,
+    add_debug_flag,
+    first_line,
+    run_tool,
+    write_output,
+)
 from ascend_xdsl.tuning import tune
 
 PROG = "ascend-conv"
@@ -140,6 +147,18 @@ def int_at_least(minimum: int) -> Callable[[str], int]:
 
     parse.__name__ = f"a {kind} integer"
     return parse
+
+
+def add_max_iterations_flag(parser: argparse.ArgumentParser) -> None:
+    """``--max-iterations``: the simulator's loop budget (``runtime/budget.py``)."""
+    parser.add_argument(
+        "--max-iterations",
+        metavar="N",
+        type=int_at_least(1),
+        default=DEFAULT_MAX_ITERATIONS,
+        help="loop iterations the run may take before it stops with an error naming the loop "
+        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
+    )
 
 
 def _one_or_three(values: tuple[int, ...]) -> int | tuple[int, ...]:
@@ -232,15 +251,8 @@ def make_parser() -> argparse.ArgumentParser:
         help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
         "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
-    bp.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
-    bp.add_argument(
-        "--max-iterations",
-        metavar="N",
-        type=int_at_least(1),
-        default=DEFAULT_MAX_ITERATIONS,
-        help="loop iterations the run may take before it stops with an error naming the loop "
-        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
-    )
+    add_debug_flag(bp)
+    add_max_iterations_flag(bp)
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     check = commands.add_parser(
         "check-ascendc",
@@ -538,33 +550,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
+    args = parser.parse_args(argv)
+    check_no_empty_values(parser, args)
+    if args.command is None:
+        raise CliError(
+            f"a command is required: bp-filter or check-ascendc (see '{PROG} --help')",
+            exit_code=2,
+        )
+    if args.command == "check-ascendc":
+        sys.stdout.write(check_ascendc(args.folder))
+        return 0
+    args.argv = None if argv is None else list(argv)
+    status = 0
     try:
-        args = parser.parse_args(argv)
-        check_no_empty_values(parser, args)
-        if args.command is None:
-            raise CliError(
-                f"a command is required: bp-filter or check-ascendc (see '{PROG} --help')",
-                exit_code=2,
-            )
-        if args.command == "check-ascendc":
-            sys.stdout.write(check_ascendc(args.folder))
-            return 0
-        args.argv = None if argv is None else list(argv)
-        status = 0
-        try:
-            text = bp_filter(args)
-        except CheckFailed as failed:
-            text, status = str(failed), 1
-        # --emit ascendc wrote its folder itself; what it prints is the list of files
-        write_output(args.output if args.emit != ASCENDC else None, text)
-        if status:
-            print(f"{PROG}: error: dW is outside the tolerance of the reference", file=sys.stderr)
-        return status
-    except CliError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return e.exit_code
-    except SystemExit as e:  # --help
-        return e.code if isinstance(e.code, int) else 0
+        text = bp_filter(args)
+    except CheckFailed as failed:
+        text, status = str(failed), 1
+    # --emit ascendc wrote its folder itself; what it prints is the list of files
+    write_output(args.output if args.emit != ASCENDC else None, text)
+    if status:
+        print(f"{PROG}: error: dW is outside the tolerance of the reference", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

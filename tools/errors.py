@@ -195,6 +195,13 @@ def write_output(path: str | None, text: str) -> None:
         raise CliError(f"cannot write '{path}': {e.strerror or e}") from None
 
 
+def add_debug_flag(parser: argparse.ArgumentParser) -> None:
+    """``--debug``: what :func:`debugging` looks for."""
+    parser.add_argument(
+        "--debug", action="store_true", help="show the traceback of an internal error"
+    )
+
+
 def debugging(argv: Sequence[str]) -> bool:
     """Whether an internal error shows its traceback: ``--debug`` or $ASCEND_XDSL_DEBUG."""
     return "--debug" in argv or os.environ.get(DEBUG_ENV, "") not in ("", "0")
@@ -204,6 +211,8 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
     """Run a tool's ``body`` and return its exit code; what it does not handle itself becomes
     one line on standard error and a fixed exit code:
 
+    * a :class:`CliError` (a request the tool rejects): ``<prog>: error: <what>`` and its
+      ``exit_code``; argparse's ``--help`` exits 0;
     * Ctrl-C: ``<prog>: interrupted`` and 130; the tools write every output file atomically
       (``runtime/output.write_atomically``), so an interrupted run leaves no partial file;
     * standard output closed by its reader (``... | head -1``): nothing more, and 141;
@@ -215,6 +224,12 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
         code = body()
         sys.stdout.flush()  # here, not at exit, so that a closed pipe is reported below
         return code
+    except CliError as e:
+        _flush_quietly()  # what the tool printed comes before its error
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except SystemExit as e:  # argparse's --help
+        return e.code if isinstance(e.code, int) else 0
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -59,7 +59,6 @@ from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.lowering.pipeline import make_context
-from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS
 from ascend_xdsl.runtime.check import check, non_finite_note
 from ascend_xdsl.runtime.cost import CostReport
 from ascend_xdsl.runtime.cost_only import cost_only
@@ -73,6 +72,7 @@ from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_func
 from ascend_xdsl.runtime.sanitizer import Sanitizer
 from ascend_xdsl.runtime.values import np_dtype
 from ascend_xdsl.tools.conv import (
+    add_max_iterations_flag,
     check_no_empty_values,
     check_picture_paths,
     int_at_least,
@@ -82,6 +82,7 @@ from ascend_xdsl.tools.errors import (
     CliError,
     OneLineParser,
     SourceError,
+    add_debug_flag,
     describe_parse_error,
     first_line,
     read_program,
@@ -150,17 +151,8 @@ def make_parser() -> argparse.ArgumentParser:
         help="write a PNG of the last launch: its slowest core's timeline and each pipe's busy "
         "ratio and critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
-    parser.add_argument(
-        "--debug", action="store_true", help="show the traceback of an internal error"
-    )
-    parser.add_argument(
-        "--max-iterations",
-        metavar="N",
-        type=int_at_least(1),
-        default=DEFAULT_MAX_ITERATIONS,
-        help="loop iterations the run may take before it stops with an error naming the loop "
-        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
-    )
+    add_debug_flag(parser)
+    add_max_iterations_flag(parser)
     parser.add_argument(
         "--executor",
         choices=EXECUTORS,
@@ -667,17 +659,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
-    try:
-        args = parser.parse_args(argv)
-        check_no_empty_values(parser, args)
-        code = run(args)
-    except CliError as e:
-        sys.stdout.flush()
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return e.exit_code
-    except SystemExit as e:  # --help
-        return e.code if isinstance(e.code, int) else 0
-    return code
+    args = parser.parse_args(argv)
+    check_no_empty_values(parser, args)
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,15 @@ from typing import Any
 from tqdm import tqdm
 
 from ascend_xdsl import hw as hw_data
-from ascend_xdsl.tools.errors import CliError, OneLineParser, first_line, write_output
+from ascend_xdsl.tools.conv import int_at_least
+from ascend_xdsl.tools.errors import (
+    CliError,
+    OneLineParser,
+    add_debug_flag,
+    first_line,
+    run_tool,
+    write_output,
+)
 from ascend_xdsl.tuning.search import BUDGET
 from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
 
@@ -54,16 +62,6 @@ CSV_COLUMNS = (
 )
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
-    return value
-
-
 def make_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=PROG,
@@ -72,10 +70,16 @@ def make_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("layers", metavar="LAYERS", help="the layers file (.json or .csv)")
     p.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware description")
-    p.add_argument("--cores", metavar="N", type=_positive, help="AI cores to use (default: all)")
+    p.add_argument(
+        "--cores", metavar="N", type=int_at_least(1), help="AI cores to use (default: all)"
+    )
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument(
-        "--workers", metavar="N", type=_positive, default=1, help="local processes (default 1)"
+        "--workers",
+        metavar="N",
+        type=int_at_least(1),
+        default=1,
+        help="local processes (default 1)",
     )
     p.add_argument(
         "--ray",
@@ -86,10 +90,11 @@ def make_parser() -> argparse.ArgumentParser:
         "without one); needs pip install 'ascend-xdsl[ray]'",
     )
     p.add_argument("--no-cache", action="store_true", help="search again, ignoring the cache")
+    add_debug_flag(p)
     p.add_argument(
         "--budget",
         metavar="N",
-        type=_positive,
+        type=int_at_least(1),
         default=BUDGET,
         help=f"candidates scored per layer at most (default {BUDGET})",
     )
@@ -173,16 +178,15 @@ def run(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        args = make_parser().parse_args(argv)
-        text = run(args)
-        write_output(args.output, text)
-        return 0
-    except CliError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return e.exit_code
-    except SystemExit as e:  # --help
-        return e.code if isinstance(e.code, int) else 0
+    """Run ``ascend-tune``; rejected requests, interrupts, a closed standard output and
+    internal errors end as ``tools/errors.run_tool`` says."""
+    return run_tool(PROG, lambda: _main(argv), argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = make_parser().parse_args(argv)
+    write_output(args.output, run(args))
+    return 0
 
 
 if __name__ == "__main__":
