@@ -45,7 +45,12 @@ from ascend_xdsl.runtime.budget import Budget
 from ascend_xdsl.runtime.core_memory import MemoryAccessError, memory_sizes
 from ascend_xdsl.runtime.cost import CoreCost, CostReport, core_cost, cube_dtype
 from ascend_xdsl.runtime.flags import FlagState
-from ascend_xdsl.runtime.machine import BufferSpec, KernelError, Load3dStatic
+from ascend_xdsl.runtime.machine import (
+    BufferSpec,
+    Load3dStatic,
+    check_flags_waited,
+    reserve_buffer,
+)
 from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice, Timeline, l2_share
 from ascend_xdsl.runtime.values import groups_of, np_dtype, physical_shape
 
@@ -143,14 +148,7 @@ class CostCore:
     # -- the machine's interface --------------------------------------------------------------
 
     def alloc_buffer(self, spec: BufferSpec) -> CostBuffer:
-        lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
-        for other_memory, other, other_lo, other_hi in self.buffers:
-            if other_memory == spec.memory and lo < other_hi and other_lo < hi:
-                raise MemoryAccessError(
-                    f"{spec.position} buffer [{lo}, {hi}) overlaps {other} buffer "
-                    f"[{other_lo}, {other_hi}) in {spec.memory}: the address plan is wrong"
-                )
-        self.buffers.append((spec.memory, spec.position, lo, hi))
+        reserve_buffer(self.buffers, spec)
         return CostBuffer(
             spec.memory, spec.offset, spec.slots, spec.stride, spec.dtype.itemsize, spec.count
         )
@@ -272,11 +270,7 @@ class CostCore:
 
     def finish(self) -> None:
         self.check_cycle_limit()
-        pending = self.flags.pending()
-        if pending:
-            raise KernelError(
-                f"block {self.block_idx}: flags set but never waited at kernel end: {pending}"
-            )
+        check_flags_waited(self.block_idx, self.flags)
 
     # -- loop aggregation ---------------------------------------------------------------------
 

@@ -75,6 +75,26 @@ class BufferSpec:
     stride: int
 
 
+def reserve_buffer(buffers: list[tuple[str, str, int, int]], spec: BufferSpec) -> None:
+    """Add ``spec``'s bytes to a core's ``buffers`` (memory, position, lo, hi); buffers live for
+    the whole kernel, so two may never overlap."""
+    lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
+    for other_memory, other, other_lo, other_hi in buffers:
+        if other_memory == spec.memory and lo < other_hi and other_lo < hi:
+            raise MemoryAccessError(
+                f"{spec.position} buffer [{lo}, {hi}) overlaps {other} buffer "
+                f"[{other_lo}, {other_hi}) in {spec.memory}: the address plan is wrong"
+            )
+    buffers.append((spec.memory, spec.position, lo, hi))
+
+
+def check_flags_waited(block_idx: int, flags: FlagState) -> None:
+    """End of the kernel on a core: every flag that was set must have been waited for."""
+    pending = flags.pending()
+    if pending:
+        raise KernelError(f"block {block_idx}: flags set but never waited at kernel end: {pending}")
+
+
 def buffer_spec(op: hw_level.AllocBufferOp, hw_name: str) -> BufferSpec:
     t = op.buffer_type
     assert isinstance(t, LocalTensorType)
@@ -296,14 +316,7 @@ class Core:
             self.memory.slot_view(spec.memory, spec.offset, s, spec.slots, spec.count, spec.dtype)
             for s in range(spec.slots)
         ]
-        lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
-        for other_memory, other, other_lo, other_hi in self.buffers:
-            if other_memory == spec.memory and lo < other_hi and other_lo < hi:
-                raise MemoryAccessError(
-                    f"{spec.position} buffer [{lo}, {hi}) overlaps {other} buffer "
-                    f"[{other_lo}, {other_hi}) in {spec.memory}: the address plan is wrong"
-                )
-        self.buffers.append((spec.memory, spec.position, lo, hi))
+        reserve_buffer(self.buffers, spec)
         return Buffer(spec.memory, spec.offset, slots, spec.stride, spec.dtype.itemsize)
 
     # -- instructions -------------------------------------------------------------------------
@@ -526,8 +539,4 @@ class Core:
 
     def finish(self) -> None:
         """End of the kernel on this core: every flag that was set must have been waited for."""
-        pending = self.flags.pending()
-        if pending:
-            raise KernelError(
-                f"block {self.block_idx}: flags set but never waited at kernel end: {pending}"
-            )
+        check_flags_waited(self.block_idx, self.flags)
