@@ -167,6 +167,18 @@ class ConvBpFilterShape:
     def grad_output_shape(self) -> tuple[int, int, int, int, int]:
         return (self.batch, self.cout, self.dout, self.ho, self.wo)
 
+    def as_json(self) -> dict[str, object]:
+        """The problem as reports show it: torch's names, shapes as lists."""
+        return {
+            "input": list(self.input_shape),
+            "weight": list(self.weight_shape),
+            "stride": list(self.strides),
+            "padding": list(self.pads),
+            "dilation": list(self.dilations),
+            "groups": self.groups,
+            "dtype": self.dtype,
+        }
+
     @property
     def c0(self) -> int:
         return c0_for(self.dtype)

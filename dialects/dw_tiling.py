@@ -444,6 +444,19 @@ class DwTiling:
         """Cores used by the kernel (the launch's block dim)."""
         return self.batch_dim * self.group_dim * self.m_dim * self.k_dim * self.n_dim * self.dk_dim
 
+    def core_split(self) -> list[tuple[str, int]]:
+        """The axes the cores are split over, with their piece counts (those above 1), in the
+        order reports show them: batch*dout, group, dk, M, N, K."""
+        axes = (
+            ("batch*dout", self.batch_dim),
+            ("group", self.group_dim),
+            ("dk", self.dk_dim),
+            ("M", self.m_dim),
+            ("N", self.n_dim),
+            ("K", self.k_dim),
+        )
+        return [(axis, dim) for axis, dim in axes if dim > 1]
+
 
 # --------------------------------------------------------------------------------------------
 # The kernel's GM addressing, shared by both lowerings and the API-level simulation. Each takes

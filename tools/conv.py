@@ -336,18 +336,7 @@ def summary(
 
     t = _tiling_of(modules)
     aic = hw_data.load(hw).aic_count
-    split = [
-        f"{name} {dim}"
-        for name, dim in (
-            ("batch*dout", t.batch_dim),
-            ("group", t.group_dim),
-            ("dk", t.dk_dim),
-            ("M", t.m_dim),
-            ("N", t.n_dim),
-            ("K", t.k_dim),
-        )
-        if dim > 1
-    ]
+    split = [f"{axis} {dim}" for axis, dim in t.core_split()]
     order = "M (A1 resident)" if t.iterate_order == ITERATE_ORDER_M else "N (B1 resident)"
     levels = " -> ".join(f"{level} ({_op_count(m)} ops)" for level, m in modules.items())
     return "\n".join(
@@ -521,15 +510,7 @@ def json_report(
     """``--report json``: the cost report (``CostReport.to_json``), the problem and the check
     (null with ``--cost-only``), as one JSON document."""
     report: dict[str, object] = dict(cost.to_json()) if cost else {"hw": hw}
-    report["problem"] = {
-        "input": list(problem.input_shape),
-        "weight": list(problem.weight_shape),
-        "stride": list(problem.strides),
-        "padding": list(problem.pads),
-        "dilation": list(problem.dilations),
-        "groups": problem.groups,
-        "dtype": problem.dtype,
-    }
+    report["problem"] = problem.as_json()
     report["check"] = (
         {
             "ok": run.check.ok,

@@ -141,20 +141,13 @@ def read_layers(path: str) -> list[Layer]:
     return parse_layers(text, path)
 
 
+SHORT_AXIS = {"batch*dout": "bd", "group": "g", "dk": "dk", "M": "m", "N": "n", "K": "k"}
+"""The core-split axes (``DwTiling.core_split``) as a table cell names them."""
+
+
 def tiling_summary(t: DwTiling) -> str:
     """A tiling in one line: base M/K/N, steps M/N/Ka/Kb, order, buffering, split, Dk mode."""
-    split = [
-        f"{name}{dim}"
-        for name, dim in (
-            ("bd", t.batch_dim),
-            ("g", t.group_dim),
-            ("dk", t.dk_dim),
-            ("m", t.m_dim),
-            ("n", t.n_dim),
-            ("k", t.k_dim),
-        )
-        if dim > 1
-    ]
+    split = [f"{SHORT_AXIS[axis]}{dim}" for axis, dim in t.core_split()]
     order = "M" if t.iterate_order == ITERATE_ORDER_M else "N"
     dk = "fused" if t.fused_dk else "separate"
     return (
@@ -171,15 +164,7 @@ def tune_layer(
     r = tune(problem, hw, cores, budget=budget, use_cache=use_cache)
     return {
         "layer": name,
-        "problem": {
-            "input": list(problem.input_shape),
-            "weight": list(problem.weight_shape),
-            "stride": list(problem.strides),
-            "padding": list(problem.pads),
-            "dilation": list(problem.dilations),
-            "groups": problem.groups,
-            "dtype": problem.dtype,
-        },
+        "problem": problem.as_json(),
         "heuristic_cycles": r.heuristic_score.cycles,
         "tuned_cycles": r.tuned_score.cycles,
         "speedup": r.speedup,
