@@ -624,15 +624,21 @@ def heuristic_tiling(
         )
     else:
         split = choose_core_split(shape, state, core_num, fuse_dk)
-        core_view = gemm_view(
-            shape,
-            cout=split.cout_share,
-            cin1=split.cin1_share,
-            ho=split.ho_share,
-            tasks=split.batch_share * split.dk_share,
-        )
-        state = _run_api(core_view, buffers)
+        return split_tiling(shape, split, buffers)
     return to_dw_tiling(shape, state, split, buffers)
+
+
+def split_tiling(shape: ConvBpFilterShape, split: CoreSplit, buffers: Buffers) -> DwTiling:
+    """The tiling of ``split``: the vendor's block tiling of one core's share of the GEMM.
+    Raises :class:`TilingError` when nothing fits."""
+    core_view = gemm_view(
+        shape,
+        cout=split.cout_share,
+        cin1=split.cin1_share,
+        ho=split.ho_share,
+        tasks=split.batch_share * split.dk_share,
+    )
+    return to_dw_tiling(shape, _run_api(core_view, buffers), split, buffers)
 
 
 def to_dw_tiling(

@@ -56,14 +56,14 @@ from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.passes.dw_tiling_heuristic import (
-    ApiBlockTiler,
     Buffers,
     CoreSplit,
     TilingError,
     can_fuse_dk,
-    gemm_view,
     heuristic_tiling,
-    to_dw_tiling,
+)
+from ascend_xdsl.passes.dw_tiling_heuristic import (
+    split_tiling as heuristic_split_tiling,
 )
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.api import model_cost
@@ -228,19 +228,10 @@ def split_tiling(
     shape: ConvBpFilterShape, hw: HwConfig, split: CoreSplit, fuse_dk: bool
 ) -> DwTiling | None:
     """``split`` with the vendor's block tiling of one core's GEMM (None: it does not fit)."""
-    buffers = Buffers.of(hw)
-    view = gemm_view(
-        shape,
-        cout=split.cout_share,
-        cin1=split.cin1_share,
-        ho=split.ho_share,
-        tasks=split.batch_share * split.dk_share,
-    )
-    tiler = ApiBlockTiler(view, buffers)
-    state = tiler.run()
-    if tiler.is_invalid():
+    try:
+        return heuristic_split_tiling(shape, split, Buffers.of(hw))
+    except TilingError:
         return None
-    return to_dw_tiling(shape, state, split, buffers)
 
 
 def knob_values(t: DwTiling, knob: str) -> Iterator[dict[str, int]]:
