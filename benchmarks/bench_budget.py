@@ -1,4 +1,4 @@
-"""What the iteration budget (runtime/budget.py) costs a run, measured in the same run.
+"""What the iteration budget (runtime/machine/budget.py) costs a run, measured in the same run.
 
 * compiled executor: the generated kernel calls ``take`` once per loop entry (and once per
   ``scf.while`` iteration). The run is timed as is; the calls are counted, and the cost of one
@@ -25,8 +25,8 @@ from xdsl.interpreters.scf import ScfFunctions
 
 from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
-from ascend_xdsl.runtime.budget import Budget
-from ascend_xdsl.runtime.interpreter import build_interpreter
+from ascend_xdsl.runtime.executors.interpreter import build_interpreter
+from ascend_xdsl.runtime.machine.budget import Budget
 
 HW = "atlas-a2-910b2"
 

@@ -19,8 +19,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ascend_xdsl.runtime import instructions as ins
-from ascend_xdsl.runtime.core_memory import CoreMemory
+from ascend_xdsl.runtime.machine import semantics as ins
+from ascend_xdsl.runtime.machine.memory import CoreMemory
 
 BASE = 128
 

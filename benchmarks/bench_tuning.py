@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.hw.cost import cost_figures
+from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.runtime.api import model_cost, random_inputs, run_compiled
-from ascend_xdsl.runtime.output import write_atomically
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reports.output import write_atomically
 from ascend_xdsl.tuning.search import BUDGET, search
 from ascend_xdsl.tuning.sweep import read_layers, tiling_summary
 
@@ -298,7 +298,7 @@ NOTES = """
 ## Reading the results
 
 No compute-bound layer reaches 85 % of the peak in the model, and the reason is mostly the
-MTE1 side of the cost model (`hw/cost.py`, Load3D after Table 4 of the vendor's Cube
+MTE1 side of the cost model (`hw/cost_figures.py`, Load3D after Table 4 of the vendor's Cube
 performance notes). The img2col load of x into L0B runs at 512 / (kH + 4) bytes per cycle at W
 stride 1, 73 B/cycle for a 3-row kernel, while the Cube does 4096 MACs per cycle. One
 base_m x base_k x base_n step loads base_k x base_n x 2 bytes into L0B (and base_m x base_k x 2

@@ -19,7 +19,8 @@ its index with ``ascend.get_block_idx``), as ``<<<blockDim, nullptr, stream>>>``
 appdevgapi/aclcppdevg_03_0151.html), not by the core count of a chip: the IR does not name its
 target (``ascend-run --hw`` picks it at run time), and a launch of more blocks than cores is
 legal, the blocks running on the cores in turn. A launch that would run for ever is stopped by
-the simulator's iteration budget instead (``runtime/budget.py``: each block is one iteration).
+the simulator's iteration budget instead (``runtime/machine/budget.py``: each block is one
+iteration).
 """
 
 from __future__ import annotations

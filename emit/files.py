@@ -10,7 +10,7 @@ from xdsl.dialects import func
 
 from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.emit.common import CMAKE_FILE, DATA_FILE, HOST_FILE, operands_line, soc_version
-from ascend_xdsl.runtime.program import conv_problem
+from ascend_xdsl.ir.program import conv_problem
 
 
 def emit_cmake(program: str, kernel_name: str, hw: str) -> str:
@@ -125,7 +125,7 @@ _DATA_SCRIPT = '''"""Data for this project, made and checked with ascend-xdsl.
     python3 data.py check DATA_DIR [SEED]   compare dw.bin (FRACTAL_Z_3D) with the reference
 
 The layouts are ascend-xdsl's (ascend_xdsl.dialects.formats), the check its reference check
-(ascend_xdsl.runtime.check); the inputs are those `ascend-conv bp-filter --seed SEED` runs.
+(ascend_xdsl.runtime.reports.check); the inputs are those `ascend-conv bp-filter --seed SEED` runs.
 """
 
 import sys
@@ -138,7 +138,7 @@ from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import random_inputs
-from ascend_xdsl.runtime.check import check
+from ascend_xdsl.runtime.reports.check import check
 
 # The problem of the host function and its launch's ascend.conv attribute.
 PROBLEM = shape_from_torch_args({problem})

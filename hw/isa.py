@@ -10,10 +10,10 @@ this project, a function of its operand integers. This module is that function, 
   ``dialects/hw_level.py``, the lowering and the simulator all read :data:`LIMITS`;
 * its **geometry**, decoded and checked once per distinct set of operands (``DataCopy``,
   ``Load3d``, ``Load2d``, ``Mmad``, ``Fixpipe`` below, each ``decode``-d through a cache): the
-  steps and extents in bytes that the numpy data backend (``runtime/instructions.py``) moves;
+  steps and extents in bytes that the numpy data backend (``runtime/machine/semantics.py``) moves;
 * its **effects**: the byte ranges it reads and writes in each memory and its work (m, n, k,
-  rows, bytes, stride, kernel), which the sanitizer (``runtime/sanitizer.py``) checks and the
-  cost model times.
+  rows, bytes, stride, kernel), which the sanitizer (``runtime/machine/sanitizer.py``) checks and
+  the cost model times.
 
 Nothing here knows about xDSL or numpy; addresses are byte addresses inside one memory (an
 on-chip memory of one core, or one GM tensor for ``"GM"``). The exact semantics are

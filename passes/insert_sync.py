@@ -22,8 +22,8 @@ as a hand-written Ascend C kernel does with ``SetFlag<HardEvent::MTE2_MTE1>`` & 
    (so their first wait passes) and drained at exit, so every set is consumed by exactly one
    wait.
 
-``runtime/sanitizer.py`` checks the result dynamically; the mutation test deletes each wait in
-turn and shows every one of them is needed.
+``runtime/machine/sanitizer.py`` checks the result dynamically; the mutation test deletes each wait
+in turn and shows every one of them is needed.
 """
 
 from __future__ import annotations

@@ -25,20 +25,20 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.ir.program import find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
-from ascend_xdsl.runtime.check import (
+from ascend_xdsl.runtime.cost.cost_only import cost_only
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.executors.interpreter import build_interpreter
+from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
+from ascend_xdsl.runtime.reports.check import (
     CheckResult,
     NonFiniteInputWarning,
     check,
     non_finite_note,
 )
-from ascend_xdsl.runtime.cost import CostReport
-from ascend_xdsl.runtime.cost_only import cost_only
-from ascend_xdsl.runtime.host_memory import RUN_FACTOR, check_fits, tensor_bytes
-from ascend_xdsl.runtime.interpreter import build_interpreter
-from ascend_xdsl.runtime.program import find_function
 
 IntOr3 = int | Sequence[int]
 
@@ -141,7 +141,8 @@ def interpret(
     the module), ``"interp"`` runs it op by op in xDSL's interpreter; both give the same bits.
     Single-threaded BLAS inside the run: the kernel's GEMMs are small and many, and OpenBLAS
     threads made loaded runs ten times slower. The run may take ``max_iterations`` loop
-    iterations (``runtime/budget.py``; None: the default), else it raises ``BudgetExceeded``."""
+    iterations (``runtime/machine/budget.py``; None: the default), else it raises
+    ``BudgetExceeded``."""
     return interpret_timed(module, hw, x, dy, executor, timed=False, max_iterations=max_iterations)[
         0
     ]
@@ -157,7 +158,7 @@ def interpret_timed(
     max_iterations: int | None = None,
 ) -> tuple[np.ndarray, CostReport | None]:
     """:func:`interpret`, and with ``timed`` the cost model's report of the launch (the exact
-    timeline of every instruction of every core, ``runtime/cost.py``)."""
+    timeline of every instruction of every core, ``runtime/cost/report.py``)."""
     interpreter, functions = build_interpreter(
         module, hw, executor=executor, timed=timed, max_iterations=max_iterations
     )
@@ -223,7 +224,7 @@ def model_cost(
     cycle_limit: float = math.inf,
 ) -> list[CostReport]:
     """The cost-only mode: the cost report of every launch of ``entry`` without running its
-    data (``runtime/cost_only.py``: no tensors, no core memory, loops extrapolated where their
+    data (``runtime/cost/cost_only.py``: no tensors, no core memory, loops extrapolated where their
     iterations repeat). With ``problem``, FLOPs are those of its dW formula. ``cycle_limit``:
     raise ``CycleLimitExceeded`` as soon as a launch is sure to take longer."""
     function = find_function(module, entry)
@@ -238,7 +239,7 @@ def model_cost(
 
 def check_host_memory(problem: ConvBpFilterShape) -> None:
     """Raise ``HostMemoryError`` (a ``ValueError``) before a full run of ``problem`` that
-    would need more host memory than the machine has (``runtime/host_memory.py``)."""
+    would need more host memory than the machine has (``runtime/machine/host_memory.py``)."""
     size = 2 if problem.dtype in ("f16", "bf16") else 4
     needed = tensor_bytes(
         [
@@ -247,7 +248,7 @@ def check_host_memory(problem: ConvBpFilterShape) -> None:
             (problem.weight_shape, 4),
         ]
     )
-    check_fits(
+    check_host_bytes(
         int(needed * RUN_FACTOR),
         f"a full run of x {'x'.join(map(str, problem.input_shape))}",
         "model its cost without its data (model_cost, ascend-conv --cost-only)",
@@ -322,7 +323,7 @@ def conv3d_weight(
     bad value ``ValueError`` (``ConvProblemError``, ``PipelineError`` and its ``CompileError``,
     ``HostMemoryError`` for a layer beyond the machine's memory), with the messages the CLI
     prints. Inputs with an Inf or NaN warn (``NonFiniteInputWarning``, docs/runtime.md). The
-    run may take ``max_iterations`` loop iterations (``runtime/budget.py``, default 10**8).
+    run may take ``max_iterations`` loop iterations (``runtime/machine/budget.py``, default 10**8).
     """
     return run_conv3d_weight(
         input,

@@ -1,5 +1,5 @@
-"""runtime/budget.py: programs that would never end stop with one line naming their loop, in both
-executors and the cost-only mode, through ascend-run, ascend-conv and the Python API; the
+"""runtime/machine/budget.py: programs that would never end stop with one line naming their loop, in
+both executors and the cost-only mode, through ascend-run, ascend-conv and the Python API; the
 launch verifier bounds ``blocks`` by the runtime's ``uint32`` blockDim."""
 
 from pathlib import Path
@@ -10,8 +10,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import conv3d_weight, random_inputs
-from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS, Budget, BudgetExceeded
-from ascend_xdsl.runtime.interpreter import EXECUTORS
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
+from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS, Budget, BudgetExceeded
 from ascend_xdsl.tools import conv, run
 
 GM = "!ascend.gm_tensor<NDC1HWC0, 2x16x1x4x4xf16>"
@@ -114,8 +114,8 @@ def test_the_verifier_bounds_blocks_by_the_uint32_block_dim(tmp_path, capsys):
     message = _one_line(capsys.readouterr().err)
     assert "verification failed" in message and "uint32 blockDim" in message
     # the largest legal value passes the verifier
+    from ascend_xdsl.ir.locations import parse_file
     from ascend_xdsl.lowering.pipeline import make_context
-    from ascend_xdsl.runtime.locations import parse_file
 
     module = parse_file(make_context(), _program("", blocks=2**32 - 1), "p.mlir")
     module.verify()

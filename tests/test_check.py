@@ -1,9 +1,10 @@
-"""runtime/check.py: the derived tolerance, its exact mode for integer inputs, non-finite data."""
+"""runtime/reports/check.py: the derived tolerance, its exact mode for integer inputs, non-finite
+data."""
 
 import numpy as np
 
 from ascend_xdsl.lowering.build import shape_from_torch_args
-from ascend_xdsl.runtime.check import check, is_exact, reference_exact
+from ascend_xdsl.runtime.reports.check import check, is_exact, reference_exact
 
 # n = 10^4 products per element
 PROBLEM = shape_from_torch_args((1, 32, 1, 100, 100), (16, 32, 1, 1, 1))

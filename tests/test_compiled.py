@@ -1,4 +1,4 @@
-"""The compiled executor (runtime/compiled.py): what it generates, its cache, its errors.
+"""The compiled executor (runtime/executors/compiled.py): what it generates, its cache, its errors.
 
 That it computes the same bits as the interpreter is tested on the correctness matrix
 (tests/test_runtime.py) and the property tests (tests/test_properties.py); here are the parts
@@ -15,9 +15,9 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from ascend_xdsl.dialects.hw_level import AllocBufferOp, Load3dOp
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
-from ascend_xdsl.runtime.compiled import UnsupportedOpError, kernel_of
-from ascend_xdsl.runtime.core_memory import MemoryAccessError
-from ascend_xdsl.runtime.interpreter import make_interpreter
+from ascend_xdsl.runtime.executors.compiled import UnsupportedOpError, kernel_of
+from ascend_xdsl.runtime.executors.interpreter import make_interpreter
+from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
 HW = "atlas-a2-910b2"
 KERNEL = "conv3d_bp_filter_kernel"

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from ascend_xdsl.runtime import output
+from ascend_xdsl.runtime.reports import output
 from ascend_xdsl.tools import conv
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
@@ -81,7 +81,7 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     check_line = next(line for line in lines if line.startswith("  check against"))
     assert check_line.startswith("  check against the reference: max abs error")
     assert check_line.endswith(": OK")
-    # The cost model's lines close the summary (runtime/cost.py).
+    # The cost model's lines close the summary (runtime/cost/report.py).
     assert lines[-4].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
     assert lines[-3].startswith("  pipes busy on the slowest core: mte2 ")
     assert lines[-2].startswith("  critical path: ")

@@ -1,5 +1,5 @@
-"""The cost model's hardware figures (hw/*.toml through ascend_xdsl.hw.cost): every SKU loads,
-every figure names its source and kind, and the derived rules reproduce the tables they come
+"""The cost model's hardware figures (hw/*.toml through ascend_xdsl.hw.cost_figures): every SKU
+loads, every figure names its source and kind, and the derived rules reproduce the tables they come
 from. Expected values are written out from the sources, not recomputed with the code's rule."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from ascend_xdsl import hw
-from ascend_xdsl.hw import KINDS, cost
+from ascend_xdsl.hw import KINDS
+from ascend_xdsl.hw import cost_figures as cost
 
 SKUS = ["atlas-a2-910b1", "atlas-a2-910b2", "atlas-a2-910b3", "atlas-a2-910b4"]
 

@@ -1,4 +1,4 @@
-"""The cost-only mode (runtime/cost_only.py) against the exact timeline of a full run.
+"""The cost-only mode (runtime/cost/cost_only.py) against the exact timeline of a full run.
 
 The full run times every instruction while it simulates the data; the cost-only mode runs no
 data and extrapolates or replays loop iterations. Where both can run they must agree within
@@ -14,7 +14,7 @@ import pytest
 
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, model_cost, random_inputs
-from ascend_xdsl.runtime.cost_only import launches
+from ascend_xdsl.runtime.cost.cost_only import launches
 
 HW = "atlas-a2-910b2"
 
@@ -99,7 +99,7 @@ def _true(before):
 def test_a_cycle_limit_stops_a_launch_sure_to_take_longer():
     """The tuner's pruning: a launch timed against a limit below its cycles stops with
     CycleLimitExceeded; against its own cycles (or more) it gives the same report."""
-    from ascend_xdsl.runtime.cost_only import CycleLimitExceeded
+    from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 
     problem = shape_from_torch_args((2, 64, 6, 16, 16), (64, 64, 3, 3, 3), padding=1)
     module = compiled_levels(problem, HW, "heuristic", 4, "")["hw"]

@@ -45,11 +45,11 @@ from ascend_xdsl.emit.ascendc import (
 )
 from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.project import MARKER, write_project
+from ascend_xdsl.ir.program import conv_problem
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import compile, make_context
-from ascend_xdsl.runtime import api_sim
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
-from ascend_xdsl.runtime.program import conv_problem
+from ascend_xdsl.runtime.executors import api_sim
 from ascend_xdsl.tools import conv
 
 HW = "atlas-a2-910b2"

@@ -30,7 +30,7 @@ import pytest
 
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import random_inputs, run_conv3d_weight
-from ascend_xdsl.runtime.cost import CostReport
+from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.tools import run
 
 FIDELITY = Path(__file__).parent / "fidelity"

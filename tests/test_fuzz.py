@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ascend_xdsl.runtime import host_memory
+from ascend_xdsl.runtime.machine import host_memory
 from ascend_xdsl.tools import conv, opt, run
 
 ROOT = Path(__file__).parent.parent

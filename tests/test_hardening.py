@@ -16,8 +16,8 @@ import pytest
 
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import CompileError, PipelineError
-from ascend_xdsl.runtime import host_memory
 from ascend_xdsl.runtime.api import conv3d_weight, random_inputs, run_conv3d_weight
+from ascend_xdsl.runtime.machine import host_memory
 from ascend_xdsl.tools import conv, errors, opt, run
 
 ROOT = Path(__file__).parent.parent
@@ -416,8 +416,8 @@ def test_the_console_scripts_report_without_traceback(tmp_path):
 
 
 def test_an_inf_next_to_the_depth_padding_is_documented_and_warned(tmp_path, capsys):
-    from ascend_xdsl.runtime.check import NonFiniteInputWarning
     from ascend_xdsl.runtime.reference import conv3d_weight_reference
+    from ascend_xdsl.runtime.reports.check import NonFiniteInputWarning
 
     problem = shape_from_torch_args((1, 16, 4, 6, 6), (16, 16, 3, 3, 3), padding=1)
     x, dy = random_inputs(problem)
@@ -476,7 +476,7 @@ def test_what_escaped_the_parser_is_a_parse_error(capsys, tmp_path, main, exampl
 def test_a_bug_while_running_is_an_internal_error_not_a_finding(capsys, monkeypatch, tmp_path):
     """A failure a program causes is named with its op; an AttributeError (say) in the
     simulator is a bug of ours, reported as one."""
-    from ascend_xdsl.runtime import machine
+    from ascend_xdsl.runtime.machine import core as machine
 
     def broken(self, *args):
         raise AttributeError("'Core' object has no attribute 'oops'")

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from ascend_xdsl import hw
-from ascend_xdsl.runtime import instructions as ins
-from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError, view
-from ascend_xdsl.runtime.flags import FlagDeadlockError, FlagState
+from ascend_xdsl.runtime.machine import semantics as ins
+from ascend_xdsl.runtime.machine.flags import FlagDeadlockError, FlagState
+from ascend_xdsl.runtime.machine.memory import CoreMemory, MemoryAccessError, view
 
 CUBE = [np.float16, ml_dtypes.bfloat16]
 CUBE_IDS = ["f16", "bf16"]

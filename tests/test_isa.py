@@ -18,9 +18,9 @@ from xdsl.utils.exceptions import VerifyException
 from ascend_xdsl.dialects.hw_level import _limit
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import isa
-from ascend_xdsl.runtime import instructions as ins
-from ascend_xdsl.runtime.machine import BufferSpec, Core, Load3dStatic
-from ascend_xdsl.runtime.values import GmTensor
+from ascend_xdsl.runtime.machine import semantics as ins
+from ascend_xdsl.runtime.machine.core import BufferSpec, Core, Load3dStatic
+from ascend_xdsl.runtime.machine.values import GmTensor
 
 
 def test_every_limit_has_a_source():

@@ -38,7 +38,7 @@ from ascend_xdsl.dialects.dw_tiling import (
 )
 from ascend_xdsl.lowering.index_arith import IDX_ARITH
 from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
-from ascend_xdsl.runtime import instructions
+from ascend_xdsl.runtime.machine import semantics as instructions
 
 INT = F.INT_ARITH
 RNG = np.random.default_rng(7)

@@ -1,4 +1,5 @@
-"""runtime/trace.py and runtime/plot.py, and ``--trace`` / ``--plot`` on ascend-conv and ascend-run.
+"""runtime/reports/trace.py and runtime/reports/plot.py, and ``--trace`` / ``--plot`` on ascend-conv
+and ascend-run.
 
 The trace is checked against the report it comes from (one X event per slice, on its core's
 process and its pipe's track, at the report's clock); the plot is checked to be a PNG; the flags
@@ -17,10 +18,10 @@ import pytest
 
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import compile
-from ascend_xdsl.runtime import plot, trace
 from ascend_xdsl.runtime.api import run_compiled
-from ascend_xdsl.runtime.cost import CostReport
-from ascend_xdsl.runtime.timing import TIMED_PIPES
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
+from ascend_xdsl.runtime.reports import plot, trace
 from ascend_xdsl.tools import conv, run
 
 ROOT = Path(__file__).parent.parent
@@ -161,7 +162,7 @@ def test_failed_trace_write_leaves_no_file(report, tmp_path, monkeypatch):
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
-    from ascend_xdsl.runtime import output
+    from ascend_xdsl.runtime.reports import output
 
     monkeypatch.setattr(output.os, "replace", fail)
     with pytest.raises(OSError, match="No space"):

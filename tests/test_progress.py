@@ -2,7 +2,7 @@
 
 import io
 
-from ascend_xdsl.runtime.progress import CoreProgress
+from ascend_xdsl.runtime.reports.progress import CoreProgress
 
 
 class Terminal(io.StringIO):

@@ -3,7 +3,7 @@
 Shapes, strides, asymmetric pads, dilations, groups, element type and core count are drawn at
 random; the program the pipeline produces is run by both executors, which must agree bit
 for bit, and checked against the reference
-within the derived tolerance (runtime/check.py), and the sanitizer must find no hazard.
+within the derived tolerance (runtime/reports/check.py), and the sanitizer must find no hazard.
 """
 
 import ml_dtypes
@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
-from ascend_xdsl.runtime.check import check
-from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
-from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, make_interpreter
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.reports.check import check
 
 
 @st.composite

@@ -15,8 +15,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from ascend_xdsl.runtime import output
-from ascend_xdsl.runtime.interpreter import EXECUTORS
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
+from ascend_xdsl.runtime.reports import output
 from ascend_xdsl.tools import conv, run
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-run")

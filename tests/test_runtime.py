@@ -1,7 +1,7 @@
 """Execution of the lowered dW kernel by the interpreter, against runtime/reference.py.
 
-The tolerance is the runtime's own (runtime/check.py): both sides form every product exactly and
-round only while summing in float32, so the result is compared with the exact (float64) sum
+The tolerance is the runtime's own (runtime/reports/check.py): both sides form every product exactly
+and round only while summing in float32, so the result is compared with the exact (float64) sum
 within the probabilistic rounding bound 4·u·sqrt(n)·sum|x·dy| per element, which a misplaced or
 missing product or tile exceeds.
 """
@@ -16,10 +16,10 @@ import pytest
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp
 from ascend_xdsl.runtime.api import compiled_levels, problem_of, run_conv3d_weight
-from ascend_xdsl.runtime.check import check
-from ascend_xdsl.runtime.core_memory import MemoryAccessError
-from ascend_xdsl.runtime.interpreter import EXECUTORS, make_interpreter
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, make_interpreter
+from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reports.check import check
 
 
 def _data(
@@ -46,7 +46,7 @@ def _dy_shape(
 
 
 def _check(got: np.ndarray, problem, x: np.ndarray, dy: np.ndarray) -> float:
-    """The runtime's own check (runtime/check.py: exact reference, derived tolerance)."""
+    """The runtime's own check (runtime/reports/check.py: exact reference, derived tolerance)."""
     result = check(problem, x, dy, got)
     assert result.ok, result.describe()
     return result.max_abs_error

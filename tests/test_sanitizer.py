@@ -15,12 +15,12 @@ import pytest
 from xdsl.dialects import func, scf
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp, WaitFlagOp
+from ascend_xdsl.ir.locations import parse_file
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.api import compiled_levels, problem_of
-from ascend_xdsl.runtime.interpreter import EXECUTORS, KernelError, make_interpreter
-from ascend_xdsl.runtime.locations import parse_file
-from ascend_xdsl.runtime.sanitizer import Sanitizer
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, KernelError, make_interpreter
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 
 
 def _run(module, x, dy, executor: str = "compiled") -> tuple[Sanitizer, str | None]:

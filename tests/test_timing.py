@@ -1,4 +1,4 @@
-"""The timing backend (runtime/timing.py) and the cost report (runtime/cost.py).
+"""The timing backend (runtime/cost/timing.py) and the cost report (runtime/cost/report.py).
 
 Hand-built instruction streams check the model's rules: pipes overlap unless a flag orders
 them, a flag arrives after its source pipe's earlier work, the critical path adds up to the
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_xdsl.hw.cost import cost_figures
+from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.hw.isa import DataCopy, Mmad, Pipe
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, random_inputs
-from ascend_xdsl.runtime.interpreter import EXECUTORS
-from ascend_xdsl.runtime.timing import Timeline, duration, l2_share, mmad_cycles
+from ascend_xdsl.runtime.cost.timing import Timeline, duration, l2_share, mmad_cycles
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 
 HW = "atlas-a2-910b2"
 FIG = cost_figures(HW)

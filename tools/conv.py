@@ -12,14 +12,14 @@ shares. Without shape flags it uses an embedded default layer and says so on sta
 * ``--tiling tuned`` compiles the tiling the search of ``tuning/`` finds (cached on disk;
   ``--no-cache`` searches again), with a progress bar on standard error when it is a terminal.
 * ``--report json`` prints one JSON document instead of the summary: the cost model's report
-  (``runtime/cost.py``), the problem and the reference check.
+  (``runtime/cost/report.py``), the problem and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
-  seeded random inputs (``--seed``), checks dW against the reference (``runtime/check.py``) and
-  prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
+  seeded random inputs (``--seed``), checks dW against the reference (``runtime/reports/check.py``)
+  and prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
 * ``--trace FILE.json`` writes the cost model's timeline of every core as a Chrome trace
-  (``runtime/trace.py``: open it in ui.perfetto.dev), ``--plot FILE.png`` a picture of the
-  slowest core's timeline and its pipes' utilisation (``runtime/plot.py``, the ``plot`` extra);
-  both are written atomically, also when the check fails.
+  (``runtime/reports/trace.py``: open it in ui.perfetto.dev), ``--plot FILE.png`` a picture of the
+  slowest core's timeline and its pipes' utilisation (``runtime/reports/plot.py``, the ``plot``
+  extra); both are written atomically, also when the check fails.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
   same folder that is renamed over FILE, so FILE is either the old or the complete new content
   (``runtime/output.write_atomically``, shared with ``ascend-run``).
@@ -59,12 +59,17 @@ from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS, PipelineError, compile
 from ascend_xdsl.runtime.api import KernelRun, model_cost, run_compiled
-from ascend_xdsl.runtime.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
-from ascend_xdsl.runtime.cost import CostReport
-from ascend_xdsl.runtime.host_memory import HostMemoryError
-from ascend_xdsl.runtime.interpreter import EXECUTORS
-from ascend_xdsl.runtime.plot import PlotUnavailable, problem_title, require_matplotlib, write_plot
-from ascend_xdsl.runtime.trace import write_trace
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
+from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
+from ascend_xdsl.runtime.machine.host_memory import HostMemoryError
+from ascend_xdsl.runtime.reports.plot import (
+    PlotUnavailable,
+    problem_title,
+    require_matplotlib,
+    write_plot,
+)
+from ascend_xdsl.runtime.reports.trace import write_trace
 from ascend_xdsl.tools.errors import (
     CliError,
     OneLineParser,
@@ -150,14 +155,14 @@ def int_at_least(minimum: int) -> Callable[[str], int]:
 
 
 def add_max_iterations_flag(parser: argparse.ArgumentParser) -> None:
-    """``--max-iterations``: the simulator's loop budget (``runtime/budget.py``)."""
+    """``--max-iterations``: the simulator's loop budget (``runtime/machine/budget.py``)."""
     parser.add_argument(
         "--max-iterations",
         metavar="N",
         type=int_at_least(1),
         default=DEFAULT_MAX_ITERATIONS,
         help="loop iterations the run may take before it stops with an error naming the loop "
-        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/budget.py)",
+        f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/machine/budget.py)",
     )
 
 

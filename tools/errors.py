@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import ParseError
 
-from ascend_xdsl.runtime.output import write_atomically
+from ascend_xdsl.runtime.reports.output import write_atomically
 
 
 def first_line(e: BaseException) -> str:

@@ -24,10 +24,10 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ascend_xdsl.ir.dominance import check_dominance
+from ascend_xdsl.ir.locations import CheckedParser, describe_op
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
-from ascend_xdsl.runtime.dominance import check_dominance
-from ascend_xdsl.runtime.locations import CheckedParser, describe_op
-from ascend_xdsl.runtime.output import write_atomically
+from ascend_xdsl.runtime.reports.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
 
 # Registers the tiling search behind ascend-tile-conv3d-bp-filter{strategy=tuned}.

@@ -1,7 +1,7 @@
 """``ascend-run``: interpret an ascend IR program of any level on the numpy simulator.
 
 ``ascend-run FILE.mlir [options]`` parses FILE (every op gets its ``file:line:col``, see
-``runtime/locations.py``), verifies it, calls one entry function with numpy inputs and writes
+``ir/locations.py``), verifies it, calls one entry function with numpy inputs and writes
 its results as ``.npy`` files.
 
 * ``--entry NAME`` picks the function; by default the only entry function of the module
@@ -20,10 +20,10 @@ its results as ``.npy`` files.
   (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.
 * ``--hw NAME`` is the hardware description the core memories are sized from.
 * ``--report json`` prints the cost model's report of the launch; ``--trace FILE.json`` writes
-  the timeline of every core of every launch as a Chrome trace (``runtime/trace.py``; several
-  launches are separate processes, one after the other in time) and ``--plot FILE.png`` a
-  picture of the last launch (``runtime/plot.py``, the ``plot`` extra). Any of the three times
-  the run; the pictures are written atomically before the results.
+  the timeline of every core of every launch as a Chrome trace (``runtime/reports/trace.py``;
+  several launches are separate processes, one after the other in time) and ``--plot FILE.png`` a
+  picture of the last launch (``runtime/reports/plot.py``, the ``plot`` extra). Any of the three
+  times the run; the pictures are written atomically before the results.
 
 Standard output gets the report (``hazard:``, ``sanitizer:``, ``check:`` and ``wrote`` lines);
 an error is one line on standard error (``ascend-run: error: ...``), never a traceback: exit
@@ -58,19 +58,24 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.ir.dominance import check_dominance
+from ascend_xdsl.ir.locations import describe_op, parse_file
+from ascend_xdsl.ir.program import conv_problem, entry_functions, find_function, is_kernel
 from ascend_xdsl.lowering.pipeline import make_context
-from ascend_xdsl.runtime.check import check, non_finite_note
-from ascend_xdsl.runtime.cost import CostReport
-from ascend_xdsl.runtime.cost_only import cost_only
-from ascend_xdsl.runtime.dominance import check_dominance
-from ascend_xdsl.runtime.host_memory import RUN_FACTOR, HostMemoryError, check_fits, tensor_bytes
-from ascend_xdsl.runtime.interpreter import EXECUTORS, build_interpreter
-from ascend_xdsl.runtime.locations import describe_op, parse_file
-from ascend_xdsl.runtime.output import write_atomically
-from ascend_xdsl.runtime.plot import problem_title
-from ascend_xdsl.runtime.program import conv_problem, entry_functions, find_function, is_kernel
-from ascend_xdsl.runtime.sanitizer import Sanitizer
-from ascend_xdsl.runtime.values import np_dtype
+from ascend_xdsl.runtime.cost.cost_only import cost_only
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
+from ascend_xdsl.runtime.machine.host_memory import (
+    RUN_FACTOR,
+    HostMemoryError,
+    check_host_bytes,
+    tensor_bytes,
+)
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.machine.values import np_dtype
+from ascend_xdsl.runtime.reports.check import check, non_finite_note
+from ascend_xdsl.runtime.reports.output import write_atomically
+from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.tools.conv import (
     add_max_iterations_flag,
     check_no_empty_values,
@@ -335,13 +340,13 @@ def load_npy(arg: Argument, path: str) -> np.ndarray:
 
 def check_run_memory(entry: func.FuncOp, args: Sequence[Argument]) -> None:
     """Refuse, before allocating anything, a run whose arguments and results need more host
-    memory than the machine has (``runtime/host_memory.py``)."""
+    memory than the machine has (``runtime/machine/host_memory.py``)."""
     tensors = [(a.shape, a.dtype.itemsize) for a in args]
     for t in entry.function_type.outputs.data:
         if isinstance(t, MemRefType):
             tensors.append((tuple(t.get_shape()), np_dtype(t.element_type).itemsize))
     try:
-        check_fits(
+        check_host_bytes(
             int(tensor_bytes(tensors) * RUN_FACTOR),
             f"running @{entry.sym_name.data} (its arguments and results)",
             "--cost-only models its launches without their data",

@@ -13,7 +13,7 @@ efficiency against the roofline and its bottleneck, and the tuned tiling.
   local instance's CPUs). The searches are deterministic, so both give the same rows.
 * ``--no-cache`` searches again (and stores the new answer); ``--budget`` bounds the candidates
   scored per layer.
-* ``-o FILE`` writes the output atomically (``runtime/output.py``).
+* ``-o FILE`` writes the output atomically (``runtime/reports/output.py``).
 
 A progress bar over the layers appears on standard error when it is a terminal and the sweep
 lasts over 2 s. Errors are one line on standard error (``ascend-tune: error: ...``): exit code 2

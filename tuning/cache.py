@@ -7,7 +7,7 @@ tiler, the lowering and the cost model that score the candidates). The key hashe
 the layers that take part (hw, dialects, passes, lowering, runtime, tuning), so an edit to the
 cost model invalidates what it scored. Files live in ``platformdirs.user_cache_dir("ascend-xdsl")``
 under ``tuning/`` (``$XDG_CACHE_HOME/ascend-xdsl/tuning`` on Linux) and are written atomically
-(``runtime/output.py``); an unreadable or stale-format file is a miss, never an error.
+(``runtime/reports/output.py``); an unreadable or stale-format file is a miss, never an error.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 import platformdirs
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.runtime.output import write_atomically
+from ascend_xdsl.runtime.reports.output import write_atomically
 
 FORMAT = 1
 """The layout of a cache file; bumped when :meth:`TuneResult.to_json` changes."""

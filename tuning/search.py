@@ -67,7 +67,7 @@ from ascend_xdsl.passes.dw_tiling_heuristic import (
 )
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.api import model_cost
-from ascend_xdsl.runtime.cost_only import CycleLimitExceeded
+from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 
 BUDGET = 96
 """Candidates scored at most per layer (about 0.1 s each on a large layer, less on small)."""

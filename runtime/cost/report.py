@@ -1,6 +1,6 @@
 """The cost report of one kernel launch: cycles, seconds, efficiency, bound and critical path.
 
-``runtime/timing.py`` times each core on its own; this module combines the cores of a launch
+``runtime/cost/timing.py`` times each core on its own; this module combines the cores of a launch
 into what a kernel engineer asks for: how fast the kernel would run on the target, what bounds
 it, and where the time goes, in the words of ``msprof op`` (cube/mac, mte1, mte2, fixpipe,
 scalar, cube_utilization). The makespan is the slowest core's; the chip's shared GM bandwidth
@@ -16,9 +16,9 @@ from typing import Any
 from xdsl.ir import Operation
 
 from ascend_xdsl.dialects.types import GmTensorType
-from ascend_xdsl.hw.cost import CostFigures
+from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.isa import Pipe
-from ascend_xdsl.runtime.timing import TIMED_PIPES, Timeline
+from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Timeline
 
 #: msprof's names of the pipes (PipeUtilization.csv).
 MSPROF_NAMES: dict[Pipe, str] = {

@@ -4,8 +4,8 @@ The API-level kernel (output of ``convert-conv-to-ascend-api``) calls the Ascend
 ``Conv3DBackpropFilter`` API op by op: ``create``, ``init``, ``set_grad_output``,
 ``set_input``, ``set_single_shape``, ``set_start_position``, then ``while (iterate())
 get_tensor_c(...)`` and ``end``. This module is what those calls do, on the GM tensors of
-``runtime/values.py``: ``iterate`` builds the single shape's A (dy rows) and B (img2col of x) in
-float32 once and computes one base_m x base_n tile per call, in the tiling's iterate order;
+``runtime/machine/values.py``: ``iterate`` builds the single shape's A (dy rows) and B (img2col of
+x) in float32 once and computes one base_m x base_n tile per call, in the tiling's iterate order;
 ``get_tensor_c`` writes the tile with the fixpipe of the numpy backend, as the API does. Both
 executors call these functions (the interpreter from its op implementations, the compiled
 executor directly).
@@ -29,8 +29,8 @@ from ascend_xdsl.dialects.dw_tiling import (
     tensor_c_offset,
 )
 from ascend_xdsl.dialects.formats import INT_ARITH
-from ascend_xdsl.runtime import instructions
-from ascend_xdsl.runtime.values import GmTensor
+from ascend_xdsl.runtime.machine import semantics as instructions
+from ascend_xdsl.runtime.machine.values import GmTensor
 
 
 @dataclass(eq=False)

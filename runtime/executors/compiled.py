@@ -9,10 +9,10 @@ translates a kernel (a ``func.func`` that ``ascend.launch`` calls) into Python s
   arithmetic (``arith.remsi``/``divsi`` truncate toward zero, as in C);
 * ``scf.for`` becomes ``for ... in range(...)``, ``scf.if`` an ``if``, ``scf.while`` a
   ``while``, with their iteration arguments and results as locals;
-* every hardware instruction becomes one call of the per-core machine (``runtime/machine.py``:
+* every hardware instruction becomes one call of the per-core machine (``runtime/machine/core.py``:
   instruction model, numpy backend, flags, sanitizer), every API call one call of
-  ``runtime/api_sim.py`` — the same functions the xDSL interpreter calls, so the two executors
-  give bit-identical results and nothing computes dW another way.
+  ``runtime/executors/api_sim.py`` — the same functions the xDSL interpreter calls, so the two
+  executors give bit-identical results and nothing computes dW another way.
 
 The translation of a kernel is cached on its ``func.func`` together with a fingerprint of the
 kernel (every op, operand, attribute and block, in order): a kernel edited after its first run
@@ -40,9 +40,9 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from ascend_xdsl.dialects import api_level, hw_level
 from ascend_xdsl.hw.intmath import ceil_div, divsi, remsi
-from ascend_xdsl.runtime import api_sim
-from ascend_xdsl.runtime.budget import Budget
-from ascend_xdsl.runtime.machine import Core, Load3dStatic, buffer_spec
+from ascend_xdsl.runtime.executors import api_sim
+from ascend_xdsl.runtime.machine.budget import Budget
+from ascend_xdsl.runtime.machine.core import Core, Load3dStatic, buffer_spec
 
 __all__ = ["CompiledKernel", "UnsupportedOpError", "compile_kernel", "kernel_of"]
 
@@ -641,7 +641,7 @@ def compile_kernel(
 ) -> CompiledKernel:
     """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`); ``timed`` also
     counts its index arithmetic for the timing backend, ``aggregate`` (which implies it) runs
-    its loops through ``core.loop``, for the cost-only mode (``runtime/cost_only.py``)."""
+    its loops through ``core.loop``, for the cost-only mode (``runtime/cost/cost_only.py``)."""
     t = _Translator(hw_name, timed or aggregate, aggregate=aggregate)
     if aggregate:
         t.relevant = timing_relevant(kernel)

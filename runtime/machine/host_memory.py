@@ -44,7 +44,7 @@ def _gib(n: float) -> str:
     return f"{n / 2**30:,.1f} GiB"
 
 
-def check_fits(needed: int, what: str, hint: str, available: int | None = None) -> None:
+def check_host_bytes(needed: int, what: str, hint: str, available: int | None = None) -> None:
     """Raise :class:`HostMemoryError` if ``needed`` bytes (for ``what``) exceed the memory
     available (``available``, default: :func:`available_bytes`); ``hint`` says what to do."""
     free = available_bytes() if available is None else available

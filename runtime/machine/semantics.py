@@ -5,7 +5,7 @@ One function per hw-level op of docs/hw-level-spec.md: :func:`data_copy` (MTE2, 
 :func:`fixpipe` (FIX, L0C -> GM). Each takes the instruction's geometry from the instruction
 model (:mod:`ascend_xdsl.hw.isa`, which checks the ISA limits and gives the steps and extents)
 and moves the data; nothing here re-derives a limit or an extent. Both executors reach these
-functions through the per-core machine (``runtime/machine.py``); nothing here knows about xDSL.
+functions through the per-core machine (``runtime/machine/core.py``); nothing here knows about xDSL.
 
 Two entry points per instruction:
 
@@ -21,7 +21,7 @@ Conventions:
   of the array's type, strides in the units the spec gives (32-byte blocks, fractals, rows).
 * A limit violation raises :class:`~ascend_xdsl.hw.isa.InstructionError` (a ``ValueError``)
   naming the op, the field and the value. An access outside the given view raises
-  :class:`~ascend_xdsl.runtime.core_memory.MemoryAccessError`: a slot view ends where the
+  :class:`~ascend_xdsl.runtime.machine.memory.MemoryAccessError`: a slot view ends where the
   buffer's slot ends, so an instruction that would run into the neighbouring buffer is reported
   instead of silently reading it.
 * Work is vectorised at tile granularity: strided views for the block/fractal
@@ -40,7 +40,7 @@ import numpy as np
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.hw import isa
 from ascend_xdsl.hw.isa import FRACTAL
-from ascend_xdsl.runtime.core_memory import MemoryAccessError
+from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
 #: Cube input types: the 2-byte types whose C0 is 16 (the only layouts the spec defines).
 CUBE_TYPES: tuple[np.dtype, ...] = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))

@@ -3,11 +3,11 @@
 A :class:`Core` holds one block's state (its memories, event flags and planned buffers) and has
 one method per hardware instruction. Each method takes the instruction's operand integers and
 values, decodes its geometry through the instruction model (:mod:`ascend_xdsl.hw.isa`), hands the
-model's effects to the sanitizer and the timing backend (``runtime/timing.py``) when there are
-any, and moves the data with the numpy backend (``runtime/instructions.py``). The xDSL
-interpreter (``runtime/interpreter.py``) and the compiled executor (``runtime/compiled.py``) call
-exactly these methods, so the two execute the same instructions the same way and give
-bit-identical results (and the same timeline).
+model's effects to the sanitizer and the timing backend (``runtime/cost/timing.py``) when there are
+any, and moves the data with the numpy backend (``runtime/machine/semantics.py``). The xDSL
+interpreter (``runtime/executors/interpreter.py``) and the compiled executor
+(``runtime/executors/compiled.py``) call exactly these methods, so the two execute the same
+instructions the same way and give bit-identical results (and the same timeline).
 
 Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
 cost. The 16-bit GM tensors are decoded once (``GmTensor.as_f32``) and L1 has a float32 mirror
@@ -42,13 +42,13 @@ from ascend_xdsl.dialects import formats, hw_level
 from ascend_xdsl.dialects.types import LocalTensorType
 from ascend_xdsl.hw import isa
 from ascend_xdsl.hw.isa import FRACTAL, Pipe
-from ascend_xdsl.runtime import instructions as ins
-from ascend_xdsl.runtime.budget import Budget
-from ascend_xdsl.runtime.core_memory import CoreMemory, MemoryAccessError
-from ascend_xdsl.runtime.flags import FlagState
-from ascend_xdsl.runtime.sanitizer import Sanitizer
-from ascend_xdsl.runtime.timing import Timeline
-from ascend_xdsl.runtime.values import Buffer, GmTensor, np_dtype
+from ascend_xdsl.runtime.cost.timing import Timeline
+from ascend_xdsl.runtime.machine import semantics as ins
+from ascend_xdsl.runtime.machine.budget import Budget
+from ascend_xdsl.runtime.machine.flags import FlagState
+from ascend_xdsl.runtime.machine.memory import CoreMemory, MemoryAccessError
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.machine.values import Buffer, GmTensor, np_dtype
 
 F32 = np.dtype(np.float32)
 
@@ -163,7 +163,7 @@ class Core:
     hw_name: str = hw.DEFAULT_HW
     sanitizer: Sanitizer | None = None
     timeline: Timeline | None = None
-    """The timing backend of this core, when the run is timed (``runtime/timing.py``)."""
+    """The timing backend of this core, when the run is timed (``runtime/cost/timing.py``)."""
     memory: CoreMemory = field(init=False)
     flags: FlagState = field(init=False)
     buffers: list[tuple[str, str, int, int]] = field(default_factory=list)

@@ -1,9 +1,9 @@
 """The timing backend: the cycles of one AI Core, pipe by pipe, on the instruction model.
 
 The third consumer of the instruction model's effects (``hw/isa.py``), next to the numpy
-backend and the sanitizer. It runs alongside either executor: the machine (``runtime/machine.py``)
-hands every instruction's :class:`~ascend_xdsl.hw.isa.Effects` and every flag to the core's
-:class:`Timeline`, in program order.
+backend and the sanitizer. It runs alongside either executor: the machine
+(``runtime/machine/core.py``) hands every instruction's :class:`~ascend_xdsl.hw.isa.Effects` and
+every flag to the core's :class:`Timeline`, in program order.
 
 The model, per core:
 
@@ -11,7 +11,7 @@ The model, per core:
   ``scalar_op_cycles``, and so does each index-arithmetic op the executor counts;
 * each pipe (MTE2, MTE1, M, FIX) executes its instructions in issue order: an instruction
   starts when it has been issued and its pipe is free, and takes its latency plus its size over
-  its throughput (:func:`duration`, from the figures of ``hw/cost.py``);
+  its throughput (:func:`duration`, from the figures of ``hw/cost_figures.py``);
 * ``set_flag src -> dst`` fires once all earlier ``src`` work is done, and arrives
   ``flag_latency_cycles`` later; ``wait_flag`` holds pipe ``dst`` until the matching set has
   arrived (events match first-in first-out per (src, dst, id), as the flag model counts them);
@@ -22,7 +22,7 @@ Every instruction is recorded with the reason it could not start earlier (its ow
 from another pipe, or the issue), so :meth:`Timeline.critical_path` can walk back from the last
 instruction to the start and say which pipe the core's makespan waits on.
 
-Cores are timed independently; ``runtime/cost.py`` combines them (the makespan is the slowest
+Cores are timed independently; ``runtime/cost/report.py`` combines them (the makespan is the slowest
 core's) and applies the chip-level bandwidth bound.
 """
 
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-from ascend_xdsl.hw.cost import CostFigures
+from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.intmath import ceil_div
 from ascend_xdsl.hw.isa import FRACTAL, Effects, Pipe, Work
 
@@ -67,7 +67,7 @@ def duration(figures: CostFigures, effects: Effects, gm_share: float = math.inf)
         return float(mmad_cycles(figures, work.m, work.n, work.k, work.element_bytes))
     if pipe == Pipe.MTE2:
         # The measured curve is the bandwidth a copy of that size reaches on one core alone,
-        # start-up included (hw/cost.py): adding the start-up latency again would count it
+        # start-up included (hw/cost_figures.py): adding the start-up latency again would count it
         # twice. With other cores copying at once, the core's share of L2 caps it.
         return work.bytes / min(figures.mte2_bytes_per_cycle(work.bytes), gm_share)
     if pipe == Pipe.MTE1:

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.runtime.cost import MSPROF_NAMES, CostReport
-from ascend_xdsl.runtime.output import write_atomically
-from ascend_xdsl.runtime.timing import TIMED_PIPES
+from ascend_xdsl.runtime.cost.report import MSPROF_NAMES, CostReport
+from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
+from ascend_xdsl.runtime.reports.output import write_atomically
 
 INSTALL_HINT = (
     "matplotlib is not installed: install the plot extra (pip install 'ascend-xdsl[plot]')"

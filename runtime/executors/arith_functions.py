@@ -5,8 +5,8 @@ integers on every execution; the lowered kernels execute tens of thousands of in
 made that the interpreter's largest cost. These overrides (registered with ``override=True`` by
 ``runtime/interpreter.make_interpreter``) decode each op once into a Python function on ints and
 cache ``arith.constant`` values; ops on other integer widths still go to the stock functions.
-The compiled executor (``runtime/compiled.py``) does not use them: it inlines the same Python
-arithmetic into its generated code.
+The compiled executor (``runtime/executors/compiled.py``) does not use them: it inlines the same
+Python arithmetic into its generated code.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each physical memory (L1, L0A, L0B, L0C, UB) is one ``numpy.uint8`` array of the size the
 hardware description gives (``hw.load(name)``). A local buffer of the IR is nothing but a byte
-range of one of them, and every instruction in :mod:`ascend_xdsl.runtime.instructions` works on
+range of one of them, and every instruction in :mod:`ascend_xdsl.runtime.machine.semantics` works on
 typed *views* of those bytes, never on private copies. That is the point of this module: buffers
 that a wrong address plan makes overlap really do clobber each other, and an access past the end
 of a memory raises, so a bad plan shows up as wrong numbers or as an error, never as right ones.

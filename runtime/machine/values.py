@@ -6,10 +6,11 @@
   layout plus its type (and, for FRACTAL_Z_3D, the group count the layout depends on);
   :func:`to_gm` / :func:`from_gm` convert through the layout maps of ``dialects/formats.py``;
 * ``!ascend.local_tensor`` — a :class:`Buffer`: per-slot views into the running core's memory
-  (``runtime/core_memory.py``), made by ``alloc_buffer`` from the planned byte offset;
+  (``runtime/machine/memory.py``), made by ``alloc_buffer`` from the planned byte offset;
 * ``index`` and ``i1`` — Python ``int`` and ``bool``.
 
-Both executors (``runtime/interpreter.py`` and ``runtime/compiled.py``) use these classes.
+Both executors (``runtime/executors/interpreter.py`` and ``runtime/executors/compiled.py``) use
+these classes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.types import GmTensorType
-from ascend_xdsl.runtime.core_memory import MemoryAccessError
+from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
 
 def np_dtype(t: Attribute) -> np.dtype:

@@ -1,6 +1,6 @@
 """Cost-only mode: the timing of a launch without its data, with loops aggregated.
 
-A full run times every instruction while it moves the data (``runtime/machine.py`` hands the
+A full run times every instruction while it moves the data (``runtime/machine/core.py`` hands the
 effects to the timing backend). The layers worth tuning are too big for that: the inputs of
 8×512×16×112×112 alone are 2 GB and its kernel executes tens of millions of instructions. This
 mode allocates no tensor data and no core memory:
@@ -8,7 +8,7 @@ mode allocates no tensor data and no core memory:
 * :class:`CostCore` has the machine's instruction methods, but each only decodes its geometry
   through the instruction model (which checks the ISA limits), checks its byte ranges against
   the memories and GM tensors, and gives the effects to the core's
-  :class:`~ascend_xdsl.runtime.timing.Timeline`; flags go through the same flag model;
+  :class:`~ascend_xdsl.runtime.cost.timing.Timeline`; flags go through the same flag model;
 * the kernel runs through the compiled executor with ``aggregate``: every ``scf.for`` without
   loop-carried values iterates through :meth:`CostCore.loop`, which runs iterations exactly
   until the timing state advances by the same amount in two consecutive iterations (every
@@ -38,21 +38,21 @@ from ascend_xdsl import hw
 from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import isa
-from ascend_xdsl.hw.cost import cost_figures
+from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.hw.isa import Effects, Pipe
-from ascend_xdsl.runtime import compiled
-from ascend_xdsl.runtime.budget import Budget
-from ascend_xdsl.runtime.core_memory import MemoryAccessError, memory_sizes
-from ascend_xdsl.runtime.cost import CoreCost, CostReport, core_cost, cube_dtype
-from ascend_xdsl.runtime.flags import FlagState
-from ascend_xdsl.runtime.machine import (
+from ascend_xdsl.runtime.cost.report import CoreCost, CostReport, core_cost, cube_dtype
+from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Slice, Timeline, l2_share
+from ascend_xdsl.runtime.executors import compiled
+from ascend_xdsl.runtime.machine.budget import Budget
+from ascend_xdsl.runtime.machine.core import (
     BufferSpec,
     Load3dStatic,
     check_flags_waited,
     reserve_buffer,
 )
-from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice, Timeline, l2_share
-from ascend_xdsl.runtime.values import groups_of, np_dtype, physical_shape
+from ascend_xdsl.runtime.machine.flags import FlagState
+from ascend_xdsl.runtime.machine.memory import MemoryAccessError, memory_sizes
+from ascend_xdsl.runtime.machine.values import groups_of, np_dtype, physical_shape
 
 _MIN_TRIPS = 5
 """Loops shorter than this run exactly: a steady state needs four iterations to show."""
@@ -103,7 +103,7 @@ class CostCore:
     buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
     sizes: dict[str, int] = field(init=False)
     budget: Budget = field(default_factory=Budget)
-    """The loop iterations the run has left (``runtime/budget.py``)."""
+    """The loop iterations the run has left (``runtime/machine/budget.py``)."""
     cycle_limit: float = math.inf
     """Stop with :class:`CycleLimitExceeded` once this core is sure to take longer."""
 
@@ -552,7 +552,7 @@ def cost_only(
     cycle_limit: float = math.inf,
 ) -> list[CostReport]:
     """The cost report of every launch of ``entry``, without running its data, within a
-    budget of ``max_iterations`` loop iterations (``runtime/budget.py``). A launch sure to
+    budget of ``max_iterations`` loop iterations (``runtime/machine/budget.py``). A launch sure to
     take more than ``cycle_limit`` cycles (a core's pipe busy past it: the makespan is at least
     that) raises :class:`CycleLimitExceeded` as soon as that is known, at a loop iteration or
     a core's end: a search that only asks "faster than the best so far?" stops there."""

@@ -2,8 +2,9 @@
 
 A program can loop for ever or nearly so (an ``scf.for`` to 2**40, an ``scf.while`` whose
 condition is always true, an ``ascend.launch`` of a billion blocks). Every run of the simulator
-(both executors, ``runtime/interpreter.py`` and ``runtime/compiled.py``, and the cost-only mode,
-``runtime/cost_only.py``) therefore draws on one :class:`Budget` of loop iterations:
+(both executors, ``runtime/executors/interpreter.py`` and ``runtime/executors/compiled.py``, and the
+cost-only mode, ``runtime/cost/cost_only.py``) therefore draws on one :class:`Budget` of loop
+iterations:
 
 * an ``scf.for`` takes its whole trip count when it is entered, so an endless loop fails before
   its first iteration and the executors' hot paths pay one call per loop, not per iteration;

@@ -2,20 +2,20 @@
 
 ``make_interpreter(module, ...)`` returns an ``xdsl.interpreter.Interpreter`` with xDSL's stock
 ``func``, ``scf``, ``arith``, ``builtin`` and ``memref`` functions, the faster index ``arith`` of
-``runtime/arith_functions.py``, and :class:`AscendFunctions`, which executes:
+``runtime/executors/arith_functions.py``, and :class:`AscendFunctions`, which executes:
 
 * the op level (``conv3d_backprop_filter`` on memrefs or gm_tensors) by the reference formula
   (``runtime/reference.py``);
 * the format level and the host (``trans_data``, ``alloc_gm``, ``launch``) on the values of
-  ``runtime/values.py``;
-* the API level through ``runtime/api_sim.py``;
-* the hardware level through the per-core machine ``runtime/machine.py`` (the instruction
+  ``runtime/machine/values.py``;
+* the API level through ``runtime/executors/api_sim.py``;
+* the hardware level through the per-core machine ``runtime/machine/core.py`` (the instruction
   model, the numpy backend, flags and the sanitizer).
 
 ``ascend.launch`` runs the kernel once per block index, each on a fresh :class:`Core`. With
 ``executor="interp"`` the kernel's ops are interpreted one by one here; with ``"compiled"`` (the
-default) each kernel is translated once into Python by ``runtime/compiled.py``, which calls the
-same machine and API functions, so both give bit-identical results.
+default) each kernel is translated once into Python by ``runtime/executors/compiled.py``, which
+calls the same machine and API functions, so both give bit-identical results.
 """
 
 from __future__ import annotations
@@ -47,23 +47,21 @@ from ascend_xdsl.dialects import api_level, hw_level, launch
 from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
-from ascend_xdsl.hw.cost import cost_figures
-from ascend_xdsl.runtime import api_sim, compiled
-from ascend_xdsl.runtime.arith_functions import ExtraArithFunctions
-from ascend_xdsl.runtime.budget import Budget
-from ascend_xdsl.runtime.cost import CostReport, core_cost, cube_dtype
-from ascend_xdsl.runtime.machine import (
+from ascend_xdsl.hw.cost_figures import cost_figures
+from ascend_xdsl.runtime.cost.report import CostReport, core_cost, cube_dtype
+from ascend_xdsl.runtime.cost.timing import Timeline, l2_share
+from ascend_xdsl.runtime.executors import api_sim, compiled
+from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
+from ascend_xdsl.runtime.machine.budget import Budget
+from ascend_xdsl.runtime.machine.core import (
     BufferSpec,
     Core,
     KernelError,
     Load3dStatic,
     buffer_spec,
 )
-from ascend_xdsl.runtime.progress import CoreProgress
-from ascend_xdsl.runtime.reference import conv3d_weight_reference
-from ascend_xdsl.runtime.sanitizer import Sanitizer
-from ascend_xdsl.runtime.timing import Timeline, l2_share
-from ascend_xdsl.runtime.values import (
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.machine.values import (
     GmTensor,
     from_gm,
     groups_of,
@@ -71,6 +69,8 @@ from ascend_xdsl.runtime.values import (
     to_gm,
     zeros_gm,
 )
+from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reports.progress import CoreProgress
 
 __all__ = ["EXECUTORS", "AscendFunctions", "KernelError", "build_interpreter", "make_interpreter"]
 
@@ -102,9 +102,10 @@ class AscendFunctions(InterpreterFunctions):
         self.executor = executor
         self.timed = timed
         self.budget = Budget(max_iterations)
-        """The loop iterations the run has left, shared by every core (``runtime/budget.py``)."""
+        """The loop iterations the run has left, shared by every core
+        (``runtime/machine/budget.py``)."""
         self.costs: list[CostReport] = []
-        """With ``timed``, the cost of every launch run so far (``runtime/cost.py``)."""
+        """With ``timed``, the cost of every launch run so far (``runtime/cost/report.py``)."""
         self.core: Core | None = None
         self._static: dict[Operation, object] = {}
 
@@ -416,7 +417,7 @@ def build_interpreter(
 ) -> tuple[Interpreter, AscendFunctions]:
     """:func:`make_interpreter`, and the :class:`AscendFunctions` it registered, whose
     ``costs`` are the cost reports of the launches run (with ``timed``). The run may take
-    ``max_iterations`` loop iterations (``runtime/budget.py``; None: the default)."""
+    ``max_iterations`` loop iterations (``runtime/machine/budget.py``; None: the default)."""
     interpreter = Interpreter(module)
     functions = AscendFunctions(hw_name, sanitizer, progress, executor, timed, max_iterations)
     for fns in (

@@ -26,10 +26,10 @@ from typing import Any
 from xdsl.ir import Operation
 
 from ascend_xdsl.hw.isa import Pipe
-from ascend_xdsl.runtime.cost import CostReport
-from ascend_xdsl.runtime.locations import describe_op
-from ascend_xdsl.runtime.output import write_atomically
-from ascend_xdsl.runtime.timing import TIMED_PIPES, Slice
+from ascend_xdsl.ir.locations import describe_op
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Slice
+from ascend_xdsl.runtime.reports.output import write_atomically
 
 #: The track of each pipe inside a core's process (also their order on screen).
 PIPE_TRACKS: dict[Pipe, int] = {pipe: i + 1 for i, pipe in enumerate(TIMED_PIPES)}

@@ -30,8 +30,8 @@ from xdsl.ir import Operation
 
 from ascend_xdsl.hw.intmath import ceil_div
 from ascend_xdsl.hw.isa import Effects, Pipe
-from ascend_xdsl.runtime import core_memory
-from ascend_xdsl.runtime.locations import describe_op
+from ascend_xdsl.ir.locations import describe_op
+from ascend_xdsl.runtime.machine import memory as core_memory
 
 PIPES: tuple[Pipe, ...] = (Pipe.MTE2, Pipe.MTE1, Pipe.M, Pipe.FIX, Pipe.MTE3, Pipe.V, Pipe.S)
 _PIPE_ID = {p: i for i, p in enumerate(PIPES)}
