@@ -69,83 +69,83 @@ class _HostBuffer:
         return self.description.split(" ")[0]
 
 
-def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str) -> str:
-    """``main.cpp``: the host function ``host`` of the module, around its one ``launch``."""
+@dataclass
+class _HostPlan:
+    """What the host function does, read off its ops: the tensors it reads in (``trans_data``
+    from a memref), the ones it zeroes (``alloc_gm``), the ones it reads back (``trans_data``
+    to a memref), and the launch's operands in order."""
+
+    inputs: list[_HostBuffer]
+    zeroed: list[_HostBuffer]
+    outputs: list[_HostBuffer]
+    launch_args: list[_HostBuffer]
+
+
+def _host_plan(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> _HostPlan:
+    """The host's tensors, named by the kernel parameter each is passed as (x, dy, dw)."""
     where = f"@{host.sym_name.data}"
     params = param_names(kernel)
-    inputs: dict[SSAValue, _HostBuffer] = {}
-    zeroed: dict[SSAValue, _HostBuffer] = {}
-    outputs: list[_HostBuffer] = []
-    by_value: dict[SSAValue, _HostBuffer] = {}
     role = {arg: params[i] for i, arg in enumerate(launch.args)}
-    init = next((op for op in kernel.walk() if isinstance(op, api.InitOp)), None)
-    if init is None:
-        raise EmitError(f"@{kernel.sym_name.data} has no ascend.init: there is no tiling to pass")
+    plan = _HostPlan([], [], [], [])
+    by_value: dict[SSAValue, _HostBuffer] = {}
     for op in host.body.block.ops:
         if isinstance(op, TransDataOp) and isinstance(op.source.type, MemRefType):
             t = op.result.type
             assert isinstance(t, GmTensorType)
-            name = role.get(op.result, f"in{len(inputs)}")
+            name = role.get(op.result, f"in{len(plan.inputs)}")
             buf = _HostBuffer(name, physical_bytes(t), describe_tensor(t))
-            inputs[op.result] = by_value[op.result] = buf
+            plan.inputs.append(buf)
+            by_value[op.result] = buf
         elif isinstance(op, AllocGmOp):
             t = op.result.type
             assert isinstance(t, GmTensorType)
-            name = role.get(op.result, f"out{len(zeroed)}")
+            name = role.get(op.result, f"out{len(plan.zeroed)}")
             buf = _HostBuffer(name, physical_bytes(t), describe_tensor(t))
-            zeroed[op.result] = by_value[op.result] = buf
+            plan.zeroed.append(buf)
+            by_value[op.result] = buf
         elif isinstance(op, TransDataOp) and op.source in by_value:
-            outputs.append(by_value[op.source])
+            plan.outputs.append(by_value[op.source])
         elif op is launch or isinstance(op, func.ReturnOp):
             continue
         else:
             raise EmitError(f"{where}: {op.name} has no host-side spelling here")
     if any(v not in by_value for v in launch.args):
         raise EmitError(f"{where}: ascend.launch passes a tensor the host did not make")
-    hw_config = hw_data.load(hw)
-    tiling = init.tiling.tiling
-    blocks = launch.blocks.value.data
-    name = kernel.sym_name.data
-    args = ", ".join(f"{by_value[v].name}Dev" for v in launch.args)
+    plan.launch_args = [by_value[v] for v in launch.args]
+    return plan
 
-    body: list[str] = []
-    for buf in [*inputs.values(), *zeroed.values()]:
-        k = buf.size
-        body.append(f"    constexpr size_t {k} = {buf.bytes};  // {buf.description}")
-    body.append("")
-    body += [
-        "    CHECK_ACL(aclInit(nullptr));",
-        "    const int32_t deviceId = 0;",
-        "    CHECK_ACL(aclrtSetDevice(deviceId));",
-        "    aclrtStream stream = nullptr;",
-        "    CHECK_ACL(aclrtCreateStream(&stream));",
+
+def _copy_in(buf: _HostBuffer) -> list[str]:
+    k = buf.size
+    return [
+        f"    // ascend.trans_data into {buf.layout}: {buf.name}.bin holds "
+        "it already in that layout.",
+        f"    std::vector<uint8_t> {buf.name}Host({k});",
+        f'    if (!ReadFile(dataDir + "/{buf.name}.bin", {buf.name}Host.data(), {k})) {{',
+        "        return 1;",
+        "    }",
+        f"    void* {buf.name}Dev = nullptr;",
+        f"    CHECK_ACL(aclrtMalloc(&{buf.name}Dev, {k}, ACL_MEM_MALLOC_HUGE_FIRST));",
+        f"    CHECK_ACL(aclrtMemcpy({buf.name}Dev, {k}, {buf.name}Host.data(), {k}, "
+        "ACL_MEMCPY_HOST_TO_DEVICE));",
         "",
     ]
-    for buf in inputs.values():
-        k = buf.size
-        body += [
-            f"    // ascend.trans_data into {buf.layout}: {buf.name}.bin holds "
-            "it already in that layout.",
-            f"    std::vector<uint8_t> {buf.name}Host({k});",
-            f'    if (!ReadFile(dataDir + "/{buf.name}.bin", {buf.name}Host.data(), {k})) {{',
-            "        return 1;",
-            "    }",
-            f"    void* {buf.name}Dev = nullptr;",
-            f"    CHECK_ACL(aclrtMalloc(&{buf.name}Dev, {k}, ACL_MEM_MALLOC_HUGE_FIRST));",
-            f"    CHECK_ACL(aclrtMemcpy({buf.name}Dev, {k}, {buf.name}Host.data(), {k}, "
-            "ACL_MEMCPY_HOST_TO_DEVICE));",
-            "",
-        ]
-    for buf in zeroed.values():
-        k = buf.size
-        body += [
-            "    // ascend.alloc_gm: zero-filled, the kernel adds its tiles into it atomically.",
-            f"    void* {buf.name}Dev = nullptr;",
-            f"    CHECK_ACL(aclrtMalloc(&{buf.name}Dev, {k}, ACL_MEM_MALLOC_HUGE_FIRST));",
-            f"    CHECK_ACL(aclrtMemset({buf.name}Dev, {k}, 0, {k}));",
-            "",
-        ]
-    body += [
+
+
+def _zero_filled(buf: _HostBuffer) -> list[str]:
+    k = buf.size
+    return [
+        "    // ascend.alloc_gm: zero-filled, the kernel adds its tiles into it atomically.",
+        f"    void* {buf.name}Dev = nullptr;",
+        f"    CHECK_ACL(aclrtMalloc(&{buf.name}Dev, {k}, ACL_MEM_MALLOC_HUGE_FIRST));",
+        f"    CHECK_ACL(aclrtMemset({buf.name}Dev, {k}, 0, {k}));",
+        "",
+    ]
+
+
+def _launch(name: str, blocks: int, args: list[_HostBuffer]) -> list[str]:
+    operands = ", ".join(f"{buf.name}Dev" for buf in args)
+    return [
         f"    // ascend.launch @{name} blocks {blocks}",
         "    Conv3DBackpropFilterTilingData tiling;",
         "    FillTiling(tiling);",
@@ -154,37 +154,62 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
         "    CHECK_ACL(aclrtMemcpy(tilingDev, sizeof(tiling), &tiling, sizeof(tiling), "
         "ACL_MEMCPY_HOST_TO_DEVICE));",
         f"    constexpr uint32_t kBlockDim = {blocks};",
-        f"    ACLRT_LAUNCH_KERNEL({name})(kBlockDim, stream, {args}, tilingDev);",
+        f"    ACLRT_LAUNCH_KERNEL({name})(kBlockDim, stream, {operands}, tilingDev);",
         "    CHECK_ACL(aclrtSynchronizeStream(stream));",
         "",
     ]
-    for buf in outputs:
-        k = buf.size
-        body += [
-            f"    // ascend.trans_data out of {buf.layout}: {buf.name}.bin gets it in that layout.",
-            f"    std::vector<uint8_t> {buf.name}Host({k});",
-            f"    CHECK_ACL(aclrtMemcpy({buf.name}Host.data(), {k}, {buf.name}Dev, {k}, "
-            "ACL_MEMCPY_DEVICE_TO_HOST));",
-            f'    if (!WriteFile(dataDir + "/{buf.name}.bin", {buf.name}Host.data(), {k})) {{',
-            "        return 1;",
-            "    }",
-            "",
-        ]
-    for buf in [*inputs.values(), *zeroed.values()]:
-        body.append(f"    CHECK_ACL(aclrtFree({buf.name}Dev));")
-    body += [
-        "    CHECK_ACL(aclrtFree(tilingDev));",
-        "    CHECK_ACL(aclrtDestroyStream(stream));",
-        "    CHECK_ACL(aclrtResetDevice(deviceId));",
-        "    CHECK_ACL(aclFinalize());",
-        "    return 0;",
-    ]
-    lines = [
-        *banner("Conv3DBackpropFilter host program", operands_line(launch)),
-        "//",
-        f"// Usage: {host.sym_name.data} [DATA_DIR]. Reads the inputs from DATA_DIR (default .),",
-        "// launches the kernel and writes the outputs there, all as raw little-endian arrays.",
+
+
+def _copy_out(buf: _HostBuffer) -> list[str]:
+    k = buf.size
+    return [
+        f"    // ascend.trans_data out of {buf.layout}: {buf.name}.bin gets it in that layout.",
+        f"    std::vector<uint8_t> {buf.name}Host({k});",
+        f"    CHECK_ACL(aclrtMemcpy({buf.name}Host.data(), {k}, {buf.name}Dev, {k}, "
+        "ACL_MEMCPY_DEVICE_TO_HOST));",
+        f'    if (!WriteFile(dataDir + "/{buf.name}.bin", {buf.name}Host.data(), {k})) {{',
+        "        return 1;",
+        "    }",
         "",
+    ]
+
+
+_SET_UP = [
+    "    CHECK_ACL(aclInit(nullptr));",
+    "    const int32_t deviceId = 0;",
+    "    CHECK_ACL(aclrtSetDevice(deviceId));",
+    "    aclrtStream stream = nullptr;",
+    "    CHECK_ACL(aclrtCreateStream(&stream));",
+    "",
+]
+
+_TEAR_DOWN = [
+    "    CHECK_ACL(aclrtFree(tilingDev));",
+    "    CHECK_ACL(aclrtDestroyStream(stream));",
+    "    CHECK_ACL(aclrtResetDevice(deviceId));",
+    "    CHECK_ACL(aclFinalize());",
+    "    return 0;",
+]
+
+
+def _main_body(plan: _HostPlan, name: str, blocks: int) -> list[str]:
+    """The statements of ``main``: set up, copy in, launch, copy out, tear down."""
+    made = [*plan.inputs, *plan.zeroed]
+    body = [f"    constexpr size_t {b.size} = {b.bytes};  // {b.description}" for b in made]
+    body += ["", *_SET_UP]
+    for buf in plan.inputs:
+        body += _copy_in(buf)
+    for buf in plan.zeroed:
+        body += _zero_filled(buf)
+    body += _launch(name, blocks, plan.launch_args)
+    for buf in plan.outputs:
+        body += _copy_out(buf)
+    body += [f"    CHECK_ACL(aclrtFree({buf.name}Dev));" for buf in made]
+    return body + _TEAR_DOWN
+
+
+def _includes(name: str) -> list[str]:
+    return [
         "#include <cstddef>",
         "#include <cstdint>",
         "#include <cstdio>",
@@ -196,48 +221,74 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
         '#include "kernel_tiling/kernel_tiling.h"',
         f'#include "aclrtlaunch_{name}.h"',
         "",
-        "#define CHECK_ACL(call)                                                    \\",
-        "    do {                                                                   \\",
-        "        const aclError status_ = (call);                                   \\",
-        "        if (status_ != ACL_SUCCESS) {                                      \\",
-        '            std::fprintf(stderr, "%s:%d: %s failed: error %d\\n", __FILE__, \\',
-        "                         __LINE__, #call, static_cast<int>(status_));      \\",
-        "            return 1;                                                      \\",
-        "        }                                                                  \\",
-        "    } while (0)",
+    ]
+
+
+_CHECK_ACL = [
+    "#define CHECK_ACL(call)                                                    \\",
+    "    do {                                                                   \\",
+    "        const aclError status_ = (call);                                   \\",
+    "        if (status_ != ACL_SUCCESS) {                                      \\",
+    '            std::fprintf(stderr, "%s:%d: %s failed: error %d\\n", __FILE__, \\',
+    "                         __LINE__, #call, static_cast<int>(status_));      \\",
+    "            return 1;                                                      \\",
+    "        }                                                                  \\",
+    "    } while (0)",
+    "",
+]
+
+_FILE_HELPERS = [
+    "bool ReadFile(const std::string& path, void* data, size_t bytes)",
+    "{",
+    "    std::ifstream in(path, std::ios::binary);",
+    "    if (!in.read(static_cast<char*>(data), static_cast<std::streamsize>(bytes)) ||",
+    "        in.peek() != std::ifstream::traits_type::eof()) {",
+    '        std::fprintf(stderr, "%s: expected exactly %zu bytes\\n", path.c_str(), bytes);',
+    "        return false;",
+    "    }",
+    "    return true;",
+    "}",
+    "",
+    "bool WriteFile(const std::string& path, const void* data, size_t bytes)",
+    "{",
+    "    std::ofstream out(path, std::ios::binary);",
+    "    if (!out.write(static_cast<const char*>(data),",
+    "                   static_cast<std::streamsize>(bytes))) {",
+    '        std::fprintf(stderr, "%s: cannot write\\n", path.c_str());',
+    "        return false;",
+    "    }",
+    "    return true;",
+    "}",
+    "",
+]
+
+
+def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str) -> str:
+    """``main.cpp``: the host function ``host`` of the module, around its one ``launch``."""
+    init = next((op for op in kernel.walk() if isinstance(op, api.InitOp)), None)
+    if init is None:
+        raise EmitError(f"@{kernel.sym_name.data} has no ascend.init: there is no tiling to pass")
+    plan = _host_plan(host, launch, kernel)
+    name = kernel.sym_name.data
+    lines = [
+        *banner("Conv3DBackpropFilter host program", operands_line(launch)),
+        "//",
+        f"// Usage: {host.sym_name.data} [DATA_DIR]. Reads the inputs from DATA_DIR (default .),",
+        "// launches the kernel and writes the outputs there, all as raw little-endian arrays.",
         "",
+        *_includes(name),
+        *_CHECK_ACL,
         "namespace {",
         "",
-        *_tiling_lines(tiling, hw_config.l1_size),
+        *_tiling_lines(init.tiling.tiling, hw_data.load(hw).l1_size),
         "",
-        "bool ReadFile(const std::string& path, void* data, size_t bytes)",
-        "{",
-        "    std::ifstream in(path, std::ios::binary);",
-        "    if (!in.read(static_cast<char*>(data), static_cast<std::streamsize>(bytes)) ||",
-        "        in.peek() != std::ifstream::traits_type::eof()) {",
-        '        std::fprintf(stderr, "%s: expected exactly %zu bytes\\n", path.c_str(), bytes);',
-        "        return false;",
-        "    }",
-        "    return true;",
-        "}",
-        "",
-        "bool WriteFile(const std::string& path, const void* data, size_t bytes)",
-        "{",
-        "    std::ofstream out(path, std::ios::binary);",
-        "    if (!out.write(static_cast<const char*>(data),",
-        "                   static_cast<std::streamsize>(bytes))) {",
-        '        std::fprintf(stderr, "%s: cannot write\\n", path.c_str());',
-        "        return false;",
-        "    }",
-        "    return true;",
-        "}",
-        "",
+        *_FILE_HELPERS,
         "}  // namespace",
         "",
         "int main(int argc, char* argv[])",
         "{",
         '    const std::string dataDir = argc > 1 ? argv[1] : ".";',
-        *body,
+        *_main_body(plan, name, launch.blocks.value.data),
         "}",
         "",
     ]
