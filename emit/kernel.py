@@ -4,37 +4,27 @@
 ``arith`` ops C++ expressions, ``scf.for`` / ``scf.if`` ``for`` / ``if``, and the ``scf.while``
 around ``ascend.iterate`` ``while (obj.Iterate())`` (docs/ascendc.md has the table). Part of
 the emitter of ``emit/ascendc.py``.
+
+The walk, the value names and the arith ops are the printer base's
+(``ir/structured_printer.py``, which the compiled executor's Python translation is meant to
+share); here are the C++ spellings (``CPP``), what C++ has no spelling for, and the API calls.
+Nothing is folded: the kernel reads statement for statement as the API-level IR.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Sequence
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects.attributes import ConvTypeAttr
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 from ascend_xdsl.emit.common import C_IDENTIFIER, EmitError, banner, cpp_type, param_names
-
-_BINARY: dict[type[Operation], str] = {
-    arith.AddiOp: "{a} + {b}",
-    arith.SubiOp: "{a} - {b}",
-    arith.MuliOp: "{a} * {b}",
-    # C++ '/' and '%' truncate toward zero, as arith.divsi and arith.remsi do.
-    arith.DivSIOp: "{a} / {b}",
-    arith.RemSIOp: "{a} % {b}",
-    arith.FloorDivSIOp: "FloorDiv({a}, {b})",
-    arith.CeilDivSIOp: "CeilDiv({a}, {b})",
-    arith.MinSIOp: "Min({a}, {b})",
-    arith.MaxSIOp: "Max({a}, {b})",
-}
-
-_CMPI = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+from ascend_xdsl.ir.structured_printer import COMPARE, Language, StructuredPrinter, prints
 
 _HELPERS: dict[str, str] = {
     "FloorDiv": (
@@ -79,47 +69,68 @@ def _conv_type_spelling(ct: ConvTypeAttr) -> str:
     )
 
 
-class _KernelWriter:
+# C++ '/' and '%' truncate toward zero, as arith.divsi and arith.remsi do; the rounding ops
+# that C++ has no operator for call the helpers of _HELPERS.
+CPP = Language(
+    binary={
+        arith.AddiOp: "{a} + {b}",
+        arith.SubiOp: "{a} - {b}",
+        arith.MuliOp: "{a} * {b}",
+        arith.DivSIOp: "{a} / {b}",
+        arith.RemSIOp: "{a} % {b}",
+        arith.FloorDivSIOp: "FloorDiv({a}, {b})",
+        arith.CeilDivSIOp: "CeilDiv({a}, {b})",
+        arith.MinSIOp: "Min({a}, {b})",
+        arith.MaxSIOp: "Max({a}, {b})",
+        arith.AndIOp: "{a} & {b}",
+        arith.OrIOp: "{a} | {b}",
+        arith.XOrIOp: "{a} ^ {b}",
+    },
+    boolean={arith.AndIOp: "{a} && {b}", arith.OrIOp: "{a} || {b}", arith.XOrIOp: "{a} != {b}"},
+    helpers={
+        arith.FloorDivSIOp: "FloorDiv",
+        arith.CeilDivSIOp: "CeilDiv",
+        arith.MinSIOp: "Min",
+        arith.MaxSIOp: "Max",
+    },
+    select="{c} ? {a} : {b}",
+    true="true",
+    false="false",
+    negative="({n})",
+    define="const int64_t {name} = {expr};",
+    define_i1="const bool {name} = {expr};",
+    prefix_i1="b",
+    # The kernel reads statement for statement as the IR (docs/ascendc.md): nothing is folded.
+    fold=False,
+    hints=C_IDENTIFIER,
+)
+
+
+class _KernelWriter(StructuredPrinter):
     """One pass over the kernel function, one C++ statement per op."""
 
+    LANGUAGE = CPP
+
     def __init__(self, kernel: func.FuncOp):
+        params = param_names(kernel)
+        super().__init__(taken={*_RESERVED, *params, *(f"{p}Gm" for p in params)})
         self.kernel = kernel
         self.where = f"@{kernel.sym_name.data}"
-        self.lines: list[str] = []
-        self.depth = 1
-        self.values: dict[SSAValue, str] = {}
-        self.taken: set[str] = set(_RESERVED)
-        self.counter = 0
-        self.helpers: set[str] = set()
+        self.params = params
         self.object_type: Conv3DBpFilterType | None = None
-        self.params = param_names(kernel)
-        self.taken |= {*self.params, *(f"{p}Gm" for p in self.params)}
         self.tensors: dict[SSAValue, str] = {}
-
-    # -- names and expressions --
-
-    def fresh(self, value: SSAValue, prefix: str) -> str:
-        hint = value.name_hint
-        name = hint if hint and C_IDENTIFIER.match(hint) and hint not in self.taken else None
-        while name is None or name in self.taken:
-            name, self.counter = f"{prefix}{self.counter}", self.counter + 1
-        self.taken.add(name)
-        self.values[value] = name
-        return name
-
-    def expr(self, value: SSAValue) -> str:
-        if value not in self.values:
-            raise EmitError(f"{self.where}: a value is used before the emitter defined it")
-        return self.values[value]
-
-    def emit(self, line: str) -> None:
-        self.lines.append("    " * self.depth + line)
 
     def fail(self, op: Operation, why: str = "has no Ascend C spelling here") -> EmitError:
         return EmitError(f"{self.where}: {op.name} {why}")
 
+    def unsupported(self, op: Operation) -> EmitError:
+        return self.fail(op)
+
+    def undefined(self, value: SSAValue) -> EmitError:
+        return EmitError(f"{self.where}: a value is used before the emitter defined it")
+
     def obj(self, op: api._ObjectCall) -> str:
-        return self.expr(op.obj)
+        return self.ref(op.obj)
 
     def tensor(self, value: SSAValue) -> str:
         if value not in self.tensors:
@@ -134,95 +145,46 @@ class _KernelWriter:
                 raise EmitError(f"{self.where}: kernel argument {name} is not an !ascend.gm_tensor")
             t = cpp_type(arg.type.element_type)
             self.tensors[arg] = f"{name}Gm"
-            self.emit(f"AscendC::GlobalTensor<{t}> {name}Gm;")
-            self.emit(f"{name}Gm.SetGlobalBuffer(reinterpret_cast<__gm__ {t}*>({name}));")
-        self.block(self.kernel.body.block)
-        return self.lines
+            self.out.emit(f"AscendC::GlobalTensor<{t}> {name}Gm;")
+            self.out.emit(f"{name}Gm.SetGlobalBuffer(reinterpret_cast<__gm__ {t}*>({name}));")
+        self.print_block(self.kernel.body.block)
+        return self.out.lines
 
-    def block(self, block: Block) -> None:
-        for op in block.ops:
-            self.op(op)
-
-    def op(self, op: Operation) -> None:
-        handler = self._HANDLERS.get(type(op))
-        if handler is None:
-            raise self.fail(op)
-        handler(self, op)
-
-    def _constant(self, op: arith.ConstantOp) -> None:
-        value = op.value
-        if not isinstance(value, IntegerAttr):
+    def check_arith(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp) and not isinstance(op.value, IntegerAttr):
             raise self.fail(op, "of a non-integer value has no Ascend C spelling here")
-        n = value.value.data
-        if isinstance(op.result.type, IntegerType) and op.result.type.width.data == 1:
-            self.values[op.result] = "true" if n else "false"
-        else:
-            self.values[op.result] = f"({n})" if n < 0 else str(n)
+        if isinstance(op, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            if predicate not in COMPARE:
+                raise self.fail(
+                    op, f"{predicate} (unsigned) has no spelling for signed index values"
+                )
 
-    def _define(self, op: Operation, text: str) -> None:
-        t = op.results[0].type
-        ctype = "bool" if isinstance(t, IntegerType) and t.width.data == 1 else "int64_t"
-        name = self.fresh(op.results[0], "b" if ctype == "bool" else "v")
-        self.emit(f"const {ctype} {name} = {text};")
+    # -- scf and func --
 
-    def _binary(self, op: Operation) -> None:
-        a, b = (self.expr(v) for v in op.operands)
-        template = _BINARY[type(op)]
-        helper = template.split("(")[0]
-        if helper in _HELPERS:
-            self.helpers.add(helper)
-        self._define(op, template.format(a=a, b=b))
+    def for_header(self, op: scf.ForOp, iv: str, lb: str, ub: str, step: str) -> None:
+        self.out.emit(f"for (int64_t {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{")
 
-    def _logic(self, op: Operation) -> None:
-        a, b = (self.expr(v) for v in op.operands)
-        t = op.results[0].type
-        boolean = isinstance(t, IntegerType) and t.width.data == 1
-        sign = {arith.AndIOp: ("&&", "&"), arith.OrIOp: ("||", "|"), arith.XOrIOp: ("!=", "^")}
-        self._define(op, f"{a} {sign[type(op)][0 if boolean else 1]} {b}")
+    def if_header(self, op: scf.IfOp, cond: str) -> None:
+        self.out.emit(f"if ({cond}) {{")
 
-    def _cmpi(self, op: arith.CmpiOp) -> None:
-        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        if predicate not in _CMPI:
-            raise self.fail(op, f"{predicate} (unsigned) has no spelling for signed index values")
-        self._define(op, f"{self.expr(op.lhs)} {_CMPI[predicate]} {self.expr(op.rhs)}")
+    def else_header(self, op: scf.IfOp) -> None:
+        self.out.emit("} else {")
 
-    def _select(self, op: arith.SelectOp) -> None:
-        c, a, b = (self.expr(v) for v in op.operands)
-        self._define(op, f"{c} ? {a} : {b}")
+    def close_region(self, op: Operation) -> None:
+        self.out.emit("}")
 
-    def _index_cast(self, op: arith.IndexCastOp) -> None:
-        if not isinstance(op.result.type, IndexType | IntegerType):
-            raise self.fail(op)
-        self.values[op.result] = self.expr(op.input)
-
-    def _for(self, op: scf.ForOp) -> None:
+    def print_for(self, op: scf.ForOp) -> None:
         if op.iter_args:
             raise self.fail(op, "with iteration arguments has no Ascend C spelling here")
-        iv = op.body.block.args[0]
-        name = self.fresh(iv, "i")
-        lb, ub, step = self.expr(op.lb), self.expr(op.ub), self.expr(op.step)
-        self.emit(f"for (int64_t {name} = {lb}; {name} < {ub}; {name} += {step}) {{")
-        self.nested(op.body.block)
+        super().print_for(op)
 
-    def _if(self, op: scf.IfOp) -> None:
+    def print_if(self, op: scf.IfOp) -> None:
         if op.results:
             raise self.fail(op, "with results has no Ascend C spelling here")
-        self.emit(f"if ({self.expr(op.cond)}) {{")
-        self.nested(op.true_region.block, close=False)
-        false_block = op.false_region.blocks.first
-        if false_block is not None and any(not isinstance(o, scf.YieldOp) for o in false_block.ops):
-            self.emit("} else {")
-            self.nested(false_block, close=False)
-        self.emit("}")
+        super().print_if(op)
 
-    def nested(self, block: Block, close: bool = True) -> None:
-        self.depth += 1
-        self.block(block)
-        self.depth -= 1
-        if close:
-            self.emit("}")
-
-    def _while(self, op: scf.WhileOp) -> None:
+    def print_while(self, op: scf.WhileOp) -> None:
         before = list(op.before_region.ops)
         if (
             op.arguments
@@ -235,87 +197,80 @@ class _KernelWriter:
         ):
             raise self.fail(op, "other than `while (Iterate())` has no Ascend C spelling here")
         obj = self.obj(before[0])
-        self.emit(f"while ({obj}.Iterate()) {{")
-        self.nested(op.after_region.block)
+        self.out.emit(f"while ({obj}.Iterate()) {{")
+        with self.out.indented():
+            self.print_block(op.after_region.block)
+        self.close_region(op)
         # The Iterate doc: set isFirstIter_ once a single shape is done, before the next one's
         # Set* calls (the IR's set_* ops start a new single shape).
-        self.emit(f"{obj}.ctx.isFirstIter_ = true;")
+        self.out.emit(f"{obj}.ctx.isFirstIter_ = true;")
 
-    def _yield(self, op: scf.YieldOp) -> None:
+    def print_yield(self, op: scf.YieldOp, targets: Sequence[str]) -> None:
         if op.operands:
             raise self.fail(op, "with values has no Ascend C spelling here")
 
-    def _return(self, op: func.ReturnOp) -> None:
+    def print_return(self, op: func.ReturnOp) -> None:
         if op.operands:
             raise self.fail(op, "with values: a kernel returns nothing")
 
-    def _block_idx(self, op: GetBlockIdxOp) -> None:
-        self._define(op, "AscendC::GetBlockIdx()")
+    # -- the kernel's own ops --
 
+    @prints(arith.IndexCastOp)
+    def _index_cast(self, op: arith.IndexCastOp) -> None:
+        if not isinstance(op.result.type, IndexType | IntegerType):
+            raise self.fail(op)
+        self.alias(op.result, op.input)
+
+    @prints(GetBlockIdxOp)
+    def _block_idx(self, op: GetBlockIdxOp) -> None:
+        self.define(op.result, "AscendC::GetBlockIdx()")
+
+    @prints(api.CreateOp)
     def _create(self, op: api.CreateOp) -> None:
         if self.object_type is not None:
             raise self.fail(op, "twice: the emitter writes one Conv3DBackpropFilter object")
         assert isinstance(op.result.type, Conv3DBpFilterType)
         self.object_type = op.result.type
-        self.values[op.result] = _OBJECT
-        self.emit(f"Conv3DBpFilter {_OBJECT};")
+        self.names[op.result] = _OBJECT
+        self.out.emit(f"Conv3DBpFilter {_OBJECT};")
 
+    @prints(api.InitOp)
     def _init(self, op: api.InitOp) -> None:
         # The host filled tilingData with this op's #ascend.dw_tiling (main.cpp, FillTiling).
-        self.emit(f"{self.obj(op)}.Init(&{_TILING}.dwTiling);")
+        self.out.emit(f"{self.obj(op)}.Init(&{_TILING}.dwTiling);")
 
+    @prints(api.SetGradOutputOp)
     def _set_grad_output(self, op: api.SetGradOutputOp) -> None:
-        self.emit(
-            f"{self.obj(op)}.SetGradOutput({self.tensor(op.tensor)}[{self.expr(op.offset)}]);"
+        self.out.emit(
+            f"{self.obj(op)}.SetGradOutput({self.tensor(op.tensor)}[{self.ref(op.offset)}]);"
         )
 
+    @prints(api.SetInputOp)
     def _set_input(self, op: api.SetInputOp) -> None:
-        self.emit(f"{self.obj(op)}.SetInput({self.tensor(op.tensor)}[{self.expr(op.offset)}]);")
+        self.out.emit(f"{self.obj(op)}.SetInput({self.tensor(op.tensor)}[{self.ref(op.offset)}]);")
 
+    @prints(api.SetSingleShapeOp)
     def _set_single_shape(self, op: api.SetSingleShapeOp) -> None:
-        m, n, k = (self.expr(v) for v in (op.m, op.n, op.k))
-        self.emit(f"{self.obj(op)}.SetSingleShape({m}, {n}, {k});")
+        m, n, k = (self.ref(v) for v in (op.m, op.n, op.k))
+        self.out.emit(f"{self.obj(op)}.SetSingleShape({m}, {n}, {k});")
 
+    @prints(api.SetStartPositionOp)
     def _set_start_position(self, op: api.SetStartPositionOp) -> None:
-        self.emit(f"{self.obj(op)}.SetStartPosition({self.expr(op.ho_start)});")
+        self.out.emit(f"{self.obj(op)}.SetStartPosition({self.ref(op.ho_start)});")
 
+    @prints(api.GetTensorCOp)
     def _get_tensor_c(self, op: api.GetTensorCOp) -> None:
         atomic = 1 if op.atomic is not None else 0
-        target = f"{self.tensor(op.tensor)}[{self.expr(op.offset)}]"
-        self.emit(f"{self.obj(op)}.GetTensorC({target}, {atomic});")
+        target = f"{self.tensor(op.tensor)}[{self.ref(op.offset)}]"
+        self.out.emit(f"{self.obj(op)}.GetTensorC({target}, {atomic});")
 
+    @prints(api.EndOp)
     def _end(self, op: api.EndOp) -> None:
-        self.emit(f"{self.obj(op)}.End();")
+        self.out.emit(f"{self.obj(op)}.End();")
 
+    @prints(api.IterateOp)
     def _iterate(self, op: api.IterateOp) -> None:
         raise self.fail(op, "outside `scf.while` has no Ascend C spelling here")
-
-    _HANDLERS: ClassVar[dict[type[Operation], Callable[[_KernelWriter, Operation], None]]] = {}
-
-
-_KernelWriter._HANDLERS = {
-    arith.ConstantOp: _KernelWriter._constant,
-    **dict.fromkeys(_BINARY, _KernelWriter._binary),
-    **dict.fromkeys((arith.AndIOp, arith.OrIOp, arith.XOrIOp), _KernelWriter._logic),
-    arith.CmpiOp: _KernelWriter._cmpi,
-    arith.SelectOp: _KernelWriter._select,
-    arith.IndexCastOp: _KernelWriter._index_cast,
-    scf.ForOp: _KernelWriter._for,
-    scf.IfOp: _KernelWriter._if,
-    scf.WhileOp: _KernelWriter._while,
-    scf.YieldOp: _KernelWriter._yield,
-    func.ReturnOp: _KernelWriter._return,
-    GetBlockIdxOp: _KernelWriter._block_idx,
-    api.CreateOp: _KernelWriter._create,
-    api.InitOp: _KernelWriter._init,
-    api.SetGradOutputOp: _KernelWriter._set_grad_output,
-    api.SetInputOp: _KernelWriter._set_input,
-    api.SetSingleShapeOp: _KernelWriter._set_single_shape,
-    api.SetStartPositionOp: _KernelWriter._set_start_position,
-    api.GetTensorCOp: _KernelWriter._get_tensor_c,
-    api.EndOp: _KernelWriter._end,
-    api.IterateOp: _KernelWriter._iterate,
-}  # type: ignore[assignment]
 
 
 def emit_kernel(kernel: func.FuncOp, problem: str) -> str:
@@ -359,7 +314,7 @@ def emit_kernel(kernel: func.FuncOp, problem: str) -> str:
         "    }",
         "}",
         "",
-        *(line for h in sorted(writer.helpers) for line in [*_HELPERS[h].splitlines(), ""]),
+        *(line for h in sorted(writer.used_helpers) for line in [*_HELPERS[h].splitlines(), ""]),
         "}  // namespace",
         "",
         f'extern "C" __global__ __aicore__ void {name}({params}, GM_ADDR tiling)',
