@@ -1,0 +1,579 @@
+"""ir/structured_printer.py: the printer base, through a small Python target built as the
+module docstring says the compiled executor's translator maps onto it.
+
+The target (``_Python``) prints a ``func.func`` as ``def f(*args)``, folds, counts the index
+arithmetic into ``scalar(n)`` statements as the timing backend wants it, carries loop values
+in locals and remembers each line's op. Its output is executed and compared with ascend-xdsl's
+interpreter (``runtime/executors/interpreter.py``, the reference executor) on the same IR:
+
+* folding: a value folded at translation time equals the value the generated code computes
+  for the same op on arguments, and the interpreter's (``hw/intmath.py`` on both sides);
+  a division by zero is not folded but raises on its own line, which names the op;
+* the scalar hook: every arith op but a constant is counted, folded or not, and the count is
+  flushed before the next statement and at the end of a block;
+* ``scf.for`` with iteration arguments, ``scf.while`` with arguments and results, ``scf.if``
+  with results, each executed against the interpreter, and the branch folded away on a
+  literal condition;
+* the rest of the contract: target ops dispatched by ``@prints``, name hints and the counter
+  when the language takes hints, no folding when it is off, and the two error hooks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, scf
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.parser import Parser
+
+from ascend_xdsl.dialects.ascend import Ascend
+from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
+from ascend_xdsl.hw.intmath import ceil_div, divsi, remsi
+from ascend_xdsl.ir.structured_printer import Language, StructuredPrinter, prints
+from ascend_xdsl.runtime.executors.interpreter import make_interpreter
+
+PYTHON = Language(
+    binary={
+        arith.AddiOp: "{a} + {b}",
+        arith.SubiOp: "{a} - {b}",
+        arith.MuliOp: "{a} * {b}",
+        arith.FloorDivSIOp: "{a} // {b}",
+        arith.CeilDivSIOp: "-(-{a} // {b})",
+        arith.RemSIOp: "_remsi({a}, {b})",
+        arith.DivSIOp: "_divsi({a}, {b})",
+        arith.MinSIOp: "min({a}, {b})",
+        arith.MaxSIOp: "max({a}, {b})",
+        arith.AndIOp: "{a} & {b}",
+        arith.OrIOp: "{a} | {b}",
+        arith.XOrIOp: "{a} ^ {b}",
+    },
+    select="{a} if {c} else {b}",
+    true="True",
+    false="False",
+    define="{name} = {expr}",
+    define_i1="{name} = {expr}",
+    fold=True,
+)
+
+
+class Unsupported(RuntimeError):
+    pass
+
+
+def _fast(value: SSAValue) -> bool:
+    t = value.type
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data == 1)
+
+
+@dataclass
+class _Python(StructuredPrinter):
+    """The compiled executor's translation, reduced to what the base must serve."""
+
+    LANGUAGE = PYTHON
+
+    timed: bool = False
+    pending_scalar: int = 0
+
+    def flush_scalar(self) -> None:
+        if self.timed and self.pending_scalar:
+            self.out.emit(f"scalar({self.pending_scalar})")
+        self.pending_scalar = 0
+
+    def on_arith(self, op: Operation) -> None:
+        self.pending_scalar += 1
+
+    def on_statement(self, op: Operation) -> None:
+        self.flush_scalar()
+
+    def on_block_end(self, block: Any) -> None:
+        self.flush_scalar()
+
+    def empty_block(self) -> None:
+        self.out.emit("pass")
+
+    def check_arith(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            if not _fast(op.result):
+                raise Unsupported(f"index and i1 constants only, not {op.value}")
+        elif not all(_fast(v) for v in (*op.operands, *op.results)):
+            raise Unsupported(f"{op.name} on index and i1 values only")
+        super().check_arith(op)
+
+    def unsupported(self, op: Operation) -> Exception:
+        return Unsupported(f"cannot run {op.name}")
+
+    def undefined(self, value: SSAValue) -> Exception:
+        return KeyError(value)
+
+    def for_header(self, op: scf.ForOp, iv: str, lb: str, ub: str, step: str) -> None:
+        bounds = f"{lb}, {ub}, {step}"
+        self.out.emit(f"take(len(range({bounds})))", op)
+        self.out.emit(f"for {iv} in range({bounds}):", op)
+
+    def if_header(self, op: scf.IfOp, cond: str) -> None:
+        self.out.emit(f"if {cond}:", op)
+
+    def else_header(self, op: scf.IfOp) -> None:
+        self.out.emit("else:")
+
+    def assign(self, targets: Sequence[str], values: Sequence[SSAValue], op: Operation) -> None:
+        if targets:
+            lhs, rhs = ", ".join(targets), ", ".join(self.ref(v) for v in values)
+            self.out.emit(f"{lhs}, = {rhs}," if len(targets) == 1 else f"{lhs} = {rhs}", op)
+
+    def while_header(self, op: scf.WhileOp) -> None:
+        self.out.emit("while True:", op)
+        with self.out.indented():
+            self.out.emit("take(1)", op)
+
+    def while_exit(self, op: scf.ConditionOp, results: Sequence[str]) -> None:
+        self.out.emit(f"if not {self.ref(op.condition)}:", op)
+        with self.out.indented():
+            self.assign(results, op.args, op)
+            self.out.emit("break")
+
+    def print_return(self, op: func.ReturnOp) -> None:
+        values = ", ".join(self.ref(v) for v in op.arguments)
+        self.out.emit(f"return ({values}{',' if len(op.arguments) == 1 else ''})", op)
+
+    @prints(GetBlockIdxOp)
+    def block_idx(self, op: GetBlockIdxOp) -> None:
+        self.define(op.result, "blk", op)
+
+
+@dataclass
+class _Translation:
+    source: str
+    lines: dict[int, Operation]
+    function: Any
+    scalars: list[int]
+    trips: list[int]
+
+    def failing_op(self, e: BaseException) -> Operation | None:
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<printed>"]
+        return self.lines.get(frames[-1].lineno) if frames else None
+
+
+def _parse(text: str) -> func.FuncOp:
+    ctx = Context()
+    for dialect in (builtin.Builtin, arith.Arith, scf.Scf, func.Func, Ascend):
+        ctx.load_dialect(dialect)
+    module = Parser(ctx, text).parse_module()
+    module.verify()
+    f = module.body.block.first_op
+    assert isinstance(f, func.FuncOp)
+    return f
+
+
+def _translate(
+    f: func.FuncOp, printer_type: type[_Python] = _Python, timed: bool = False
+) -> _Translation:
+    printer = printer_type(timed=timed)
+    params = [printer.fresh(a, "a") for a in f.body.block.args]
+    printer.print_block(f.body.block)
+    source = "\n".join([f"def f(blk, {', '.join(params)}):", *printer.out.lines])
+    scalars: list[int] = []
+    trips: list[int] = []
+    namespace: dict[str, Any] = {
+        "_remsi": remsi,
+        "_divsi": divsi,
+        "scalar": scalars.append,
+        "take": trips.append,
+    }
+    exec(compile(source, "<printed>", "exec"), namespace)
+    # The def line comes first: body line n is source line n + 1.
+    lines = {n + 1: op for n, op in printer.out.ops.items()}
+    return _Translation(source, lines, namespace["f"], scalars, trips)
+
+
+def _reference(f: func.FuncOp, *args: int) -> tuple[Any, ...]:
+    module = ModuleOp([f.clone()])
+    return tuple(make_interpreter(module, progress=False).call_op(f.sym_name.data, args))
+
+
+def _run(t: _Translation, *args: int) -> tuple[Any, ...]:
+    return t.function(0, *args)
+
+
+# -- folding ------------------------------------------------------------------------------------
+
+BINARY = ("addi", "subi", "muli", "divsi", "remsi", "floordivsi", "ceildivsi", "minsi", "maxsi")
+BITS = ("andi", "ori", "xori")
+PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge")
+PAIRS = [(a, b) for a, b in itertools.product((-7, -2, 0, 3, 8), repeat=2) if b != 0]
+
+
+def _one_op(name: str, a: str, b: str, result: str = "index") -> str:
+    operand = "i1" if result == "i1" and name in BITS else "index"
+    return f"%r = arith.{name} {a}, {b} : {operand}"
+
+
+def _folded_and_executed(body: str, a: int, b: int, result: str) -> tuple[str, str]:
+    folded = f"""func.func @f() -> {result} {{
+      %a = arith.constant {a} : index
+      %b = arith.constant {b} : index
+      {body}
+      func.return %r : {result}
+    }}"""
+    executed = f"""func.func @f(%a: index, %b: index) -> {result} {{
+      {body}
+      func.return %r : {result}
+    }}"""
+    return folded, executed
+
+
+@pytest.mark.parametrize("name", BINARY + BITS)
+def test_a_folded_value_is_the_executed_value(name: str) -> None:
+    for a, b in PAIRS:
+        folded, executed = _folded_and_executed(_one_op(name, "%a", "%b"), a, b, "index")
+        f_folded, f_executed = _parse(folded), _parse(executed)
+        t = _translate(f_folded)
+        # Folded: the function returns a literal, nothing is computed at run time.
+        assert t.source.splitlines()[1:] == [f"    return ({_run(t)[0]},)"]
+        expected = _reference(f_executed, a, b)
+        assert _run(t) == _run(_translate(f_executed), a, b) == expected, (name, a, b)
+
+
+@pytest.mark.parametrize("predicate", PREDICATES)
+def test_a_folded_comparison_is_the_executed_one(predicate: str) -> None:
+    for a, b in PAIRS:
+        body = f"%r = arith.cmpi {predicate}, %a, %b : index"
+        folded, executed = _folded_and_executed(body, a, b, "i1")
+        t = _translate(_parse(folded))
+        assert len(t.source.splitlines()) == 2
+        got = _run(t)[0]
+        assert isinstance(got, bool)
+        assert t.source.splitlines()[1] == f"    return ({got},)"
+        reference = _reference(_parse(executed), a, b)[0]
+        assert got == _run(_translate(_parse(executed)), a, b)[0] == bool(reference)
+
+
+def test_the_fold_uses_the_ir_rounding() -> None:
+    # Truncating (divsi, remsi) and rounding (floordivsi, ceildivsi) differ on negative values;
+    # the literals must be those of hw/intmath.py, not Python's // and %.
+    text = """func.func @f() -> (index, index, index, index) {
+      %a = arith.constant -7 : index
+      %b = arith.constant 2 : index
+      %q = arith.divsi %a, %b : index
+      %r = arith.remsi %a, %b : index
+      %fq = arith.floordivsi %a, %b : index
+      %cq = arith.ceildivsi %a, %b : index
+      func.return %q, %r, %fq, %cq : index, index, index, index
+    }"""
+    t = _translate(_parse(text))
+    assert t.source.splitlines()[1] == "    return (-3, -1, -4, -3)"
+    assert (divsi(-7, 2), remsi(-7, 2), ceil_div(-7, 2)) == (-3, -1, -3)
+
+
+def test_a_division_by_zero_raises_on_its_own_line() -> None:
+    text = """func.func @f() -> index {
+      %a = arith.constant 7 : index
+      %z = arith.constant 0 : index
+      %q = arith.divsi %a, %z : index
+      func.return %q : index
+    }"""
+    f = _parse(text)
+    t = _translate(f)
+    assert "    v0 = _divsi(7, 0)" in t.source.splitlines()
+    with pytest.raises(ZeroDivisionError) as info:
+        _run(t)
+    op = t.failing_op(info.value)
+    assert isinstance(op, arith.DivSIOp) and op.parent is f.body.block
+
+
+def test_a_select_on_a_literal_keeps_the_value_taken() -> None:
+    text = """func.func @f(%x: index) -> (index, index, index) {
+      %t = arith.constant true
+      %c = arith.constant 4 : index
+      %s1 = arith.select %t, %x, %c : index
+      %s2 = arith.select %t, %c, %x : index
+      %p = arith.cmpi slt, %x, %c : index
+      %s3 = arith.select %p, %x, %c : index
+      func.return %s1, %s2, %s3 : index, index, index
+    }"""
+    f = _parse(text)
+    t = _translate(f)
+    assert t.source.splitlines()[1:] == [
+        "    v1 = a0",
+        "    v2 = a0 < 4",
+        "    v3 = a0 if v2 else 4",
+        "    return (v1, 4, v3)",
+    ]
+    for x in (-1, 4, 9):
+        assert _run(t, x) == _reference(f, x)
+
+
+# -- the scalar count ---------------------------------------------------------------------------
+
+
+def test_index_ops_are_counted_folded_or_not_and_flushed_before_statements() -> None:
+    text = """func.func @f(%n: index) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %two = arith.addi %c1, %c1 : index
+      %m = arith.muli %n, %two : index
+      %r = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %c0) -> (index) {
+        %h = arith.floordivsi %i, %c2 : index
+        %s = arith.addi %acc, %h : index
+        scf.yield %s : index
+      }
+      %e = arith.subi %r, %c1 : index
+      func.return %e : index
+    }"""
+    f = _parse(text)
+    t = _translate(f, timed=True)
+    assert t.source.splitlines()[1:] == [
+        "    v1 = a0 * 2",
+        "    scalar(2)",
+        "    r2, = 0,",
+        "    take(len(range(0, v1, 1)))",
+        "    for i3 in range(0, v1, 1):",
+        "        v4 = i3 // 2",
+        "        v5 = r2 + v4",
+        "        scalar(2)",
+        "        r2, = v5,",
+        "    v6 = r2 - 1",
+        "    scalar(1)",
+        "    return (v6,)",
+    ]
+    for n in (0, 1, 3):
+        t.scalars.clear()
+        assert _run(t, n) == _reference(f, n)
+        # What the interpreter counts: every arith op executed but the constants.
+        assert sum(t.scalars) == 2 + 2 * (2 * n) + 1
+    assert "scalar(" not in _translate(f).source
+
+
+# -- structured control flow with values --------------------------------------------------------
+
+
+def test_nested_loops_carry_their_values_in_locals() -> None:
+    text = """func.func @f(%n: index, %k: index) -> (index, index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %c0, %p = %c1) -> (index, index) {
+        %q = scf.for %j = %c0 to %k step %c1 iter_args(%t = %s) -> (index) {
+          %u = arith.addi %t, %j : index
+          scf.yield %u : index
+        }
+        %w = arith.muli %p, %c1 : index
+        %x = arith.addi %w, %i : index
+        scf.yield %q, %x : index, index
+      }
+      func.return %r#0, %r#1 : index, index
+    }"""
+    f = _parse(text)
+    t = _translate(f)
+    assert t.source.splitlines()[1:] == [
+        "    r2, r3 = 0, 1",
+        "    take(len(range(0, a0, 1)))",
+        "    for i4 in range(0, a0, 1):",
+        "        r5, = r2,",
+        "        take(len(range(0, a1, 1)))",
+        "        for i6 in range(0, a1, 1):",
+        "            v7 = r5 + i6",
+        "            r5, = v7,",
+        "        v8 = r3 * 1",
+        "        v9 = v8 + i4",
+        "        r2, r3 = r5, v9",
+        "    return (r2, r3)",
+    ]
+    for n, k in ((0, 3), (1, 0), (3, 4)):
+        t.trips.clear()
+        assert _run(t, n, k) == _reference(f, n, k)
+        # The trip counts are taken once per loop entry: the outer loop, then each inner one.
+        assert t.trips == [n] + [k] * n
+    loops = [op for op in t.lines.values() if isinstance(op, scf.ForOp)]
+    assert len(set(loops)) == 2
+
+
+def test_a_while_loop_with_arguments_and_results() -> None:
+    # The after region gets the condition's arguments; the results are the last ones.
+    text = """func.func @f(%n: index) -> (index, index) {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %r:2 = scf.while (%i = %c0, %s = %c0) : (index, index) -> (index, index) {
+        %more = arith.cmpi slt, %i, %n : index
+        %twice = arith.addi %s, %s : index
+        scf.condition(%more) %i, %twice : index, index
+      } do {
+      ^bb0(%i2: index, %s2: index):
+        %next = arith.addi %i2, %c3 : index
+        %s3 = arith.addi %s2, %i2 : index
+        scf.yield %next, %s3 : index, index
+      }
+      func.return %r#0, %r#1 : index, index
+    }"""
+    f = _parse(text)
+    t = _translate(f, timed=True)
+    assert t.source.splitlines()[1:] == [
+        "    w1, w2 = 0, 0",
+        "    while True:",
+        "        take(1)",
+        "        v5 = w1 < a0",
+        "        v6 = w2 + w2",
+        "        scalar(2)",
+        "        if not v5:",
+        "            r3, r4 = w1, v6",
+        "            break",
+        "        w7, w8 = w1, v6",
+        "        v9 = w7 + 3",
+        "        v10 = w8 + w7",
+        "        scalar(2)",
+        "        w1, w2 = v9, v10",
+        "    return (r3, r4)",
+    ]
+    for n in (0, 1, 7):
+        t.scalars.clear()
+        t.trips.clear()
+        assert _run(t, n) == _reference(f, n)
+        iterations = len(range(0, n, 3))
+        assert t.trips == [1] * (iterations + 1)
+        # Two arith ops before the condition on every test, two more in every iteration.
+        assert sum(t.scalars) == 2 * (iterations + 1) + 2 * iterations
+    assert isinstance(t.lines[2], scf.WhileOp) and isinstance(t.lines[8], scf.ConditionOp)
+
+
+def test_an_if_with_results_and_an_if_on_a_literal() -> None:
+    text = """func.func @f(%x: index) -> (index, index) {
+      %c0 = arith.constant 0 : index
+      %t = arith.constant true
+      %neg = arith.cmpi slt, %x, %c0 : index
+      %abs = scf.if %neg -> (index) {
+        %m = arith.subi %c0, %x : index
+        scf.yield %m : index
+      } else {
+        scf.yield %x : index
+      }
+      %kept = scf.if %t -> (index) {
+        %d = arith.addi %x, %x : index
+        scf.yield %d : index
+      } else {
+        %never = arith.muli %x, %x : index
+        scf.yield %never : index
+      }
+      func.return %abs, %kept : index, index
+    }"""
+    f = _parse(text)
+    t = _translate(f)
+    assert t.source.splitlines()[1:] == [
+        "    v1 = a0 < 0",
+        "    if v1:",
+        "        v3 = 0 - a0",
+        "        r2, = v3,",
+        "    else:",
+        "        r2, = a0,",
+        "    v5 = a0 + a0",
+        "    r4, = v5,",
+        "    return (r2, r4)",
+    ]
+    for x in (-5, 0, 6):
+        assert _run(t, x) == _reference(f, x)
+
+
+def test_an_empty_block_is_a_statement_and_an_empty_else_is_left_out() -> None:
+    text = """func.func @f(%x: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %p = arith.cmpi sgt, %x, %c0 : index
+      scf.if %p {
+        scf.for %i = %c0 to %x step %c1 {
+        }
+      } else {
+      }
+      func.return
+    }"""
+    t = _translate(_parse(text))
+    assert t.source.splitlines()[1:] == [
+        "    v1 = a0 > 0",
+        "    if v1:",
+        "        take(len(range(0, a0, 1)))",
+        "        for i2 in range(0, a0, 1):",
+        "            pass",
+        "    return ()",
+    ]
+    assert _run(t, 2) == ()
+
+
+# -- the rest of the contract -------------------------------------------------------------------
+
+
+def test_target_ops_are_dispatched_to_their_marked_method() -> None:
+    text = """func.func @f() -> index {
+      %b = ascend.get_block_idx : index
+      %c = arith.constant 3 : index
+      %r = arith.muli %b, %c : index
+      func.return %r : index
+    }"""
+    t = _translate(_parse(text))
+    assert t.source.splitlines()[1:3] == ["    v0 = blk", "    v1 = v0 * 3"]
+    assert t.function(5) == (15,)
+    assert _Python.handlers == {GetBlockIdxOp: _Python.block_idx}
+    assert StructuredPrinter.handlers == {}
+
+
+class _Hinted(_Python):
+    """The same target with the IR's name hints and without folding (as the C++ target)."""
+
+    LANGUAGE = replace(PYTHON, fold=False, hints=re.compile(r"^[a-z]\w*$"), negative="({n})")
+
+
+def test_hints_and_no_folding() -> None:
+    text = """func.func @f(%x: index) -> index {
+      %c = arith.constant -2 : index
+      %two = arith.constant 2 : index
+      %four = arith.addi %two, %two : index
+      %taken = arith.muli %x, %c : index
+      %v0 = arith.addi %taken, %four : index
+      %n = arith.addi %v0, %x : index
+      func.return %n : index
+    }"""
+    printer = _Hinted(taken={"taken"})
+    f = _parse(text)
+    printer.names[f.body.block.args[0]] = "x"
+    printer.print_block(f.body.block)
+    assert printer.out.lines == [
+        "    four = 2 + 2",
+        # The hint "taken" is taken: the counter names the value v0, so the hint "v0" of the
+        # next one is taken too and the counter names it v1.
+        "    v0 = x * (-2)",
+        "    v1 = v0 + four",
+        "    n = v1 + x",
+        "    return (n,)",
+    ]
+
+
+def test_what_a_target_cannot_print_raises_its_own_error() -> None:
+    unsigned = """func.func @f(%x: index) -> i1 {
+      %u = arith.cmpi ult, %x, %x : index
+      func.return %u : i1
+    }"""
+    with pytest.raises(Unsupported, match=r"cannot run arith\.cmpi"):
+        _translate(_parse(unsigned))
+    wide = """func.func @f(%x: i32) -> i32 {
+      %y = arith.addi %x, %x : i32
+      func.return %y : i32
+    }"""
+    with pytest.raises(Unsupported, match=r"arith\.addi on index and i1 values only"):
+        _translate(_parse(wide))
+    unknown = """func.func @f(%x: index) -> i64 {
+      %y = arith.index_cast %x : index to i64
+      func.return %y : i64
+    }"""
+    with pytest.raises(Unsupported, match=r"cannot run arith\.index_cast"):
+        _translate(_parse(unknown))
+    f = _parse("""func.func @f(%x: index) -> index {
+      %y = arith.addi %x, %x : index
+      func.return %y : index
+    }""")
+    with pytest.raises(KeyError):
+        _Python().print_block(f.body.block)  # %x was never named
