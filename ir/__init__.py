@@ -1,4 +1,6 @@
-"""Queries on parsed or built IR that every layer above the dialects needs: parsing with source
-locations (``locations``), dominance of SSA values (``dominance``) and the dW problem behind an
-entry function (``program``). The simulator, the Ascend C emitter and ``ascend-opt`` use them, so
-they live below all three."""
+"""What every layer above the dialects needs of IR, without the simulator: parsing with source
+locations (``locations``), dominance of SSA values (``dominance``), the dW problem behind an
+entry function (``program``) and the printer base that turns structured control flow and index
+arithmetic into another language's source (``structured_printer``: the compiled executor's
+Python and the emitter's C++). The simulator, the Ascend C emitter and ``ascend-opt`` use them,
+so they live below all three."""
