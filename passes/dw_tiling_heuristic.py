@@ -126,8 +126,8 @@ class GemmView:
 
 
 @dataclass(frozen=True)
-class Buffers:
-    """The on-chip buffer sizes (bytes) the tiler sizes against."""
+class BufferCapacities:
+    """The bytes of the on-chip buffers a tiling must fit: L1 (A1 and B1), L0A, L0B, L0C."""
 
     l1: int
     l0a: int
@@ -135,7 +135,7 @@ class Buffers:
     l0c: int
 
     @classmethod
-    def of(cls, hw: HwConfig) -> Buffers:
+    def of(cls, hw: HwConfig) -> BufferCapacities:
         return cls(l1=hw.l1_size, l0a=hw.l0a_size, l0b=hw.l0b_size, l0c=hw.l0c_size)
 
 
@@ -174,9 +174,9 @@ class ApiBlockTiler:
     they can be checked one by one.
     """
 
-    def __init__(self, view: GemmView, buffers: Buffers, core_num: int = 1) -> None:
+    def __init__(self, view: GemmView, capacities: BufferCapacities, core_num: int = 1) -> None:
         self.view = view
-        self.buffers = buffers
+        self.capacities = capacities
         # The API tiler always runs with one core; the ladder's "totalCnt >= cores" stop and the
         # SplitMN -> SplitK fallback only matter for the operator's own core count.
         self.core_num = core_num
@@ -329,7 +329,7 @@ class ApiBlockTiler:
         return a1 + self.bl1_bound() * nbytes * s.db_l1b
 
     def is_invalid(self) -> bool:
-        s, b, nbytes = self.state, self.buffers, self.view.dtype_bytes
+        s, b, nbytes = self.state, self.capacities, self.view.dtype_bytes
         # Load3D pads mExtension (the K side) to 16, so size L0 with the aligned baseK.
         k16 = align_up(s.base_k, FRACTAL)
         if k16 * s.base_m * nbytes * L0_DOUBLE_BUFFER > b.l0a:
@@ -365,7 +365,7 @@ class ApiBlockTiler:
         """Bytes by which one A1 base tile plus one B1 buffer exceed L1 (0 if they fit)."""
         s, nbytes = self.state, self.view.dtype_bytes
         need = s.base_k * s.base_m * nbytes + self.bl1_bound() * nbytes
-        return max(need - self.buffers.l1, 0)
+        return max(need - self.capacities.l1, 0)
 
     def shrink_block_base_k(self) -> bool:
         s, v = self.state, self.view
@@ -422,7 +422,7 @@ class ApiBlockTiler:
         if self.shrink_block_base_k():
             return
         self.shrink_block_base_mn()
-        s, v, b = self.state, self.view, self.buffers
+        s, v, b = self.state, self.view, self.capacities
         nbytes = v.dtype_bytes
         # Grow baseM back into the L1 left over, capped by M and by one L0C tile. The vendor
         # divides the L0C budget by the current baseM here (not baseN); we keep that.
@@ -557,13 +557,13 @@ def choose_core_split(
     )
 
 
-def _run_api(view: GemmView, buffers: Buffers) -> BlockState:
-    tiler = ApiBlockTiler(view, buffers)
+def _run_api(view: GemmView, capacities: BufferCapacities) -> BlockState:
+    tiler = ApiBlockTiler(view, capacities)
     state = tiler.run()
     if tiler.is_invalid():
         raise TilingError(
             f"no dW tiling fits: base {state.base_m}/{state.base_k}/{state.base_n} still needs "
-            f"{tiler.l1_bytes()} B of L1 (has {buffers.l1} B) or overflows L0"
+            f"{tiler.l1_bytes()} B of L1 (has {capacities.l1} B) or overflows L0"
         )
     return state
 
@@ -601,7 +601,7 @@ def heuristic_tiling(
     if fuse_dk and (reason := can_fuse_dk(shape)) is not None:
         raise TilingError(f"kD cannot be fused into N: {reason}")
     dk_rows = shape.kd if fuse_dk else 1
-    buffers = Buffers.of(hw)
+    capacities = BufferCapacities.of(hw)
     ge = shape.group_enlargement
     c0 = shape.c0
     m_total = ge.cout1_g * c0
@@ -612,7 +612,7 @@ def heuristic_tiling(
         ho=shape.ho,
         tasks=shape.batch * shape.dout * shape.kd // dk_rows,
     )
-    state = _run_api(whole_view, buffers)
+    state = _run_api(whole_view, capacities)
     if core_num == 1:
         split = CoreSplit(
             batch_share=shape.batch * shape.dout,
@@ -624,11 +624,13 @@ def heuristic_tiling(
         )
     else:
         split = choose_core_split(shape, state, core_num, fuse_dk)
-        return split_tiling(shape, split, buffers)
-    return to_dw_tiling(shape, state, split, buffers)
+        return split_tiling(shape, split, capacities)
+    return to_dw_tiling(shape, state, split, capacities)
 
 
-def split_tiling(shape: ConvBpFilterShape, split: CoreSplit, buffers: Buffers) -> DwTiling:
+def split_tiling(
+    shape: ConvBpFilterShape, split: CoreSplit, capacities: BufferCapacities
+) -> DwTiling:
     """The tiling of ``split``: the vendor's block tiling of one core's share of the GEMM.
     Raises :class:`TilingError` when nothing fits."""
     core_view = gemm_view(
@@ -638,16 +640,16 @@ def split_tiling(shape: ConvBpFilterShape, split: CoreSplit, buffers: Buffers) -
         ho=split.ho_share,
         tasks=split.batch_share * split.dk_share,
     )
-    return to_dw_tiling(shape, _run_api(core_view, buffers), split, buffers)
+    return to_dw_tiling(shape, _run_api(core_view, capacities), split, capacities)
 
 
 def to_dw_tiling(
-    shape: ConvBpFilterShape, state: BlockState, split: CoreSplit, buffers: Buffers
+    shape: ConvBpFilterShape, state: BlockState, split: CoreSplit, capacities: BufferCapacities
 ) -> DwTiling:
     ge = shape.group_enlargement
     c0 = shape.c0
     cl0 = state.db_l0c
-    if state.base_m * state.base_n * 4 * cl0 > buffers.l0c:
+    if state.base_m * state.base_n * 4 * cl0 > capacities.l0c:
         # ShrinkBaseBlock can grow baseM past what two L0C tiles hold; the vendor leaves the
         # double buffer on regardless, we fall back to one tile (as the operator's CheckDbL0C).
         cl0 = 1

@@ -119,7 +119,8 @@ def first_line_of(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
-def check_fits(tiling: DwTiling, hw: HwConfig) -> None:
+def check_tiling_fits(tiling: DwTiling, hw: HwConfig) -> None:
+    """Fail the pass unless ``tiling`` fits the buffers and the core count of ``hw``."""
     errors = tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
     if errors:
         raise PassFailedException(f"tiling does not fit {hw.name}: {errors[0]}")
@@ -197,5 +198,5 @@ class TileConv3DBpFilterPass(ModulePass):
                     raise PassFailedException(f"no tiling found: {e}") from None
             if overrides:
                 tiling = apply_overrides(tiling, overrides)
-            check_fits(tiling, hw)
+            check_tiling_fits(tiling, hw)
             conv.tiling = DwTilingAttr(tiling)

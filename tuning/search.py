@@ -56,7 +56,7 @@ from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.pipeline import compile as compile_module
 from ascend_xdsl.passes.dw_tiling_heuristic import (
-    Buffers,
+    BufferCapacities,
     CoreSplit,
     TilingError,
     can_fuse_dk,
@@ -229,7 +229,7 @@ def split_tiling(
 ) -> DwTiling | None:
     """``split`` with the vendor's block tiling of one core's GEMM (None: it does not fit)."""
     try:
-        return heuristic_split_tiling(shape, split, Buffers.of(hw))
+        return heuristic_split_tiling(shape, split, BufferCapacities.of(hw))
     except TilingError:
         return None
 
