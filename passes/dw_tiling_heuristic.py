@@ -46,7 +46,10 @@ Extensions and our conventions:
   the most used cores, then the largest split on batch·dout, group, dk, M, N and K, in that
   order (batch·dout first: it keeps every core's GEMM whole). Finally the single-core tiler is
   re-run on one core's share, so the L1/L0 blocks fit what that core computes. The rule is
-  deterministic: it is an exhaustive search with a total order.
+  deterministic: it is an exhaustive search with a total order. The enumeration is shared with
+  the tiling search (``tuning/search.py``), which takes its starting points from
+  :func:`core_splits` of :func:`split_axes`, every axis free; the rule is :func:`core_splits` of
+  :func:`vendor_split_axes`, M, N and K bounded by the direction and the basic block.
 
 The B1 bound never counts more Cin1 rows than the GEMM has (``bl1_bound_for``'s
 ``cin1_rows``): the vendor's formula can count two rows for a one-row Cin (an RGB stem), which
@@ -64,8 +67,9 @@ Only 2-byte element types (fp16/bf16, C0 = 16) are supported, as in ``ConvBpFilt
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape, align_up, ceil_div
 from ascend_xdsl.dialects.dw_tiling import (
@@ -469,8 +473,25 @@ class CoreSplit:
     ho_share: int = 1
 
     @property
+    def dims(self) -> tuple[int, ...]:
+        """The pieces of each axis, in the order of :func:`split_axes`."""
+        return (self.batch_dim, self.group_dim, self.dk_dim, self.m_dim, self.n_dim, self.k_dim)
+
+    @property
     def cores(self) -> int:
-        return self.batch_dim * self.group_dim * self.dk_dim * self.m_dim * self.n_dim * self.k_dim
+        return math.prod(self.dims)
+
+    @property
+    def work(self) -> int:
+        """One core's share of the work: the product of its shares."""
+        return (
+            self.batch_share
+            * self.group_share
+            * self.dk_share
+            * self.cout_share
+            * self.cin1_share
+            * self.ho_share
+        )
 
 
 def gemm_view(shape: ConvBpFilterShape, *, cout: int, cin1: int, ho: int, tasks: int) -> GemmView:
@@ -492,68 +513,101 @@ def gemm_view(shape: ConvBpFilterShape, *, cout: int, cin1: int, ho: int, tasks:
     )
 
 
-def _cuts(total: int, granule: int, max_dim: int) -> list[tuple[int, int]]:
-    """Every distinct (dim, share) cut of an axis of ``total`` units into at most ``max_dim``
-    pieces, each share rounded up to ``granule`` and the dim normalised so no piece is empty."""
-    cuts: dict[int, int] = {}
-    for d in range(1, max(max_dim, 1) + 1):
-        share = min(align_up(ceil_div(total, d), granule), align_up(total, granule))
-        cuts[ceil_div(total, share)] = share
-    return sorted(cuts.items())
+@dataclass(frozen=True)
+class SplitAxis:
+    """One axis a split cuts: ``total`` units, shared out in whole ``granule`` s, into at most
+    ``max_pieces`` pieces."""
+
+    total: int
+    granule: int = 1
+    max_pieces: int | None = None
+    """None: as many pieces as the axis has granules."""
+
+    def cuts(self) -> list[tuple[int, int]]:
+        """Every distinct (pieces, share) cut, fewest pieces first: for d pieces the share is
+        ⌈total/d⌉ rounded up to the granule, and the pieces are ⌈total/share⌉ so none is
+        empty."""
+        granules = ceil_div(self.total, self.granule)
+        # More pieces than granules only repeat the one-granule cut.
+        most = granules if self.max_pieces is None else min(self.max_pieces, granules)
+        cuts: dict[int, int] = {}
+        for d in range(1, max(most, 1) + 1):
+            share = align_up(ceil_div(self.total, d), self.granule)
+            cuts[ceil_div(self.total, share)] = share
+        return sorted(cuts.items())
+
+
+def split_axes(shape: ConvBpFilterShape, fuse_dk: bool) -> tuple[SplitAxis, ...]:
+    """The six axes of ``shape`` a split cuts, each as finely as its granule allows: batch·dout,
+    group (enlarged groups), dk, M (cout1_g·C0 in 16s), N (Cin1 rows) and K (Ho rows). With
+    ``fuse_dk`` the kD slices are rows of N, cut with Cin1, and dk has one unit."""
+    ge = shape.group_enlargement
+    return (
+        SplitAxis(shape.batch * shape.dout),
+        SplitAxis(ge.real_g),
+        SplitAxis(1 if fuse_dk else shape.kd),
+        SplitAxis(ge.cout1_g * shape.c0, FRACTAL),
+        SplitAxis(ge.cin1_g * (shape.kd if fuse_dk else 1)),
+        SplitAxis(shape.ho),
+    )
+
+
+def vendor_split_axes(
+    shape: ConvBpFilterShape, whole: BlockState, fuse_dk: bool
+) -> tuple[SplitAxis, ...]:
+    """:func:`split_axes` bounded by the vendor rule: ``whole``, the block tiling of the whole
+    problem, gives the core-bind direction (which of M, N and K may be cut at all) and the basic
+    block (into how many pieces)."""
+    bd, group, dk, m, n, k = split_axes(shape, fuse_dk)
+    c1_per_block = max(whole.single_core_n // (shape.kh * shape.kw * shape.c0), 1)
+    rows_per_block = max(whole.single_core_k // shape.wo, 1)
+
+    def bounded(axis: SplitAxis, splittable: bool, per_block: int) -> SplitAxis:
+        return replace(axis, max_pieces=ceil_div(axis.total, per_block) if splittable else 1)
+
+    direction = whole.direction
+    return (
+        bd,
+        group,
+        dk,
+        bounded(m, direction in (SPLIT_M_K, SPLIT_M_N), whole.single_core_m),
+        bounded(n, direction in (SPLIT_N_K, SPLIT_M_N), c1_per_block),
+        bounded(k, direction in (SPLIT_M_K, SPLIT_N_K), rows_per_block),
+    )
+
+
+def core_splits(axes: Sequence[SplitAxis], cores: int) -> list[CoreSplit]:
+    """Every split that cuts ``axes`` (in :func:`split_axes`' order) over at most ``cores``
+    cores, in the order of the rule (the module docstring): least work per core first, then most
+    cores, then the largest cut of batch·dout, group, dk, M, N and K."""
+    partial: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 1)]
+    for cuts in [axis.cuts() for axis in axes]:
+        partial = [
+            ((*chosen, (pieces, share)), used * pieces)
+            for chosen, used in partial
+            for pieces, share in cuts
+            if used * pieces <= cores
+        ]
+    splits = [
+        CoreSplit(*(pieces for pieces, _ in chosen), *(share for _, share in chosen))
+        for chosen, _ in partial
+    ]
+    return sorted(splits, key=lambda s: (s.work, -s.cores, *(-d for d in s.dims)))
 
 
 def choose_core_split(
     shape: ConvBpFilterShape, whole: BlockState, core_num: int, fuse_dk: bool = False
 ) -> CoreSplit:
-    """The multi-core split rule described in the module docstring (with ``fuse_dk`` the kD
-    slices are rows of N, split with Cin1, and the dk axis has one piece)."""
-    ge = shape.group_enlargement
-    dk_total = 1 if fuse_dk else shape.kd
-    cin1_total = ge.cin1_g * (shape.kd if fuse_dk else 1)
-    m_total = ge.cout1_g * shape.c0
-    bd_total = shape.batch * shape.dout
-    c1_per_block = max(whole.single_core_n // (shape.kh * shape.kw * shape.c0), 1)
-    rows_per_block = max(whole.single_core_k // shape.wo, 1)
-    split_m = whole.direction in (SPLIT_M_K, SPLIT_M_N)
-    split_n = whole.direction in (SPLIT_N_K, SPLIT_M_N)
-    split_k = whole.direction in (SPLIT_M_K, SPLIT_N_K)
-    # (total units, granule, max pieces) per axis, in the preference order of the tie-break.
-    axes = (
-        (bd_total, 1, bd_total),
-        (ge.real_g, 1, ge.real_g),
-        (dk_total, 1, dk_total),
-        (m_total, FRACTAL, ceil_div(m_total, whole.single_core_m) if split_m else 1),
-        (cin1_total, 1, ceil_div(cin1_total, c1_per_block) if split_n else 1),
-        (shape.ho, 1, ceil_div(shape.ho, rows_per_block) if split_k else 1),
-    )
-    options = [_cuts(total, granule, min(limit, core_num)) for total, granule, limit in axes]
-    best: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
-    for combo in itertools.product(*options):
-        cores = 1
-        work = 1
-        for dim, share in combo:
-            cores *= dim
-            work *= share
-        if cores > core_num:
-            continue
-        key = (work, -cores, *(-dim for dim, _ in combo))
-        if best is None or key < best[0]:
-            best = (key, combo)
-    assert best is not None  # the all-ones cut always fits
-    (bd, bd_s), (g, g_s), (dk, dk_s), (m, m_s), (n, n_s), (k, k_s) = best[1]
+    """The vendor rule's split of ``shape`` over at most ``core_num`` cores, given ``whole``, the
+    block tiling of the whole problem."""
+    return core_splits(vendor_split_axes(shape, whole, fuse_dk), core_num)[0]
+
+
+def whole_problem(shape: ConvBpFilterShape, fuse_dk: bool) -> CoreSplit:
+    """The split of one core computing everything: every share is its whole axis."""
+    bd, group, dk, m, n, k = (axis.total for axis in split_axes(shape, fuse_dk))
     return CoreSplit(
-        batch_dim=bd,
-        group_dim=g,
-        dk_dim=dk,
-        m_dim=m,
-        n_dim=n,
-        k_dim=k,
-        batch_share=bd_s,
-        group_share=g_s,
-        dk_share=dk_s,
-        cout_share=m_s,
-        cin1_share=n_s,
-        ho_share=k_s,
+        batch_share=bd, group_share=group, dk_share=dk, cout_share=m, cin1_share=n, ho_share=k
     )
 
 
@@ -600,47 +654,28 @@ def heuristic_tiling(
     fuse_dk = fuse_dk and shape.kd > 1
     if fuse_dk and (reason := can_fuse_dk(shape)) is not None:
         raise TilingError(f"kD cannot be fused into N: {reason}")
-    dk_rows = shape.kd if fuse_dk else 1
+    whole = _run_api(core_gemm_view(shape, whole_problem(shape, fuse_dk)), BufferCapacities.of(hw))
+    return split_tiling(shape, choose_core_split(shape, whole, core_num, fuse_dk), hw)
+
+
+def split_tiling(shape: ConvBpFilterShape, split: CoreSplit, hw: HwConfig) -> DwTiling:
+    """The tiling of ``split``: the vendor's block tiling of one core's share of the GEMM.
+    Raises :class:`TilingError` when nothing fits."""
     capacities = BufferCapacities.of(hw)
-    ge = shape.group_enlargement
-    c0 = shape.c0
-    m_total = ge.cout1_g * c0
-    whole_view = gemm_view(
-        shape,
-        cout=m_total,
-        cin1=ge.cin1_g * dk_rows,
-        ho=shape.ho,
-        tasks=shape.batch * shape.dout * shape.kd // dk_rows,
-    )
-    state = _run_api(whole_view, capacities)
-    if core_num == 1:
-        split = CoreSplit(
-            batch_share=shape.batch * shape.dout,
-            group_share=ge.real_g,
-            dk_share=shape.kd // dk_rows,
-            cout_share=m_total,
-            cin1_share=ge.cin1_g * dk_rows,
-            ho_share=shape.ho,
-        )
-    else:
-        split = choose_core_split(shape, state, core_num, fuse_dk)
-        return split_tiling(shape, split, capacities)
+    state = _run_api(core_gemm_view(shape, split), capacities)
     return to_dw_tiling(shape, state, split, capacities)
 
 
-def split_tiling(
-    shape: ConvBpFilterShape, split: CoreSplit, capacities: BufferCapacities
-) -> DwTiling:
-    """The tiling of ``split``: the vendor's block tiling of one core's share of the GEMM.
-    Raises :class:`TilingError` when nothing fits."""
-    core_view = gemm_view(
+def core_gemm_view(shape: ConvBpFilterShape, split: CoreSplit) -> GemmView:
+    """The GEMM one core of ``split`` computes per task (``tasks``: its batch·dout items times
+    its kd slices, the factor of the vendor's totalCnt)."""
+    return gemm_view(
         shape,
         cout=split.cout_share,
         cin1=split.cin1_share,
         ho=split.ho_share,
         tasks=split.batch_share * split.dk_share,
     )
-    return to_dw_tiling(shape, _run_api(core_view, capacities), split, capacities)
 
 
 def to_dw_tiling(

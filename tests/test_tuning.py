@@ -20,12 +20,12 @@ from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import CompileError, compile
 from ascend_xdsl.passes import tiling_options
-from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
+from ascend_xdsl.passes.dw_tiling_heuristic import core_splits, heuristic_tiling, split_axes
 from ascend_xdsl.runtime.api import model_cost, random_inputs, run_compiled
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.tools.conv import ir_text
 from ascend_xdsl.tuning import api, cache, search
-from ascend_xdsl.tuning.search import KNOBS, core_splits, knob_values, repaired, score_tiling
+from ascend_xdsl.tuning.search import KNOBS, knob_values, repaired, score_tiling
 
 HW = "atlas-a2-910b2"
 BUDGET = 14
@@ -127,7 +127,7 @@ def test_fused_dk_tiling_runs_in_full():
 
 def test_core_splits_cover_the_problem_and_rank_by_work():
     problem = problem_of("stride-2")
-    splits = core_splits(problem, 24, fuse_dk=False)
+    splits = core_splits(split_axes(problem, fuse_dk=False), 24)
     assert len({s for s in splits}) == len(splits)
     works = [
         s.batch_share * s.group_share * s.dk_share * s.cout_share * s.cin1_share * s.ho_share
