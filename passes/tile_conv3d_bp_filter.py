@@ -36,7 +36,8 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
-from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
+from ascend_xdsl.passes.api_block_tiler import TilingError
+from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import load_hw
 from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES, tuned_search
 

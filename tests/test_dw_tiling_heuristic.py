@@ -1,4 +1,5 @@
-"""Tests of the vendor-style host tiler (passes/dw_tiling_heuristic.py) and of DwTiling.errors.
+"""Tests of the vendor-style host tiler (passes/dw_tiling_heuristic.py and the modules it
+chains: the block tiler, the core split, the tiling record) and of DwTiling.errors.
 
 The golden values are the 24 DEVKIT API tiling unit tests (hicann/asc-devkit
 tests/api/adv_api/tiling/conv_backprop/test_conv3d_backprop_filter_api_tiling_network.cpp), the
@@ -24,16 +25,9 @@ from ascend_xdsl.dialects.dw_tiling import (
     ho_rows_bound,
     rows_to_copy,
 )
-from ascend_xdsl.passes.dw_tiling_heuristic import (
-    SPLIT_M_K,
-    ApiBlockTiler,
-    BlockState,
-    BufferCapacities,
-    GemmView,
-    TilingError,
-    gemm_view,
-    heuristic_tiling,
-)
+from ascend_xdsl.passes.api_block_tiler import SPLIT_M_K, ApiBlockTiler, BlockState, TilingError
+from ascend_xdsl.passes.dw_gemm_view import BufferCapacities, GemmView, gemm_view
+from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 
 A2 = hw.load("atlas-a2-910b2")
 SIZES = (A2.l1_size, A2.l0a_size, A2.l0b_size, A2.l0c_size)

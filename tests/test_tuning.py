@@ -20,7 +20,8 @@ from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import CompileError, compile
 from ascend_xdsl.passes import tiling_options
-from ascend_xdsl.passes.dw_tiling_heuristic import core_splits, heuristic_tiling, split_axes
+from ascend_xdsl.passes.core_split import core_splits, split_axes
+from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 from ascend_xdsl.runtime.api import model_cost, random_inputs, run_compiled
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.tools.conv import ir_text

@@ -13,14 +13,14 @@ What is searched, and how it is pruned (docs/passes.md, "tuned"):
 
 1. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
    fused into N, is always a candidate: the result is never slower than the heuristic by
-   construction. Then the multi-core splits of the enumeration the heuristic picks from, but
-   with every axis free (``split_axes``) where the heuristic's rule bounds M, N and K by its
-   core-bind direction and basic block: every cut of batch·dout, group, dk, M (16 granules), N
-   (Cin1 rows) and K (Ho rows) over at most ``cores`` cores, ranked by one core's work (the
-   product of its shares, the critical path of the cube), then by the cores used; the best
-   :data:`SPLITS` of them, each with the vendor's block tiling of its per-core GEMM
-   (``split_tiling``), in both Dk modes. Splits with more work per core than the best are the
-   pruned part of this axis.
+   construction. Then the multi-core splits of ``passes/core_split.py``, the enumeration the
+   heuristic picks from, but with every axis free (``split_axes``) where the heuristic's rule
+   bounds M, N and K by its core-bind direction and basic block: every cut of batch·dout,
+   group, dk, M (16 granules), N (Cin1 rows) and K (Ho rows) over at most ``cores`` cores,
+   ranked by one core's work (the product of its shares, the critical path of the cube), then
+   by the cores used; the best :data:`SPLITS` of them, each with the vendor's block tiling of
+   its per-core GEMM (``split_tiling``), in both Dk modes. Splits with more work per core than
+   the best are the pruned part of this axis.
 2. *Coordinate descent* from the best starting point, one tiling knob at a time, in the order
    of :data:`KNOBS`: iterate order; step Ka/Kb (together, as they must divide one another);
    base K, M and N; step M and N; the L1 buffering of A1 and B1; the L0A/L0B buffering (one
@@ -57,14 +57,9 @@ from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.pipeline import compile as compile_module
-from ascend_xdsl.passes.dw_tiling_heuristic import (
-    TilingError,
-    can_fuse_dk,
-    core_splits,
-    heuristic_tiling,
-    split_axes,
-    split_tiling,
-)
+from ascend_xdsl.passes.api_block_tiler import TilingError
+from ascend_xdsl.passes.core_split import core_splits, split_axes
+from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling, split_tiling
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.runtime.cost_only import CycleLimitExceeded
