@@ -115,16 +115,11 @@ class ApiBlockTiler:
         return self.state
 
     def split_mn(self) -> None:
-        s, v = self.state, self.view
-        s.iterate_order = ITERATE_ORDER_N if v.m > v.n else ITERATE_ORDER_M
-        s.direction = SPLIT_M_N
-        self.init_base_mnk()
-        s.db_l1a = s.db_l1b = 2
+        s = self.state
+        self.start(SPLIT_M_N)
         depth_a, depth_b = 16, 16
         while depth_a >= 1 and depth_b >= 1:
-            s.depth_a1, s.depth_b1 = depth_a, depth_b
-            s.step_m = s.step_n = 1
-            self.update_step_mnk()
+            self.try_depths(depth_a, depth_b)
             if not self.is_invalid():
                 break
             depth_a = depth_a - 2 if depth_a > 2 else depth_a - 1
@@ -138,15 +133,10 @@ class ApiBlockTiler:
 
     def split_k(self) -> None:
         s, v = self.state, self.view
-        s.iterate_order = ITERATE_ORDER_N if v.m > v.n else ITERATE_ORDER_M
-        s.direction = SPLIT_N_K if v.m > v.n else SPLIT_M_K
-        self.init_base_mnk()
-        s.db_l1a = s.db_l1b = 2
+        self.start(SPLIT_N_K if v.m > v.n else SPLIT_M_K)
         depth_a, depth_b = 8, 8
         while depth_a >= 1 and depth_b >= 1:
-            s.depth_a1, s.depth_b1 = depth_a, depth_b
-            s.step_m = s.step_n = 1
-            self.update_step_mnk()
+            self.try_depths(depth_a, depth_b)
             self.update_single_core_info()
             if s.total_cnt >= self.core_num and not self.is_invalid():
                 break
@@ -166,6 +156,21 @@ class ApiBlockTiler:
             self.update_single_core_info()
 
     # -- the steps --------------------------------------------------------------------------
+    def start(self, direction: int) -> None:
+        """Begin a strategy: its core-bind direction and initial base tile, L1 double-buffered."""
+        s, v = self.state, self.view
+        s.iterate_order = ITERATE_ORDER_N if v.m > v.n else ITERATE_ORDER_M
+        s.direction = direction
+        self.init_base_mnk()
+        s.db_l1a = s.db_l1b = 2
+
+    def try_depths(self, depth_a: int, depth_b: int) -> None:
+        """One rung of the L1 depth ladder: A1/B1 depths in base tiles, steps from scratch."""
+        s = self.state
+        s.depth_a1, s.depth_b1 = depth_a, depth_b
+        s.step_m = s.step_n = 1
+        self.update_step_mnk()
+
     def init_base_mnk(self) -> None:
         s, v = self.state, self.view
         if s.direction == SPLIT_M_N:

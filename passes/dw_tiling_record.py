@@ -18,8 +18,10 @@ the vendor keeps cl0Pbuffer = 2; no vendor unit-test tiling is affected.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling, bl1_bound_for
+from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling
 from ascend_xdsl.passes.api_block_tiler import L0_DOUBLE_BUFFER, BlockState
 from ascend_xdsl.passes.core_split import CoreSplit
 from ascend_xdsl.passes.dw_gemm_view import BufferCapacities
@@ -39,21 +41,8 @@ def to_dw_tiling(
     """The record of ``shape`` tiled as ``state`` on every core of ``split``."""
     ge = shape.group_enlargement
     c0 = shape.c0
-    bl1_bound = bl1_bound_for(
-        base_k=state.base_k,
-        step_kb=state.step_kb,
-        base_n=state.base_n,
-        step_n=state.step_n,
-        wo=shape.wo,
-        wi=shape.wi,
-        kh=shape.kh,
-        kw=shape.kw,
-        stride_h=shape.strides[1],
-        dilation_h=shape.dilations[1],
-        cin1_rows=split.cin1_share,
-    )
     pads = shape.pads
-    return DwTiling(
+    tiling = DwTiling(
         batch=shape.batch,
         cin=shape.cin,
         cout=shape.cout,
@@ -98,7 +87,7 @@ def to_dw_tiling(
         step_ka=state.step_ka,
         step_kb=state.step_kb,
         iterate_order=state.iterate_order,
-        bl1_bound=bl1_bound,
+        bl1_bound=0,  # follows from the fields, below
         hf32_flag=0,
         single_core_dk=split.dk_share,
         single_core_group=split.group_share,
@@ -116,3 +105,4 @@ def to_dw_tiling(
         single_core_n=state.single_core_n,
         single_core_k=state.single_core_k,
     )
+    return replace(tiling, bl1_bound=tiling.required_bl1_bound)
