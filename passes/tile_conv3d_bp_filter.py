@@ -36,7 +36,8 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
-from ascend_xdsl.passes.dw_tiling_heuristic import TilingError, can_fuse_dk, heuristic_tiling
+from ascend_xdsl.passes.api_block_tiler import TilingError
+from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import load_hw
 from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES, tuned_search
 
@@ -119,7 +120,8 @@ def first_line_of(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
-def check_fits(tiling: DwTiling, hw: HwConfig) -> None:
+def check_tiling_fits(tiling: DwTiling, hw: HwConfig) -> None:
+    """Fail the pass unless ``tiling`` fits the buffers and the core count of ``hw``."""
     errors = tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
     if errors:
         raise PassFailedException(f"tiling does not fit {hw.name}: {errors[0]}")
@@ -197,5 +199,5 @@ class TileConv3DBpFilterPass(ModulePass):
                     raise PassFailedException(f"no tiling found: {e}") from None
             if overrides:
                 tiling = apply_overrides(tiling, overrides)
-            check_fits(tiling, hw)
+            check_tiling_fits(tiling, hw)
             conv.tiling = DwTilingAttr(tiling)

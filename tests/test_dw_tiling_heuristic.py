@@ -1,4 +1,5 @@
-"""Tests of the vendor-style host tiler (passes/dw_tiling_heuristic.py) and of DwTiling.errors.
+"""Tests of the vendor-style host tiler (passes/dw_tiling_heuristic.py and the modules it
+chains: the block tiler, the core split, the tiling record) and of DwTiling.errors.
 
 The golden values are the 24 DEVKIT API tiling unit tests (hicann/asc-devkit
 tests/api/adv_api/tiling/conv_backprop/test_conv3d_backprop_filter_api_tiling_network.cpp), the
@@ -24,16 +25,9 @@ from ascend_xdsl.dialects.dw_tiling import (
     ho_rows_bound,
     rows_to_copy,
 )
-from ascend_xdsl.passes.dw_tiling_heuristic import (
-    SPLIT_M_K,
-    ApiBlockTiler,
-    BlockState,
-    Buffers,
-    GemmView,
-    TilingError,
-    gemm_view,
-    heuristic_tiling,
-)
+from ascend_xdsl.passes.api_block_tiler import SPLIT_M_K, ApiBlockTiler, BlockState, TilingError
+from ascend_xdsl.passes.dw_gemm_view import BufferCapacities, GemmView, gemm_view
+from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 
 A2 = hw.load("atlas-a2-910b2")
 SIZES = (A2.l1_size, A2.l0a_size, A2.l0b_size, A2.l0c_size)
@@ -191,7 +185,7 @@ def test_shrink_base_block_cases_need_the_fallback(name: str) -> None:
     shape = _case_shape(name)
     ge = shape.group_enlargement
     view = gemm_view(shape, cout=ge.cout1_g * 16, cin1=ge.cin1_g, ho=shape.ho, tasks=1)
-    tiler = ApiBlockTiler(view, Buffers.of(A2))
+    tiler = ApiBlockTiler(view, BufferCapacities.of(A2))
     tiler.state.direction = SPLIT_M_K
     tiler.init_base_mnk()
     tiler.state.depth_a1 = tiler.state.depth_b1 = 1
@@ -203,7 +197,7 @@ def test_shrink_base_block_cases_need_the_fallback(name: str) -> None:
 def test_shrink_block_base_mn_equalises_down_to_one_fractal() -> None:
     """DEVKIT Check_ShrinkBlockBaseMN: (17, 16, 17) with 1000-deep K steps ends at 16/16."""
     view = GemmView(m=1, n=1, k=1, wo=1, wi=1, kh=1, kw=1, stride_h=1, stride_w=1, dilation_h=1)
-    tiler = ApiBlockTiler(view, Buffers.of(A2))
+    tiler = ApiBlockTiler(view, BufferCapacities.of(A2))
     tiler.state = BlockState(base_m=17, base_n=16, base_k=17, step_ka=1000, step_kb=1000)
     tiler.shrink_block_base_mn()
     assert (tiler.state.base_m, tiler.state.base_n) == (16, 16)
@@ -214,7 +208,7 @@ def test_shrink_block_base_mn_follows_with_base_n_when_it_saves_a_c1_row() -> No
 
     The vendor test leaves Wi, strides and dilations at their default of 1."""
     view = GemmView(m=1, n=1, k=1, wo=4, wi=1, kh=3, kw=3, stride_h=1, stride_w=1, dilation_h=1)
-    tiler = ApiBlockTiler(view, Buffers.of(A2))
+    tiler = ApiBlockTiler(view, BufferCapacities.of(A2))
     tiler.state = BlockState(base_m=16384, base_n=16385, base_k=2, step_kb=4)
     tiler.shrink_block_base_mn()
     assert (tiler.state.base_m, tiler.state.base_n) == (1008, 1008)

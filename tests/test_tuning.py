@@ -20,12 +20,13 @@ from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import CompileError, compile
 from ascend_xdsl.passes import tiling_options
+from ascend_xdsl.passes.core_split import core_splits, split_axes
 from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 from ascend_xdsl.runtime.api import model_cost, random_inputs, run_compiled
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.tools.conv import ir_text
-from ascend_xdsl.tuning import api, cache, search
-from ascend_xdsl.tuning.search import KNOBS, core_splits, knob_values, repaired, score_tiling
+from ascend_xdsl.tuning import cache, cached_search, search
+from ascend_xdsl.tuning.search import KNOBS, knob_values, repaired, score_tiling
 
 HW = "atlas-a2-910b2"
 BUDGET = 14
@@ -127,7 +128,7 @@ def test_fused_dk_tiling_runs_in_full():
 
 def test_core_splits_cover_the_problem_and_rank_by_work():
     problem = problem_of("stride-2")
-    splits = core_splits(problem, 24, fuse_dk=False)
+    splits = core_splits(split_axes(problem, fuse_dk=False), 24)
     assert len({s for s in splits}) == len(splits)
     works = [
         s.batch_share * s.group_share * s.dk_share * s.cout_share * s.cin1_share * s.ho_share
@@ -184,7 +185,7 @@ def test_compile_with_a_dwtiling_checks_it_against_the_hardware(results):
 
 def test_strategy_tuned_goes_through_the_registered_search():
     problem = problem_of("3x3x3")
-    expect = api.tune(problem, HW, 2).tuned
+    expect = cached_search.tune(problem, HW, 2).tuned
     modules = compile(build_module(problem), hw=HW, tiling="tuned", core_num=2)
     (op,) = [o for o in modules["api"].walk() if o.name == "ascend.init"]
     assert op.tiling.tiling == expect  # type: ignore[attr-defined]
@@ -200,15 +201,15 @@ def test_strategy_tuned_without_the_tuning_package(monkeypatch):
 def test_cache_hit_bypass_and_keys(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     problem = problem_of("3x3x3")
-    first = api.tune(problem, HW, 4, budget=6)
+    first = cached_search.tune(problem, HW, 4, budget=6)
     assert not first.cached
     (path,) = (tmp_path / "ascend-xdsl" / "tuning").iterdir()
-    second = api.tune(problem, HW, 4, budget=6)
+    second = cached_search.tune(problem, HW, 4, budget=6)
     assert second.cached and second.tuned == first.tuned
     assert second.tuned_score == first.tuned_score
-    assert not api.tune(problem, HW, 4, budget=6, use_cache=False).cached
+    assert not cached_search.tune(problem, HW, 4, budget=6, use_cache=False).cached
     path.write_text("{ not json")
-    assert not api.tune(problem, HW, 4, budget=6).cached  # an unreadable file is a miss
+    assert not cached_search.tune(problem, HW, 4, budget=6).cached  # an unreadable file is a miss
     keys = {
         cache.cache_key(problem, HW, 4, 6),
         cache.cache_key(problem, "atlas-a2-910b1", 4, 6),
@@ -225,7 +226,7 @@ def test_unwritable_cache_is_skipped(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a file, so no folder can be made
-    assert not api.tune(problem_of("3x3x3"), HW, 2, budget=3).cached
+    assert not cached_search.tune(problem_of("3x3x3"), HW, 2, budget=3).cached
 
 
 def test_result_json_round_trip(results):
@@ -244,14 +245,14 @@ class _Terminal(io.StringIO):
 
 def test_progress_bar_only_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(api, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(cached_search, "PROGRESS_AFTER", 0.0)
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    api.tune(problem_of("3x3x3"), HW, 3, budget=4, progress=True)
+    cached_search.tune(problem_of("3x3x3"), HW, 3, budget=4, progress=True)
     assert "tuning" in terminal.getvalue()
     pipe = io.StringIO()
     monkeypatch.setattr("sys.stderr", pipe)
-    api.tune(problem_of("3x3x3"), HW, 3, budget=4, progress=True, use_cache=False)
+    cached_search.tune(problem_of("3x3x3"), HW, 3, budget=4, progress=True, use_cache=False)
     assert pipe.getvalue() == ""
 
 

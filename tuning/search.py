@@ -13,12 +13,14 @@ What is searched, and how it is pruned (docs/passes.md, "tuned"):
 
 1. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
    fused into N, is always a candidate: the result is never slower than the heuristic by
-   construction. Then the multi-core splits: every cut of batch·dout, group, dk, M (16
-   granules), N (Cin1 rows) and K (Ho rows) over at most ``cores`` cores, ranked by one core's
-   work (the product of its shares, the critical path of the cube), then by the cores used; the
-   best :data:`SPLITS` of them, each with the vendor's block tiling of its per-core GEMM
-   (``ApiBlockTiler``), in both Dk modes. Splits with more work per core than the best are the
-   pruned part of this axis.
+   construction. Then the multi-core splits of ``passes/core_split.py``, the enumeration the
+   heuristic picks from, but with every axis free (``split_axes``) where the heuristic's rule
+   bounds M, N and K by its core-bind direction and basic block: every cut of batch·dout,
+   group, dk, M (16 granules), N (Cin1 rows) and K (Ho rows) over at most ``cores`` cores,
+   ranked by one core's work (the product of its shares, the critical path of the cube), then
+   by the cores used; the best :data:`SPLITS` of them, each with the vendor's block tiling of
+   its per-core GEMM (``split_tiling``), in both Dk modes. Splits with more work per core than
+   the best are the pruned part of this axis.
 2. *Coordinate descent* from the best starting point, one tiling knob at a time, in the order
    of :data:`KNOBS`: iterate order; step Ka/Kb (together, as they must divide one another);
    base K, M and N; step M and N; the L1 buffering of A1 and B1; the L0A/L0B buffering (one
@@ -55,16 +57,9 @@ from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.pipeline import compile as compile_module
-from ascend_xdsl.passes.dw_tiling_heuristic import (
-    Buffers,
-    CoreSplit,
-    TilingError,
-    can_fuse_dk,
-    heuristic_tiling,
-)
-from ascend_xdsl.passes.dw_tiling_heuristic import (
-    split_tiling as heuristic_split_tiling,
-)
+from ascend_xdsl.passes.api_block_tiler import TilingError
+from ascend_xdsl.passes.core_split import core_splits, split_axes
+from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling, split_tiling
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
@@ -179,61 +174,6 @@ def score_tiling(
 
 
 # -- the candidates --------------------------------------------------------------------------
-def _axis_cuts(total: int, granule: int, max_dim: int) -> list[tuple[int, int]]:
-    """Every distinct (pieces, share) cut of ``total`` units into at most ``max_dim`` pieces of
-    whole ``granule`` s, none empty."""
-    cuts: dict[int, int] = {}
-    for d in range(1, max(min(max_dim, ceil_div(total, granule)), 1) + 1):
-        share = align_up(ceil_div(total, d), granule)
-        cuts[ceil_div(total, share)] = share
-    return sorted(cuts.items())
-
-
-def core_splits(shape: ConvBpFilterShape, cores: int, fuse_dk: bool) -> list[CoreSplit]:
-    """Every multi-core split of ``shape`` over at most ``cores`` cores, least work per core
-    first, then most cores, then (as the heuristic) the largest cut of batch·dout, group, dk,
-    M, N and K in that order."""
-    ge = shape.group_enlargement
-    axes = (
-        (shape.batch * shape.dout, 1),
-        (ge.real_g, 1),
-        (1 if fuse_dk else shape.kd, 1),
-        (ge.cout1_g * shape.c0, FRACTAL),
-        (ge.cin1_g * (shape.kd if fuse_dk else 1), 1),
-        (shape.ho, 1),
-    )
-    options = [_axis_cuts(total, granule, cores) for total, granule in axes]
-    ranked: list[tuple[tuple[int, ...], CoreSplit]] = []
-
-    def walk(i: int, used: int, chosen: list[tuple[int, int]]) -> None:
-        if i == len(options):
-            work = 1
-            for _, share in chosen:
-                work *= share
-            (bd, bs), (g, gs), (dk, dks), (m, ms), (n, ns), (k, ks) = chosen
-            key = (work, -used, *(-dim for dim, _ in chosen))
-            split = CoreSplit(bd, g, dk, m, n, k, bs, gs, dks, ms, ns, ks)
-            ranked.append((key, split))
-            return
-        for dim, share in options[i]:
-            if used * dim <= cores:
-                walk(i + 1, used * dim, [*chosen, (dim, share)])
-
-    walk(0, 1, [])
-    ranked.sort(key=lambda item: item[0])
-    return [split for _, split in ranked]
-
-
-def split_tiling(
-    shape: ConvBpFilterShape, hw: HwConfig, split: CoreSplit, fuse_dk: bool
-) -> DwTiling | None:
-    """``split`` with the vendor's block tiling of one core's GEMM (None: it does not fit)."""
-    try:
-        return heuristic_split_tiling(shape, split, Buffers.of(hw))
-    except TilingError:
-        return None
-
-
 def knob_values(t: DwTiling, knob: str) -> Iterator[dict[str, int]]:
     """The field assignments that set ``knob`` of ``t`` to each of its values."""
     m_extent = align_up(t.single_core_cout, FRACTAL)
@@ -455,10 +395,9 @@ def search(
     starts: list[DwTiling] = heuristics[1:]
     modes = [False] + ([True] if len(heuristics) > 1 else [])
     for fuse in modes:
-        for split in core_splits(problem, cores, fuse)[:SPLITS]:
-            t = split_tiling(problem, config, split, fuse)
-            if t is not None:
-                starts.append(t)
+        for split in core_splits(split_axes(problem, fuse), cores)[:SPLITS]:
+            with contextlib.suppress(TilingError):  # a share no block fits is no start
+                starts.append(split_tiling(problem, split, config))
     for t in starts:
         if s.spent:
             break

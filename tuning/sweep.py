@@ -30,7 +30,7 @@ from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
-from ascend_xdsl.tuning.api import tune
+from ascend_xdsl.tuning.cached_search import tune
 from ascend_xdsl.tuning.search import BUDGET
 
 COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype")
