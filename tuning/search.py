@@ -54,7 +54,8 @@ from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module
-from ascend_xdsl.lowering.pipeline import compile as compile_module
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.passes.dw_tiling_heuristic import (
     Buffers,
     CoreSplit,
@@ -170,7 +171,8 @@ def score_tiling(
     """Compile ``problem`` with ``tiling`` to the hardware level and time it, cost only. A
     tiling sure to take more than ``cycle_limit`` cycles is timed only that far and scores
     :data:`SLOWER` (it cannot beat the best so far, which is all the search asks)."""
-    module = compile_module(build_module(problem), hw=hw, tiling=tiling, verify=False)["hw"]
+    options = CompileOptions.create(hw=hw, tiling=tiling)
+    module = compile_levels(build_module(problem), options, verify=False)["hw"]
     try:
         (report,) = model_cost(module, hw, problem=problem, cycle_limit=cycle_limit)
     except CycleLimitExceeded:
