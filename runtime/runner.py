@@ -41,12 +41,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, PythonValues
 from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.ir.program import conv_problem, find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module
-from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.options import CompileError, CompileOptions
 from ascend_xdsl.lowering.pipeline import LEVELS, compile_levels
 from ascend_xdsl.runtime.cost.cost_only import cost_only
 from ascend_xdsl.runtime.cost.report import CostReport
@@ -110,9 +111,9 @@ class RunOptions:
 
 @dataclass
 class RunResult:
-    """What one job gave: the compiled levels (the module run, for a :class:`ModuleJob`), the
-    inputs and outputs of the entry (none in cost-only mode), the cost report of every launch
-    (none without a cost mode) and the seconds compiling and running took."""
+    """What one job gave: the compiled levels (none for a :class:`ModuleJob`), the inputs and
+    outputs of the entry (none in cost-only mode), the cost report of every launch (none
+    without a cost mode) and the seconds compiling and running took."""
 
     problem: ConvBpFilterShape | None
     modules: dict[str, ModuleOp]
@@ -149,7 +150,7 @@ def run(job: CompileJob | ModuleJob, options: RunOptions | None = None) -> RunRe
         return _run_compiled(job, options)
     entry = _entry(job.module, job.entry)
     problem = job.problem if job.problem is not None else conv_problem(entry)
-    result = RunResult(problem, {LEVELS[-1]: job.module}, tuple(job.inputs), ())
+    result = RunResult(problem, {}, tuple(job.inputs), ())
     _execute(result, job.module, entry, job.hw, options)
     return result
 
@@ -160,7 +161,10 @@ def _run_compiled(job: CompileJob, options: RunOptions) -> RunResult:
     if options.cost != "cost-only":
         check_host_memory(job.problem)
     start = time.perf_counter()
-    modules = compiled(job.problem, job.options)
+    try:
+        modules = compiled(job.problem, job.options)
+    except (VerifyException, DiagnosticException) as e:  # a level the verifier rejects
+        raise CompileError(job.level, e) from None
     compile_seconds = time.perf_counter() - start
     if options.cost == "cost-only":
         inputs: tuple[np.ndarray, ...] = ()

@@ -202,3 +202,15 @@ def test_run_options_are_checked():
         RunOptions(cost="some")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown executor 'jit'"):
         RunOptions(executor="jit")
+
+
+def test_a_level_the_verifier_rejects_is_a_compile_error():
+    """A DwTiling given as such reaches the verifier before the tiler's check: the runner
+    reports that as a CompileError (a ValueError), as it does a pass's failure."""
+    from ascend_xdsl.lowering.options import CompileError
+
+    good = runner.compiled(SMALL, CompileOptions.create(cores=1))["api"]
+    (init,) = [op for op in good.walk() if op.name == "ascend.init"]
+    bad = replace(init.tiling.tiling, base_m=512, base_n=512)  # type: ignore[attr-defined]
+    with pytest.raises(CompileError, match=r"compilation failed: .*L0[AC] overflow"):
+        run(CompileJob(SMALL, CompileOptions.create(tiling=bad)), RunOptions(cost="none"))
