@@ -16,7 +16,7 @@ import argparse
 import time
 
 from ascend_xdsl.lowering.build import build_conv3d_bp_filter
-from ascend_xdsl.lowering.pipeline import compile as compile_module
+from ascend_xdsl.lowering.pipeline import compile_levels
 
 LAYERS = {
     "small 1x16x4x8x8": ((1, 16, 4, 8, 8), (16, 16, 3, 3, 3)),
@@ -29,7 +29,7 @@ def measure(x_shape, w_shape, repeat: int) -> tuple[float, int]:
     for _ in range(repeat):
         module = build_conv3d_bp_filter(x_shape, w_shape, padding=1)
         start = time.perf_counter()
-        levels = compile_module(module)
+        levels = compile_levels(module)
         best = min(best, time.perf_counter() - start)
         ops = sum(1 for _ in levels["hw"].walk())
     return best, ops

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ascend_xdsl.runtime.api import compiled_levels, conv3d_weight, run_conv3d_weight
+from ascend_xdsl.runtime.api import conv3d_weight, run_conv3d_weight
+from ascend_xdsl.runtime.runner import clear_compile_cache
 
 Triple = tuple[int, int, int]
 
@@ -313,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for name, ref in REFERENCES.items()
         }
 
-        compiled_levels.cache_clear()
+        clear_compile_cache()
         sim = simulator(x, w_shape, dy, executor=args.executor, **conv)
         start = time.perf_counter()
         got = sim()

@@ -37,7 +37,7 @@ from bench_conv3d_weight import (
     torch_one_thread,
 )
 
-from ascend_xdsl.runtime.api import compiled_levels
+from ascend_xdsl.runtime.runner import clear_compile_cache
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(header + (f"{'torch s':>10}{'sim/torch':>11}" if has_torch else ""))
         for label, case in rows:
             if case not in results:
-                compiled_levels.cache_clear()  # keep memory flat over the matrix
+                clear_compile_cache()  # keep memory flat over the matrix
                 results[case] = measure(case, repeat, args.budget, args.executor, torch)
             r = results[case]
             line = (

@@ -36,7 +36,8 @@ from typing import Any
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.lowering.build import build_module
-from ascend_xdsl.lowering.pipeline import compile as compile_module
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.runtime.api import model_cost, random_inputs, run_compiled
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.runtime.reports.output import write_atomically
@@ -93,7 +94,7 @@ def useful_fraction(problem: ConvBpFilterShape) -> float:
 
 def measure(name: str, problem: ConvBpFilterShape, budget: int) -> dict[str, Any]:
     start = time.perf_counter()
-    heuristic = compile_module(build_module(problem), hw=HW)
+    heuristic = compile_levels(build_module(problem), CompileOptions.create(hw=HW))
     compile_s = time.perf_counter() - start
     (report,) = model_cost(heuristic["hw"], HW, problem=problem)
     start = time.perf_counter()
@@ -123,7 +124,9 @@ def measure(name: str, problem: ConvBpFilterShape, budget: int) -> dict[str, Any
     }
     if problem.macs <= SIM_MACS:
         start = time.perf_counter()
-        modules = compile_module(build_module(problem), hw=HW, tiling=result.tuned)
+        modules = compile_levels(
+            build_module(problem), CompileOptions.create(hw=HW, tiling=result.tuned)
+        )
         run = run_compiled(modules, problem, hw=HW)
         sim_s = time.perf_counter() - start
         x, dy = random_inputs(problem, 0)

@@ -55,6 +55,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
     f32,
     i1,
@@ -77,7 +78,7 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import align_up
 from ascend_xdsl.dialects.enums import PhysicalMemory, Pipe, PipeAttr, TPosition
 from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
-from ascend_xdsl.hw import HwConfig, isa, load
+from ascend_xdsl.hw import HwConfig, UnknownHardwareError, isa, load
 
 Value = SSAValue | Operation
 """What the builders accept for an operand (an op stands for its single result)."""
@@ -713,6 +714,28 @@ class FixpipeOp(HwOp):
         _limit(self.dst_stride, "fixpipe", "dst_stride")
 
 
+TARGET_ATTR = "ascend.target"
+"""The attribute (a hardware name) by which IR says its target: ``ascend-insert-sync`` sets it
+on every kernel it synchronises, with its ``hw``; a hand-written kernel or module may carry it."""
+
+
+def target_of(op: Operation) -> tuple[HwConfig, bool]:
+    """The hardware the IR around ``op`` targets, from the :data:`TARGET_ATTR` of the nearest
+    enclosing op that has one; the default hardware when none has (False: not named)."""
+    node = op.parent_op()
+    while node is not None:
+        attr = node.attributes.get(TARGET_ATTR)
+        if attr is not None:
+            if not isinstance(attr, StringAttr):
+                raise VerifyException(f"{TARGET_ATTR} must be a hardware name, got {attr}")
+            try:
+                return load(attr.data), True
+            except UnknownHardwareError as e:
+                raise VerifyException(f"{TARGET_ATTR}: {e}") from None
+        node = node.parent_op()
+    return load(), False
+
+
 class _EventOp(HwOp, ABC):
     """set_flag / wait_flag: an event from pipe ``src`` to pipe ``dst`` with id ``event``."""
 
@@ -740,9 +763,15 @@ class _EventOp(HwOp, ABC):
         if src == dst:
             raise VerifyException(f"src and dst pipes must differ, got {src} -> {dst}")
         # Ids from user_event_ids up are reserved for the framework: a kernel may not set them.
-        ev, ids = constant_value(self.event), load().user_event_ids
-        if ev is not None and not 0 <= ev < ids:
-            raise VerifyException(f"event id must be in [0, {ids}), got {ev}")
+        # The bound is the target's, which the IR names (the default hardware's if it does not).
+        ev = constant_value(self.event)
+        if ev is None:
+            return
+        target, named = target_of(self)
+        ids = target.user_event_ids
+        if not 0 <= ev < ids:
+            on = f" on {target.name}" if named else ""
+            raise VerifyException(f"event id must be in [0, {ids}){on}, got {ev}")
 
 
 @irdl_op_definition

@@ -1,98 +1,122 @@
-"""The front door: compile an op-level dW module through every IR level, from one description.
+"""The front door of the compiler: compile an op-level dW module through every IR level, from
+one description.
 
-:data:`PIPELINE` is the single description of the compiler: an ordered list of
-``(level, pass spec)`` pairs. A pass spec is an ordinary xDSL pipeline string (passes separated
-by ``,`` with no space after it, options in ``{}`` separated by spaces) in which ``$name``
-placeholders stand for the pipeline options of :class:`PipelineOptions`:
+:data:`PIPELINE` is the single description of the compiler: an ordered list of stages, each an
+IR level, a pass name and the map from the typed compile options
+(:class:`~ascend_xdsl.lowering.options.CompileOptions`) to the pass's options:
 
-=================  =========================================================================
-``$hw``            hardware description name (``hw/<name>.toml``), e.g. ``atlas-a2-910b2``
-``$strategy``      tiling strategy: ``heuristic``, ``fixed`` or ``tuned``
-``$tiling_file``   tiling file of the ``fixed`` strategy (``""`` otherwise), quoted
-``$cores``         number of AI cores to use, ``0`` for every core of ``$hw``
-``$override``      tiling fields to override, ``"iterate_order=1 base_k=64"``, quoted
-``$dk``            ``separate`` (kd driver loop) or ``fused`` (kD in N), quoted
-=================  =========================================================================
+=================================  ===========================================================
+``ascend-tile-conv3d-bp-filter``   ``strategy``, ``hw``, ``cores``, ``tiling-file``,
+                                   ``override``, ``dk``, ``budget``, ``use-cache``, ``progress``
+``ascend-plan-buffers``            ``hw``
+``ascend-insert-sync``             ``hw``
+=================================  ===========================================================
 
-The entries of one level run in order; the module after the last entry of a level *is* that
-level. ``"op"`` is the input and has no entry. Every pass is looked up by name in
-``ascend_xdsl.lowering.registry.PASSES`` (the one place passes are registered), so this module
-imports no pass: a stage whose pass is not registered yet fails with :class:`MissingPassError`
-naming it, while the levels before it compile. Two consumers read :data:`PIPELINE`:
+The stages of one level run in order; the module after the last stage of a level *is* that
+level. ``"op"`` is the input and has no stage. Every pass is looked up by name in
+``ascend_xdsl.lowering.registry.PASSES`` (the one place passes are registered) and built from
+the options directly, so this module imports no pass and nothing is rendered to text and parsed
+back: a stage whose pass is not registered yet fails with :class:`MissingPassError` naming it,
+while the levels before it compile. Two consumers read :data:`PIPELINE`:
 
-* :func:`compile` — the Python front door used by ``ascend-conv`` and the runtime API: returns
-  the module after each level (``{"op": ..., "format": ..., "api": ..., "hw": ...}``);
+* :func:`compile_levels` — the compile step of the runtime's runner (``runtime/runner.py``),
+  which ``ascend-conv``, ``ascend-run`` and the Python API share: returns the module after each
+  level (``{"op": ..., "format": ..., "api": ..., "hw": ...}``);
 * :class:`AscendPipelinePass` — ``ascend-pipeline{strategy=heuristic hw=atlas-a2-910b2 cores=0}``,
-  the same chain as one ModulePass for ``ascend-opt`` / ``xdsl-opt``.
+  the same chain as one ModulePass for ``ascend-opt`` / ``xdsl-opt``, its text options read into
+  the same :class:`CompileOptions` (:meth:`CompileOptions.from_text`).
 
-To add a pass, add it to ``PIPELINE`` (and to the registry); take options only through the
-placeholders, so both consumers stay in step.
+To add a pass, add a stage to ``PIPELINE`` (and the pass to the registry); a pass takes options
+only through its stage's map, so both consumers stay in step.
 """
 
 from __future__ import annotations
 
-import json
-import os
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from string import Template
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import ArgSpecParseError, parse_pipeline
 from xdsl.utils.exceptions import PassFailedException
 
-from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects.attributes import DwTilingAttr
-from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.lowering.options import CompileError, CompileOptions, PipelineError
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
-from ascend_xdsl.passes.tiling_options import STRATEGIES
 
 PassRegistry = Mapping[str, Callable[[], type[ModulePass]]]
 
-PIPELINE: tuple[tuple[str, str], ...] = (
-    ("format", "ascend-legalize-formats"),
+PassOptions = Callable[[CompileOptions], dict[str, object]]
+"""The options of one stage's pass, taken from the compile options."""
+
+
+def _no_options(options: CompileOptions) -> dict[str, object]:
+    return {}
+
+
+def _tiler_options(options: CompileOptions) -> dict[str, object]:
+    return {
+        "strategy": options.strategy,
+        "hw": options.hw.name,
+        "cores": options.cores,
+        "tiling_file": options.tiling_file,
+        "override": options.override,
+        "dk": options.dk,
+        "budget": options.budget,
+        "use_cache": options.use_cache,
+        "progress": options.progress,
+    }
+
+
+def _target_options(options: CompileOptions) -> dict[str, object]:
+    return {"hw": options.hw.name}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One pass of the pipeline: the level it belongs to, its registered name, its options."""
+
+    level: str
+    pass_name: str
+    options: PassOptions = _no_options
+
+
+PIPELINE: tuple[Stage, ...] = (
+    Stage("format", "ascend-legalize-formats"),
     # The tiler works on (and keeps) format-level IR, but its choice is the input of the API
     # lowering, so it opens the "api" stage: "format" is the layout legalization alone.
-    (
-        "api",
-        "ascend-tile-conv3d-bp-filter{strategy=$strategy hw=$hw cores=$cores"
-        " tiling-file=$tiling_file override=$override dk=$dk}",
-    ),
-    ("api", "convert-conv-to-ascend-api"),
-    ("hw", "lower-ascend-api-to-hw"),
-    ("hw", "ascend-plan-buffers{hw=$hw}"),
-    ("hw", "ascend-insert-sync{hw=$hw}"),
+    Stage("api", "ascend-tile-conv3d-bp-filter", _tiler_options),
+    Stage("api", "convert-conv-to-ascend-api"),
+    Stage("hw", "lower-ascend-api-to-hw"),
+    Stage("hw", "ascend-plan-buffers", _target_options),
+    Stage("hw", "ascend-insert-sync", _target_options),
     # The tile walk recomputes tails and offsets from the loop indices; hoisting what is
     # invariant and folding what is repeated keeps the kernel's scalar work (and the IR) small.
-    ("hw", "licm"),
-    ("hw", "canonicalize"),
-    ("hw", "cse"),
+    Stage("hw", "licm"),
+    Stage("hw", "canonicalize"),
+    Stage("hw", "cse"),
 )
-"""The compiler, level by level: ``(level, pass spec with $placeholders)``, in order."""
+"""The compiler, level by level, in order."""
 
 INPUT_LEVEL = "op"
 
 
-def _levels(pipeline: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+def _levels(pipeline: tuple[Stage, ...]) -> tuple[str, ...]:
     levels = [INPUT_LEVEL]
-    for level, _ in pipeline:
-        if level != levels[-1]:
-            if level in levels:
-                raise AssertionError(f"pipeline level '{level}' is not contiguous")
-            levels.append(level)
+    for stage in pipeline:
+        if stage.level != levels[-1]:
+            if stage.level in levels:
+                raise AssertionError(f"pipeline level '{stage.level}' is not contiguous")
+            levels.append(stage.level)
     return tuple(levels)
 
 
 LEVELS: tuple[str, ...] = _levels(PIPELINE)
 """Every IR level in pipeline order: ``("op", "format", "api", "hw")``."""
-
-
-class PipelineError(ValueError):
-    """A pipeline that cannot be set up: bad option, unknown level, hardware or pass."""
 
 
 class MissingPassError(PipelineError):
@@ -105,71 +129,6 @@ class MissingPassError(PipelineError):
             f"cannot compile to the {level} level: pass '{pass_name}' {reason} "
             f"(levels available so far: {', '.join(LEVELS[: LEVELS.index(level)])})"
         )
-
-
-class CompileError(PipelineError):
-    """A pass rejected the problem or the options (a tiling that does not fit, a bad
-    override): the pass's message, on one line, with the level it stopped at."""
-
-    def __init__(self, level: str, cause: Exception):
-        self.level = level
-        text = str(cause).strip()
-        first = text.splitlines()[0] if text else type(cause).__name__
-        super().__init__(f"compilation failed: {first}")
-
-
-@dataclass(frozen=True)
-class PipelineOptions:
-    """The one option set of the whole pipeline (what the ``$placeholders`` stand for)."""
-
-    hw: str = hw_data.DEFAULT_HW
-    strategy: str = "heuristic"
-    tiling_file: str = ""
-    cores: int = 0
-    override: str = ""
-    dk: str = "separate"
-
-    def check(self) -> None:
-        """Raise :class:`PipelineError` for an unknown hardware, strategy or bad tiling file."""
-        try:
-            hw_data.load(self.hw)
-        except hw_data.UnknownHardwareError as e:
-            raise PipelineError(str(e)) from None
-        if self.strategy not in STRATEGIES:
-            raise PipelineError(
-                f"unknown tiling strategy '{self.strategy}' (expected {', '.join(STRATEGIES)})"
-            )
-        # fixed without a file takes the tiling already on the op (compile(tiling=DwTiling)).
-        if self.tiling_file and self.strategy != "fixed":
-            raise PipelineError("a tiling file goes with the fixed strategy, and only with it")
-        path = self.tiling_file
-        if path and not (os.path.isfile(path) and os.access(path, os.R_OK)):
-            raise PipelineError(f"cannot read tiling file '{path}' (not a readable file)")
-        if self.cores < 0:
-            raise PipelineError(f"cores must be positive (or 0 for all), got {self.cores}")
-
-    def substitutions(self) -> dict[str, str]:
-        """Each option rendered in pipeline-string syntax (strings quoted)."""
-        return {
-            "hw": json.dumps(self.hw, ensure_ascii=False),
-            "strategy": json.dumps(self.strategy, ensure_ascii=False),
-            "tiling_file": json.dumps(self.tiling_file, ensure_ascii=False),
-            "cores": str(self.cores),
-            "override": json.dumps(self.override, ensure_ascii=False),
-            "dk": json.dumps(self.dk, ensure_ascii=False),
-        }
-
-
-def parse_tiling(tiling: str) -> tuple[str, str]:
-    """``heuristic`` | ``tuned`` | ``fixed:FILE`` → (strategy, tiling file or "")."""
-    strategy, sep, path = tiling.partition(":")
-    if strategy == "fixed":
-        if not sep or not path:
-            raise PipelineError("tiling 'fixed' needs a file: fixed:FILE")
-        return strategy, path
-    if sep or strategy not in STRATEGIES:
-        raise PipelineError(f"unknown tiling '{tiling}' (expected heuristic, tuned or fixed:FILE)")
-    return strategy, ""
 
 
 def default_registry() -> PassRegistry:
@@ -190,114 +149,92 @@ def make_context() -> Context:
     return ctx
 
 
-def pipeline_spec(options: PipelineOptions, stop_after: str = LEVELS[-1]) -> str:
-    """The whole pipeline up to ``stop_after`` as one xDSL pipeline string (for ``-p``)."""
+def _check_level(stop_after: str) -> int:
     if stop_after not in LEVELS:
         raise PipelineError(f"unknown level '{stop_after}' (expected {', '.join(LEVELS)})")
-    subs = options.substitutions()
-    last = LEVELS.index(stop_after)
-    return ",".join(
-        Template(spec).substitute(subs) for level, spec in PIPELINE if LEVELS.index(level) <= last
-    )
+    return LEVELS.index(stop_after)
 
 
-def stage_passes(
-    level: str, spec: str, options: PipelineOptions, registry: PassRegistry
-) -> list[ModulePass]:
-    """The pass instances of one pipeline entry, with its placeholders filled in."""
-    text = Template(spec).substitute(options.substitutions())
+def stage_pass(stage: Stage, options: CompileOptions, registry: PassRegistry) -> ModulePass:
+    """The pass instance of one stage, built from ``options``."""
+    factory = registry.get(stage.pass_name)
+    if factory is None:
+        raise MissingPassError(stage.pass_name, stage.level, "is not registered")
     try:
-        arg_specs = list(parse_pipeline(text))
-    except ArgSpecParseError as e:  # a BaseException in xDSL 0.74
-        raise PipelineError(f"bad pass spec '{text}' in the {level} stage: {e}") from None
-    passes: list[ModulePass] = []
-    for arg_spec in arg_specs:
-        factory = registry.get(arg_spec.name)
-        if factory is None:
-            raise MissingPassError(arg_spec.name, level, "is not registered")
-        try:
-            pass_cls = factory()
-        except ImportError as e:
-            raise MissingPassError(arg_spec.name, level, f"cannot be loaded ({e})") from None
-        try:
-            passes.append(pass_cls.from_pass_spec(arg_spec))
-        except ValueError as e:
-            raise PipelineError(f"pass spec '{arg_spec}' in the {level} stage: {e}") from None
-    return passes
+        pass_cls = factory()
+    except ImportError as e:
+        raise MissingPassError(stage.pass_name, stage.level, f"cannot be loaded ({e})") from None
+    fields = stage.options(options)
+    known = {f.name for f in dataclasses.fields(pass_cls) if f.init}
+    for name in fields:
+        if name not in known:
+            raise PipelineError(
+                f"pass '{stage.pass_name}' in the {stage.level} stage has no option "
+                f'"{name.replace("_", "-")}"'
+            )
+    return pass_cls(**fields)
 
 
 def pipeline_passes(
-    options: PipelineOptions,
+    options: CompileOptions,
     stop_after: str = LEVELS[-1],
     registry: PassRegistry | None = None,
 ) -> list[tuple[str, ModulePass]]:
     """Every ``(level, pass)`` needed to reach ``stop_after``, all resolved before any runs."""
-    if stop_after not in LEVELS:
-        raise PipelineError(f"unknown level '{stop_after}' (expected {', '.join(LEVELS)})")
-    options.check()
+    last = _check_level(stop_after)
     registry = default_registry() if registry is None else registry
-    last = LEVELS.index(stop_after)
     return [
-        (level, p)
-        for level, spec in PIPELINE
-        if LEVELS.index(level) <= last
-        for p in stage_passes(level, spec, options, registry)
+        (stage.level, stage_pass(stage, options, registry))
+        for stage in PIPELINE
+        if LEVELS.index(stage.level) <= last
     ]
 
 
-def compile(
+def pipeline_spec(options: CompileOptions, stop_after: str = LEVELS[-1]) -> str:
+    """The passes up to ``stop_after`` as one xDSL pipeline string (for ``-p``), each with the
+    options that differ from its defaults. A :class:`DwTiling` given as such has no text: the
+    string says ``strategy="fixed"``, which takes the tiling on the op."""
+    return ",".join(str(p.pipeline_pass_spec()) for _, p in pipeline_passes(options, stop_after))
+
+
+def compile_levels(
     module: ModuleOp,
+    options: CompileOptions | None = None,
     *,
-    hw: str = hw_data.DEFAULT_HW,
-    tiling: str | DwTiling = "heuristic",
-    core_num: int | None = None,
     stop_after: str | None = None,
-    override: str = "",
-    dk: str = "separate",
     registry: PassRegistry | None = None,
     verify: bool = True,
 ) -> dict[str, ModuleOp]:
     """Compile an op-level module; return the module after each level up to ``stop_after``.
 
-    ``tiling`` is ``heuristic``, ``tuned``, ``fixed:FILE`` or a :class:`DwTiling`, which is put
-    on the dW ops and compiled as ``fixed`` (no text in between: the tuner's candidates);
-    ``override`` replaces tiling fields (``"iterate_order=1 base_k=64"``); ``core_num`` None
-    uses every core of ``hw``. The input module is not modified; each returned module is its
-    own copy, verified. ``verify=False`` (the tuner's inner loop) verifies nothing and keeps
-    only the module of ``stop_after``, uncopied: about a third of a compile is verification.
-    Raises :class:`PipelineError` (a ``ValueError``) for bad options,
-    :class:`MissingPassError` when a pass needed to reach ``stop_after`` is not registered and
-    :class:`CompileError` when a pass rejects the problem or its options.
-    ``registry`` replaces the pass registry (for tests).
+    ``options`` (default: :meth:`CompileOptions.create` with its defaults) say the target,
+    cores, tiling, override and Dk mode; a :class:`DwTiling` in ``options.tiling`` is put on
+    the dW ops and compiled as ``fixed`` (no text in between: the tuner's candidates). The
+    input module is not modified; each returned module is its own copy, verified.
+    ``verify=False`` (the tuner's inner loop) verifies nothing and keeps only the module of
+    ``stop_after``, uncopied: about a third of a compile is verification. Raises
+    :class:`PipelineError` (a ``ValueError``) for a bad level, :class:`MissingPassError` when a
+    pass needed to reach ``stop_after`` is not registered and :class:`CompileError` when a pass
+    rejects the problem or its options. ``registry`` replaces the pass registry (for tests).
     """
-    given = tiling if isinstance(tiling, DwTiling) else None
-    strategy, tiling_file = ("fixed", "") if given else parse_tiling(str(tiling))
-    options = PipelineOptions(
-        hw=hw,
-        strategy=strategy,
-        tiling_file=tiling_file,
-        cores=core_num or 0,
-        override=override,
-        dk=dk,
-    )
-    if core_num is not None and core_num <= 0:
-        raise PipelineError(f"core_num must be positive, got {core_num}")
-    passes = pipeline_passes(options, stop_after or LEVELS[-1], registry)
+    options = CompileOptions.create() if options is None else options
+    stop_after = stop_after or LEVELS[-1]
+    passes = pipeline_passes(options, stop_after, registry)
     ctx = make_context()
     if verify:
         module.verify()
     work = module.clone()
-    if given is not None:
+    if options.tiling is not None:
         for op in work.walk():
             if isinstance(op, Conv3DBackpropFilterOp):
-                op.tiling = DwTilingAttr(given)
+                op.tiling = DwTilingAttr(options.tiling)
     if not verify:
         for level, p in passes:
             try:
                 p.apply(ctx, work)
             except PassFailedException as e:
                 raise CompileError(level, e) from None
-        return {stop_after or LEVELS[-1]: work}
+        return {stop_after: work}
     modules = {INPUT_LEVEL: module.clone()}
     for i, (level, p) in enumerate(passes):
         try:
@@ -315,30 +252,37 @@ class AscendPipelinePass(ModulePass):
     """The whole chain of :data:`PIPELINE` as one pass, with the one option set.
 
     ``ascend-pipeline{strategy=heuristic hw=atlas-a2-910b2 cores=0 tiling-file="" override=""
-    stop-after=hw}``
+    dk=separate stop-after=hw}``; ``cores=0`` is every core of ``hw``.
     """
 
     name = "ascend-pipeline"
 
     strategy: str = "heuristic"
-    hw: str = hw_data.DEFAULT_HW
+    hw: str = DEFAULT_HW
     cores: int = 0
     tiling_file: str = ""
     override: str = ""
     dk: str = "separate"
+    budget: int | None = None
     stop_after: str = LEVELS[-1]
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = PipelineOptions(
-            hw=self.hw,
+    def options(self) -> CompileOptions:
+        """The text options as the typed ones (:class:`PipelineError` if they are bad)."""
+        return CompileOptions.from_text(
+            hw_name=self.hw,
             strategy=self.strategy,
-            tiling_file=self.tiling_file,
             cores=self.cores,
+            tiling_file=self.tiling_file,
             override=self.override,
             dk=self.dk,
+            budget=self.budget,
         )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
-            passes = pipeline_passes(options, self.stop_after)
+            passes = pipeline_passes(self.options(), self.stop_after)
+        except CompileError as e:  # what the tiler says of its options, as it says it
+            raise PassFailedException(e.reason) from e
         except PipelineError as e:
             raise PassFailedException(f"{self.name}: {e}") from e
         for _, p in passes:

@@ -1,6 +1,6 @@
 """Names of every dialect and pass of ours, each resolved lazily on first use.
 
-This is the one place a pass is registered. ``compile()`` and the ``ascend-pipeline`` pass
+This is the one place a pass is registered. ``compile_levels`` and the ``ascend-pipeline`` pass
 (``lowering/pipeline.py``) look the pipeline's passes up here; ``ascend-opt`` (``tools/opt.py``)
 and the ``xdsl.universe`` entry point for plain ``xdsl-opt`` (``tools/universe.py``) register
 these same names. It lives in ``lowering`` because it names passes of both ``passes`` and

@@ -35,7 +35,7 @@ from itertools import pairwise
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -43,6 +43,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl.dialects.enums import Pipe
 from ascend_xdsl.dialects.hw_level import (
+    TARGET_ATTR,
     AllocBufferOp,
     SetFlagOp,
     WaitFlagOp,
@@ -314,12 +315,16 @@ class InsertSyncPass(ModulePass):
     name = "ascend-insert-sync"
 
     hw: str = DEFAULT_HW
+    """The target's name: its ``user_event_ids`` bound the ids, and each kernel synchronised
+    says it in ``ascend.target``, so its verifier checks the ids against the same target."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        # Ids 6 and 7 are reserved for the framework (hw/*.toml user_event_ids).
-        limit = load_hw(self.hw).int("user_event_ids")
+        target = load_hw(self.hw)
+        # Ids from user_event_ids up (6 and 7) are the framework's (hw/*.toml).
+        limit = target.user_event_ids
         for kernel in [o for o in op.ops if isinstance(o, func.FuncOp)]:
             if any(isinstance(o, SetFlagOp | WaitFlagOp) for o in kernel.walk()):
                 continue  # already synchronised (by hand or by an earlier run)
             if any(isinstance(o, AllocBufferOp) for o in kernel.walk()):
                 synchronise(kernel, limit)
+                kernel.attributes[TARGET_ATTR] = StringAttr(target.name)

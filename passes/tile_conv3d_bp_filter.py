@@ -11,9 +11,11 @@ Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to eve
 * ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>``, what
   ``ascend-conv --tiling fixed:FILE`` passes) or, without a file, the one the op already
   carries, checked against ``hw``;
-* ``tuned`` — the tiling found by the search that the tuning package (``tuning/``, above the
-  runtime) registers in ``tiling_options`` when it is imported; it chooses the Dk mode itself,
-  so ``dk`` is not used. Without a registered search the pass fails and says so.
+* ``tuned`` — the tiling found by the search of the tuning package (``tuning/``, above the
+  runtime), which ``tiling_options.search_for`` imports by name when the strategy runs
+  (``budget`` candidates at most, None: the search's default; ``use_cache`` reads its disk
+  cache; ``progress`` shows its bar on a terminal); it chooses the Dk mode itself, so ``dk`` is
+  not used.
 
 ``override="iterate_order=1 base_k=64"`` then replaces individual fields (``bl1_bound`` is
 recomputed unless it is overridden too). Whatever the source, a tiling that does not fit the
@@ -32,14 +34,21 @@ from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyExcepti
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.passes.api_block_tiler import TilingError
 from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling
-from ascend_xdsl.passes.hardware import load_hw
-from ascend_xdsl.passes.tiling_options import DK_MODES, STRATEGIES, tuned_search
+from ascend_xdsl.passes.hardware import cores_error, load_hw
+from ascend_xdsl.passes.tiling_options import (
+    DK_MODES,
+    SEARCHES,
+    STRATEGIES,
+    SearchUnavailable,
+    search_for,
+)
 
 
 def parse_overrides(text: str) -> dict[str, int]:
@@ -145,6 +154,12 @@ class TileConv3DBpFilterPass(ModulePass):
     dk: str = "separate"
     """``separate`` (a kd driver loop, as the DEVKIT API) or ``fused`` (kD in N, as the
     operator does when groups is 1 and dilation D is 1)."""
+    budget: int | None = None
+    """``tuned``: candidates the search scores at most (None: its default)."""
+    use_cache: bool = True
+    """``tuned``: take the answer from the tuning cache when it has one."""
+    progress: bool = False
+    """``tuned``: a progress bar on standard error when it is a terminal."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.strategy not in STRATEGIES:
@@ -153,11 +168,9 @@ class TileConv3DBpFilterPass(ModulePass):
                 f"(expected one of {', '.join(STRATEGIES)})"
             )
         hw = load_hw(self.hw)
-        cores = self.cores or hw.aic_count
-        if not 1 <= cores <= hw.aic_count:
-            raise PassFailedException(
-                f"cores must be in [1, {hw.aic_count}] for {hw.name}, got {cores}"
-            )
+        cores = self.cores or hw.aic_count  # the text option's 0: every core of hw
+        if (error := cores_error(cores, hw)) is not None:
+            raise PassFailedException(error)
         if self.dk not in DK_MODES:
             raise PassFailedException(
                 f"unknown dk mode '{self.dk}' (expected one of {', '.join(DK_MODES)})"
@@ -177,17 +190,8 @@ class TileConv3DBpFilterPass(ModulePass):
                         "strategy=fixed needs a tiling on the op (tiling #ascend.dw_tiling<...>)"
                     )
                 tiling = conv.tiling.tiling
-            elif self.strategy == "tuned":
-                search = tuned_search()
-                if search is None:
-                    raise PassFailedException(
-                        "strategy=tuned needs the tiling search: import ascend_xdsl.tuning "
-                        "(the ascend-opt, ascend-conv and ascend-tune tools do)"
-                    )
-                try:
-                    tiling = search(shape_of_conv_op(conv), hw, cores)
-                except ValueError as e:  # TilingError is one
-                    raise PassFailedException(f"no tuned tiling found: {e}") from None
+            elif self.strategy in SEARCHES:
+                tiling = self.searched_tiling(shape_of_conv_op(conv), hw, cores)
             else:
                 try:
                     problem = shape_of_conv_op(conv)
@@ -201,3 +205,17 @@ class TileConv3DBpFilterPass(ModulePass):
                 tiling = apply_overrides(tiling, overrides)
             check_tiling_fits(tiling, hw)
             conv.tiling = DwTilingAttr(tiling)
+
+    def searched_tiling(self, problem: ConvBpFilterShape, hw: HwConfig, cores: int) -> DwTiling:
+        """The tiling the search of :attr:`strategy` finds (``tiling_options.SEARCHES``)."""
+        budget = {} if self.budget is None else {"budget": self.budget}
+        try:
+            search = search_for(self.strategy)
+            found = search(
+                problem, hw.name, cores, use_cache=self.use_cache, progress=self.progress, **budget
+            )
+        except SearchUnavailable as e:
+            raise PassFailedException(str(e)) from None
+        except ValueError as e:  # TilingError is one
+            raise PassFailedException(f"no tuned tiling found: {e}") from None
+        return found.tuned

@@ -1,44 +1,58 @@
 """The public Python API: ``conv3d_weight`` with ``torch.nn.grad.conv3d_weight`` semantics,
 computed by compiling the dW kernel to the hardware level and interpreting that program.
 
-``run_conv3d_weight`` does the same and returns the IR of every level next to the result.
-Compilation goes through the same front door as ``ascend-conv`` (``lowering/build.py`` and
-``lowering/pipeline.compile``) and is cached per problem and options, so repeated calls only
-interpret. This module is the public entry point of the runtime and, like the tools, uses the
-compiler; the interpreter itself (``interpreter.py``) never imports a pass.
+``run_conv3d_weight`` does the same and returns the IR of every level and the modelled cost
+next to the result. Both go through the runner (``runtime/runner.py``), the front door that
+``ascend-conv`` and ``ascend-run`` use too: compiled with the typed compile options
+(``lowering/options.py``) and cached per problem and options, so repeated calls only
+interpret. ``interpret``, ``model_cost`` and ``run_compiled`` run a module already compiled,
+through the same runner. This module is the public entry point of the runtime and, like the
+tools, uses the compiler; the interpreter itself never imports a pass.
 """
 
 from __future__ import annotations
 
 import math
-import operator
-import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
 import ml_dtypes
 import numpy as np
-from threadpoolctl import threadpool_limits
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.hw import DEFAULT_HW
-from ascend_xdsl.ir.program import find_function
-from ascend_xdsl.lowering.build import FUNC_NAME, build_module, shape_from_torch_args
-from ascend_xdsl.lowering.pipeline import LEVELS
-from ascend_xdsl.lowering.pipeline import compile as compile_module
-from ascend_xdsl.runtime.cost.cost_only import cost_only
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
+from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
+from ascend_xdsl.lowering.options import CompileOptions, Override, load_target, override_text
 from ascend_xdsl.runtime.cost.report import CostReport
-from ascend_xdsl.runtime.executors.interpreter import build_interpreter
-from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
-from ascend_xdsl.runtime.reports.check import (
-    CheckResult,
-    NonFiniteInputWarning,
-    check,
-    non_finite_note,
+from ascend_xdsl.runtime.reports.check import CheckResult, NonFiniteInputWarning, non_finite_note
+from ascend_xdsl.runtime.runner import (
+    CompileJob,
+    ModuleJob,
+    RunOptions,
+    check_host_memory,
+    compiled,
+    random_inputs,
+    run,
 )
+
+__all__ = [
+    "Conv3dWeightResult",
+    "KernelRun",
+    "Override",
+    "check_host_memory",
+    "compiled_levels",
+    "conv3d_weight",
+    "interpret",
+    "interpret_timed",
+    "model_cost",
+    "override_text",
+    "problem_of",
+    "random_inputs",
+    "run_compiled",
+    "run_conv3d_weight",
+]
 
 IntOr3 = int | Sequence[int]
 
@@ -54,36 +68,6 @@ class Conv3dWeightResult:
     problem: ConvBpFilterShape
     modules: dict[str, ModuleOp] = field(default_factory=dict)
     cost: CostReport | None = None
-
-
-Override = str | Mapping[str, int] | Sequence[str]
-"""Tiling fields to replace: ``"base_k=64 iterate_order=1"``, ``["base_k=64", ...]`` or
-``{"base_k": 64, ...}``."""
-
-
-def override_text(override: Override) -> str:
-    """``override`` in the pipeline's one spelling, ``"FIELD=N FIELD=N"``; ``TypeError`` for
-    anything else."""
-    if isinstance(override, str):
-        return override
-    if isinstance(override, Mapping):
-        items = [f"{k}={operator.index(v)}" for k, v in override.items()]
-    elif isinstance(override, Sequence) and all(isinstance(v, str) for v in override):
-        items = list(override)
-    else:
-        raise TypeError(
-            'override must be "FIELD=N ...", a sequence of "FIELD=N" or a mapping of fields '
-            f"to integers, got {override!r}"
-        )
-    return " ".join(items)
-
-
-def _cores(cores: object) -> int | None:
-    if cores is None:
-        return None
-    if isinstance(cores, bool) or not hasattr(cores, "__index__"):
-        raise TypeError(f"cores must be an integer or None, got {cores!r}")
-    return operator.index(cores)
 
 
 def problem_of(
@@ -112,24 +96,25 @@ def problem_of(
     return problem
 
 
-@cache
 def compiled_levels(
     problem: ConvBpFilterShape,
-    hw: str,
+    hw_name: str,
     tiling: str,
     cores: int | None,
     override: str,
     dk: str = "separate",
 ) -> dict[str, ModuleOp]:
-    """The module after each level for ``problem`` (cached: compiling is deterministic)."""
-    return compile_module(
-        build_module(problem), hw=hw, tiling=tiling, core_num=cores, override=override, dk=dk
+    """The module after each level for ``problem`` (cached by the runner: compiling is
+    deterministic; ``runtime.runner.clear_compile_cache()`` frees them)."""
+    options = CompileOptions.create(
+        hw=hw_name, cores=cores, tiling=tiling, override=override, dk=dk
     )
+    return compiled(problem, options)
 
 
 def interpret(
     module: ModuleOp,
-    hw: str,
+    hw: str | HwConfig,
     x: np.ndarray,
     dy: np.ndarray,
     executor: str = "compiled",
@@ -139,10 +124,8 @@ def interpret(
 
     ``executor``: ``"compiled"`` translates each launched kernel to Python once (cached with
     the module), ``"interp"`` runs it op by op in xDSL's interpreter; both give the same bits.
-    Single-threaded BLAS inside the run: the kernel's GEMMs are small and many, and OpenBLAS
-    threads made loaded runs ten times slower. The run may take ``max_iterations`` loop
-    iterations (``runtime/machine/budget.py``; None: the default), else it raises
-    ``BudgetExceeded``."""
+    The run may take ``max_iterations`` loop iterations (``runtime/machine/budget.py``; None:
+    the default), else it raises ``BudgetExceeded``."""
     return interpret_timed(module, hw, x, dy, executor, timed=False, max_iterations=max_iterations)[
         0
     ]
@@ -150,7 +133,7 @@ def interpret(
 
 def interpret_timed(
     module: ModuleOp,
-    hw: str,
+    hw: str | HwConfig,
     x: np.ndarray,
     dy: np.ndarray,
     executor: str = "compiled",
@@ -159,13 +142,13 @@ def interpret_timed(
 ) -> tuple[np.ndarray, CostReport | None]:
     """:func:`interpret`, and with ``timed`` the cost model's report of the launch (the exact
     timeline of every instruction of every core, ``runtime/cost/report.py``)."""
-    interpreter, functions = build_interpreter(
-        module, hw, executor=executor, timed=timed, max_iterations=max_iterations
+    result = run(
+        ModuleJob(module, load_target(hw), FUNC_NAME, (x, dy)),
+        RunOptions(
+            cost="full" if timed else "none", executor=executor, max_iterations=max_iterations
+        ),
     )
-    with threadpool_limits(limits=1, user_api="blas"):
-        (dw,) = interpreter.call_op(FUNC_NAME, (x, dy))
-    costs = functions.costs
-    return np.asarray(dw, dtype=np.float32), (costs[-1] if timed and costs else None)
+    return result.grad_weight, result.cost
 
 
 def run_conv3d_weight(
@@ -177,7 +160,7 @@ def run_conv3d_weight(
     dilation: IntOr3 = 1,
     groups: int = 1,
     *,
-    hw: str = DEFAULT_HW,
+    hw: str | HwConfig = DEFAULT_HW,
     tiling: str = "heuristic",
     cores: int | None = None,
     override: Override = "",
@@ -190,78 +173,45 @@ def run_conv3d_weight(
     """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
     ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`); with ``cost`` (the
     default) the hardware-level run is also timed by the cost model (``.cost``; it about
-    doubles the run time, which ``conv3d_weight`` does not pay). ``override`` is
-    ``"FIELD=N ..."``, a sequence of ``"FIELD=N"`` or a mapping of fields to integers; the
-    errors, warnings and ``max_iterations`` are those of :func:`conv3d_weight`."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level '{level}' (expected one of {', '.join(LEVELS)})")
+    doubles the run time, which ``conv3d_weight`` does not pay). ``tiling`` is
+    ``"heuristic"``, ``"tuned"`` (the search of ``tuning/``, cached on disk) or
+    ``"fixed:FILE"``; ``override`` is ``"FIELD=N ..."``, a sequence of ``"FIELD=N"`` or a
+    mapping of fields to integers; the errors, warnings and ``max_iterations`` are those of
+    :func:`conv3d_weight`."""
     problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
-    check_host_memory(problem)
     note = non_finite_note(input, grad_output)
+    options = CompileOptions.create(hw=hw, cores=cores, tiling=tiling, override=override, dk=dk)
     if note is not None:
         warnings.warn(note, NonFiniteInputWarning, stacklevel=2)
-    levels = compiled_levels(problem, hw, tiling, _cores(cores), override_text(override), dk)
-    dw, report = interpret_timed(
-        levels[level],
-        hw,
-        np.asarray(input),
-        np.asarray(grad_output),
-        executor,
-        cost and level == "hw",
-        max_iterations,
+    result = run(
+        CompileJob(problem, options, level, (np.asarray(input), np.asarray(grad_output))),
+        RunOptions(
+            cost="full" if cost and level == "hw" else "none",
+            executor=executor,
+            max_iterations=max_iterations,
+        ),
     )
-    if report is not None:
-        report.flops = 2.0 * problem.macs
-    return Conv3dWeightResult(dw, problem, dict(levels), report)
+    return Conv3dWeightResult(result.grad_weight, problem, result.modules, result.cost)
 
 
 def model_cost(
     module: ModuleOp,
-    hw: str = DEFAULT_HW,
+    hw: str | HwConfig = DEFAULT_HW,
     entry: str = FUNC_NAME,
     problem: ConvBpFilterShape | None = None,
     max_iterations: int | None = None,
     cycle_limit: float = math.inf,
 ) -> list[CostReport]:
     """The cost-only mode: the cost report of every launch of ``entry`` without running its
-    data (``runtime/cost/cost_only.py``: no tensors, no core memory, loops extrapolated where their
-    iterations repeat). With ``problem``, FLOPs are those of its dW formula. ``cycle_limit``:
+    data (``runtime/cost/cost_only.py``: no tensors, no core memory, loops extrapolated where
+    their iterations repeat). FLOPs are those of the dW formula of ``problem``, or of the
+    problem ``entry`` computes when it is one (``ir/program.conv_problem``). ``cycle_limit``:
     raise ``CycleLimitExceeded`` as soon as a launch is sure to take longer."""
-    function = find_function(module, entry)
-    if function is None:
-        raise ValueError(f"no function @{entry} in the module")
-    reports = cost_only(module, function, hw, max_iterations, cycle_limit)
-    if problem is not None:
-        for report in reports:
-            report.flops = 2.0 * problem.macs
-    return reports
-
-
-def check_host_memory(problem: ConvBpFilterShape) -> None:
-    """Raise ``HostMemoryError`` (a ``ValueError``) before a full run of ``problem`` that
-    would need more host memory than the machine has (``runtime/machine/host_memory.py``)."""
-    size = 2 if problem.dtype in ("f16", "bf16") else 4
-    needed = tensor_bytes(
-        [
-            (problem.input_shape, size),
-            (problem.grad_output_shape, size),
-            (problem.weight_shape, 4),
-        ]
+    result = run(
+        ModuleJob(module, load_target(hw), entry, problem=problem),
+        RunOptions(cost="cost-only", max_iterations=max_iterations, cycle_limit=cycle_limit),
     )
-    check_host_bytes(
-        int(needed * RUN_FACTOR),
-        f"a full run of x {'x'.join(map(str, problem.input_shape))}",
-        "model its cost without its data (model_cost, ascend-conv --cost-only)",
-    )
-
-
-def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Seeded standard-normal x and dy of ``problem``, in its element type."""
-    dtype = np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(problem.input_shape, dtype=np.float32).astype(dtype)
-    dy = rng.standard_normal(problem.grad_output_shape, dtype=np.float32).astype(dtype)
-    return x, dy
+    return result.costs
 
 
 @dataclass(frozen=True)
@@ -280,21 +230,19 @@ def run_compiled(
     modules: dict[str, ModuleOp],
     problem: ConvBpFilterShape,
     *,
-    hw: str,
+    hw: str | HwConfig,
     seed: int = 0,
     executor: str = "compiled",
     max_iterations: int | None = None,
 ) -> KernelRun:
-    """Interpret the hardware-level program of ``modules`` on seeded random inputs and check it
-    against the reference (the main job of ``ascend-conv``)."""
+    """Interpret the hardware-level program of ``modules`` on seeded random inputs, timed, and
+    check it against the reference."""
     check_host_memory(problem)
-    x, dy = random_inputs(problem, seed)
-    start = time.perf_counter()
-    dw, cost = interpret_timed(modules["hw"], hw, x, dy, executor, max_iterations=max_iterations)
-    seconds = time.perf_counter() - start
-    if cost is not None:
-        cost.flops = 2.0 * problem.macs
-    return KernelRun(dw, seconds, check(problem, x, dy, dw), seed, cost)
+    result = run(
+        ModuleJob(modules["hw"], load_target(hw), FUNC_NAME, random_inputs(problem, seed), problem),
+        RunOptions(executor=executor, max_iterations=max_iterations),
+    )
+    return KernelRun(result.grad_weight, result.run_seconds, result.check(), seed, result.cost)
 
 
 def conv3d_weight(

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from ascend_xdsl.runtime.reports import output
@@ -122,22 +123,21 @@ def test_both_executors_check_the_same_numbers(capsys):
 
 
 def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
-    from ascend_xdsl.runtime import api
+    real = conv.run_job
 
-    real = api.run_compiled
+    def broken(job, options):
+        result = real(job, options)
+        dw = np.array(result.outputs[0], copy=True)
+        dw[0, 0, 0, 0, 0] += 10.0  # what a kernel bug would do
+        result.outputs = (dw,)
+        return result
 
-    def broken(modules, problem, *, hw, seed=0, executor="compiled", **options):
-        result = real(modules, problem, hw=hw, seed=seed, executor=executor, **options)
-        result.grad_weight[0, 0, 0, 0, 0] += 10.0  # what a kernel bug would do
-        x, dy = api.random_inputs(problem, seed)
-        return api.KernelRun(
-            result.grad_weight, result.seconds, api.check(problem, x, dy, result.grad_weight), seed
-        )
-
-    monkeypatch.setattr(conv, "run_compiled", broken)
+    monkeypatch.setattr(conv, "run_job", broken)
     code, out, err = run(capsys, "bp-filter", "--input", "1,16,2,6,6", "--weight", "16,16,1,3,3")
     assert code == 1
-    assert out.rstrip().endswith(": FAILED")
+    (checked,) = [line for line in out.splitlines() if "check against the reference" in line]
+    assert checked.endswith(": FAILED")
+    assert out.rstrip().splitlines()[-1].startswith("  cores: ")  # the whole summary
     assert_one_line_error(err, "dW is outside the tolerance of the reference")
 
 

@@ -223,7 +223,8 @@ def test_the_readme_hw_op_counts_are_the_compilers():
     M, and the default layer with D=32, H=W=56 ... to K" (ops of the hw module, itself not
     counted, as the summary's ``compiled`` line counts them)."""
     from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
-    from ascend_xdsl.lowering.pipeline import compile
+    from ascend_xdsl.lowering.options import CompileOptions
+    from ascend_xdsl.lowering.pipeline import compile_levels
 
     text = " ".join((ROOT / "README.md").read_text().split())
     found = re.search(
@@ -240,6 +241,6 @@ def test_the_readme_hw_op_counts_are_the_compilers():
     counts = []
     for x, w, cores in layers:
         problem = shape_from_torch_args(x, w, padding=1)
-        hw = compile(build_module(problem), core_num=cores)["hw"]
+        hw = compile_levels(build_module(problem), CompileOptions.create(cores=cores))["hw"]
         counts.append(sum(1 for _ in hw.walk()) - 1)
     assert counts == [int(n) for n in found.groups()]

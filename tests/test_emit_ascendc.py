@@ -47,7 +47,8 @@ from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.ir.program import conv_problem
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
-from ascend_xdsl.lowering.pipeline import compile, make_context
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels, make_context
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.executors import api_sim
 from ascend_xdsl.tools import conv
@@ -68,15 +69,14 @@ def _modules(name: str, cores: int, stop_after: str = "api") -> dict[str, Module
         groups=kw.get("groups", 1),  # type: ignore[arg-type]
         dtype="f16" if dtype is np.float16 else "bf16",
     )
-    return compile(
-        build_module(problem),
+    options = CompileOptions.create(
         hw=HW,
         tiling="heuristic",
-        core_num=cores,
-        stop_after=stop_after,
+        cores=cores,
         override=str(kw.get("override", "")),
         dk=str(kw.get("dk", "separate")),
     )
+    return compile_levels(build_module(problem), options, stop_after=stop_after)
 
 
 def _project(name: str, cores: int) -> tuple[ModuleOp, Project]:
@@ -158,11 +158,9 @@ def test_kernel_has_one_call_per_api_op(name: str, cores: int) -> None:
 
 def test_hw_level_is_refused() -> None:
     module = _modules("small", 1)
-    hw = compile(
+    hw = compile_levels(
         build_module(shape_from_torch_args((1, 16, 3, 6, 6), (16, 16, 2, 3, 3), dtype="f16")),
-        hw=HW,
-        tiling="heuristic",
-        core_num=1,
+        CompileOptions.create(hw=HW, tiling="heuristic", cores=1),
     )["hw"]
     with pytest.raises(EmitError, match="takes the API level"):
         emit_project(hw, HW, "")

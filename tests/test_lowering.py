@@ -9,7 +9,8 @@ import pytest
 from xdsl.dialects import builtin, scf
 
 from ascend_xdsl.lowering.build import build_conv3d_bp_filter
-from ascend_xdsl.lowering.pipeline import compile as compile_module
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels
 
 HW_OPS = (
     "ascend.data_copy",
@@ -47,7 +48,7 @@ def _inside_loop(op) -> bool:
 
 def _lower(shape, weight, kwargs, cores) -> dict[str, builtin.ModuleOp]:
     module = build_conv3d_bp_filter(shape, weight, **kwargs)
-    return compile_module(module, core_num=cores)
+    return compile_levels(module, CompileOptions.create(cores=cores))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
@@ -75,7 +76,7 @@ def test_both_iterate_orders():
     orders = {}
     for order in (0, 1):
         module = build_conv3d_bp_filter((1, 64, 2, 16, 16), (256, 64, 1, 3, 3), padding=1)
-        fmt = compile_module(module, core_num=1, stop_after="format")["format"]
+        fmt = compile_levels(module, CompileOptions.create(cores=1), stop_after="format")["format"]
         override = f"iterate_order={order} base_m=64 base_n=64 step_m=1 step_n=1"
         PassPipeline(
             (

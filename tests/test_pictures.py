@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
-from ascend_xdsl.lowering.pipeline import compile
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.runtime.api import run_compiled
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
@@ -34,7 +35,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 def report() -> CostReport:
     """The cost report of the small problem on two cores."""
     problem = shape_from_torch_args((1, 16, 2, 6, 6), (16, 16, 1, 3, 3), padding=1)
-    modules = compile(build_module(problem), hw=HW, core_num=2)
+    modules = compile_levels(build_module(problem), CompileOptions.create(hw=HW, cores=2))
     cost = run_compiled(modules, problem, hw=HW).cost
     assert cost is not None and len(cost.cores) == 2
     return cost

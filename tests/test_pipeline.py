@@ -1,4 +1,4 @@
-"""lowering/pipeline.py: the one pipeline description, compile() and the ascend-pipeline pass.
+"""lowering/pipeline.py: the one pipeline description, compile_levels and the ascend-pipeline pass.
 
 The passes of the api and hw levels are written elsewhere; the tests that need them run on a
 fake registry whose passes do nothing, which exercises the orchestration and nothing else.
@@ -17,15 +17,14 @@ from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.lowering import pipeline
 from ascend_xdsl.lowering.build import build_conv3d_bp_filter
 from ascend_xdsl.lowering.legalize_formats import LegalizeFormatsPass
+from ascend_xdsl.lowering.options import CompileError, CompileOptions, parse_tiling
 from ascend_xdsl.lowering.pipeline import (
     LEVELS,
     PIPELINE,
     AscendPipelinePass,
     MissingPassError,
     PipelineError,
-    PipelineOptions,
-    compile,
-    parse_tiling,
+    compile_levels,
     pipeline_spec,
 )
 from ascend_xdsl.lowering.registry import PASSES
@@ -41,10 +40,10 @@ def _trans_data_count(module: ModuleOp) -> int:
 
 def test_levels_and_description():
     assert LEVELS == ("op", "format", "api", "hw")
-    assert [level for level, _ in PIPELINE] == ["format", "api", "api"] + ["hw"] * 6
-    spec = pipeline_spec(PipelineOptions())
-    assert 'ascend-tile-conv3d-bp-filter{strategy="heuristic" hw="atlas-a2-910b2"' in spec
-    assert pipeline_spec(PipelineOptions(), "format") == "ascend-legalize-formats"
+    assert [stage.level for stage in PIPELINE] == ["format", "api", "api"] + ["hw"] * 6
+    spec = pipeline_spec(CompileOptions.create(cores=4))
+    assert "ascend-tile-conv3d-bp-filter{cores=4}" in spec
+    assert pipeline_spec(CompileOptions.create(), "format") == "ascend-legalize-formats"
     assert [p.name for p in parse_pipeline(spec)] == [
         "ascend-legalize-formats",
         "ascend-tile-conv3d-bp-filter",
@@ -61,7 +60,7 @@ def test_levels_and_description():
 def test_compile_to_format_level():
     module = _module()
     before = str(module)
-    modules = compile(module, stop_after="format")
+    modules = compile_levels(module, stop_after="format")
     assert list(modules) == ["op", "format"]
     assert str(module) == before, "the input module must not be modified"
     assert str(modules["op"]) == before
@@ -72,7 +71,7 @@ def test_compile_to_format_level():
 
 
 def test_compile_to_op_level_runs_nothing():
-    modules = compile(_module(), stop_after="op")
+    modules = compile_levels(_module(), stop_after="op")
     assert list(modules) == ["op"]
 
 
@@ -80,7 +79,7 @@ def test_missing_pass_is_named():
     """The later levels' passes are looked up by name; without them compile says which."""
     registry = {"ascend-legalize-formats": PASSES["ascend-legalize-formats"]}
     with pytest.raises(MissingPassError) as info:
-        compile(_module(), registry=registry)
+        compile_levels(_module(), registry=registry)
     assert info.value.pass_name == "ascend-tile-conv3d-bp-filter"
     assert info.value.level == "api"
     assert "'ascend-tile-conv3d-bp-filter' is not registered" in str(info.value)
@@ -92,7 +91,7 @@ def test_unloadable_pass_is_named():
 
     registry = {"ascend-legalize-formats": broken}
     with pytest.raises(MissingPassError, match="'ascend-legalize-formats' cannot be loaded"):
-        compile(_module(), stop_after="format", registry=registry)
+        compile_levels(_module(), stop_after="format", registry=registry)
 
 
 def _fake(pass_name: str, fields: tuple[str, ...] = ()) -> type[ModulePass]:
@@ -107,7 +106,18 @@ def _fake(pass_name: str, fields: tuple[str, ...] = ()) -> type[ModulePass]:
 def _fake_registry() -> dict:
     registry = dict(pipeline.default_registry())
     registry["ascend-tile-conv3d-bp-filter"] = lambda: _fake(
-        "ascend-tile-conv3d-bp-filter", ("strategy", "hw", "cores", "tiling_file", "override", "dk")
+        "ascend-tile-conv3d-bp-filter",
+        (
+            "strategy",
+            "hw",
+            "cores",
+            "tiling_file",
+            "override",
+            "dk",
+            "budget",
+            "use_cache",
+            "progress",
+        ),
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw")
@@ -117,7 +127,7 @@ def _fake_registry() -> dict:
 
 
 def test_all_levels_with_fake_later_passes():
-    modules = compile(_module(), registry=_fake_registry())
+    modules = compile_levels(_module(), registry=_fake_registry())
     assert list(modules) == list(LEVELS)
     assert len({id(m) for m in modules.values()}) == 4, "each level is its own copy"
 
@@ -125,9 +135,7 @@ def test_all_levels_with_fake_later_passes():
 def test_options_reach_the_passes(tmp_path):
     tiling = tmp_path / "my tiling.json"
     tiling.write_text("{}")
-    options = PipelineOptions(
-        hw="atlas-a2-910b3", strategy="fixed", tiling_file=str(tiling), cores=4
-    )
+    options = CompileOptions.create(hw="atlas-a2-910b3", tiling=f"fixed:{tiling}", cores=4)
     passes = dict(
         (p.name, p) for _, p in pipeline.pipeline_passes(options, registry=_fake_registry())
     )
@@ -144,8 +152,8 @@ def test_options_reach_the_passes(tmp_path):
 def test_pass_without_the_option_is_reported():
     registry = _fake_registry()
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers")
-    with pytest.raises(PipelineError, match=r"ascend-plan-buffers.*\"hw\""):
-        compile(_module(), registry=registry)
+    with pytest.raises(PipelineError, match=r"ascend-plan-buffers.*has no option \"hw\""):
+        compile_levels(_module(), registry=registry)
 
 
 @pytest.mark.parametrize(
@@ -155,13 +163,28 @@ def test_pass_without_the_option_is_reported():
         ({"tiling": "magic"}, "unknown tiling 'magic'"),
         ({"tiling": "fixed"}, "needs a file"),
         ({"tiling": "fixed:/no/such/file.json"}, "cannot read tiling file"),
-        ({"core_num": 0}, "core_num must be positive"),
-        ({"stop_after": "asm"}, "unknown level 'asm'"),
+        ({"cores": 0}, r"compilation failed: cores must be in \[1, 24\]"),
+        ({"cores": 25}, r"cores must be in \[1, 24\] for atlas-a2-910b2, got 25"),
+        ({"dk": "both"}, "unknown dk mode 'both'"),
     ],
 )
 def test_bad_options(kwargs, message):
     with pytest.raises(PipelineError, match=message):
-        compile(_module(), **kwargs)
+        CompileOptions.create(**kwargs)
+
+
+def test_bad_level():
+    with pytest.raises(PipelineError, match="unknown level 'asm'"):
+        compile_levels(_module(), stop_after="asm")
+
+
+def test_cores_is_one_checked_int():
+    assert CompileOptions.create().cores == 24
+    assert CompileOptions.create(hw="atlas-a2-910b3").cores == 20
+    with pytest.raises(TypeError, match="cores must be an integer or None"):
+        CompileOptions.create(cores=True)
+    with pytest.raises(CompileError):
+        CompileOptions(hw=CompileOptions.create().hw, cores=0)
 
 
 def test_parse_tiling():
@@ -203,7 +226,9 @@ def test_defaults_have_one_definition():
     from ascend_xdsl.passes.plan_buffers import PlanBuffersPass
     from ascend_xdsl.passes.tile_conv3d_bp_filter import TileConv3DBpFilterPass
 
-    hws = {PipelineOptions().hw, AscendPipelinePass().hw}
+    hws = {CompileOptions.create().hw.name, AscendPipelinePass().hw}
     hws |= {TileConv3DBpFilterPass().hw, PlanBuffersPass().hw, InsertSyncPass().hw}
     assert hws == {DEFAULT_HW}
-    assert pipeline.STRATEGIES is tiling_options.STRATEGIES
+    from ascend_xdsl.lowering import options
+
+    assert options.STRATEGIES is tiling_options.STRATEGIES

@@ -18,7 +18,8 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
-from ascend_xdsl.lowering.pipeline import CompileError, compile
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import CompileError, compile_levels
 from ascend_xdsl.passes import tiling_options
 from ascend_xdsl.passes.core_split import core_splits, split_axes
 from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
@@ -104,7 +105,9 @@ def test_simulator_runs_the_tuned_tiling_and_matches_the_reference(results, name
     """The tuned tiling compiled with every level verified, run in full by the simulator: dW
     equals the plain loop nest, and the full run's exact timeline is the cost-only score."""
     problem = problem_of(name)
-    modules = compile(build_module(problem), hw=HW, tiling=results[name].tuned)
+    modules = compile_levels(
+        build_module(problem), CompileOptions.create(hw=HW, tiling=results[name].tuned)
+    )
     run = run_compiled(modules, problem, hw=HW, seed=3)
     assert run.check.ok, run.check.describe()
     x, dy = random_inputs(problem, 3)
@@ -122,7 +125,11 @@ def test_fused_dk_tiling_runs_in_full():
     problem = problem_of("3x3x3")
     fused = heuristic_tiling(problem, load_hw(HW), 24, fuse_dk=True)
     assert fused.fused_dk
-    run = run_compiled(compile(build_module(problem), hw=HW, tiling=fused), problem, hw=HW)
+    run = run_compiled(
+        compile_levels(build_module(problem), CompileOptions.create(hw=HW, tiling=fused)),
+        problem,
+        hw=HW,
+    )
     assert run.check.ok
 
 
@@ -162,7 +169,7 @@ def test_search_rejects_bad_cores():
         search.search(problem_of("3x3x3"), HW, cores=99)
 
 
-# -- compile(tiling=DwTiling) and strategy=tuned ----------------------------------------------
+# -- compile_levels with a DwTiling, and strategy=tuned ---------------------------------------
 def test_compile_with_a_dwtiling_is_the_fixed_file(tmp_path, results):
     problem = problem_of("groups-2")
     t = results["groups-2"].tuned
@@ -170,9 +177,13 @@ def test_compile_with_a_dwtiling_is_the_fixed_file(tmp_path, results):
     from ascend_xdsl.dialects.attributes import DwTilingAttr
 
     path.write_text(str(DwTilingAttr(t)))
-    by_file = compile(build_module(problem), hw=HW, tiling=f"fixed:{path}")
-    direct = compile(build_module(problem), hw=HW, tiling=t)
-    fast = compile(build_module(problem), hw=HW, tiling=t, verify=False)
+    by_file = compile_levels(
+        build_module(problem), CompileOptions.create(hw=HW, tiling=f"fixed:{path}")
+    )
+    direct = compile_levels(build_module(problem), CompileOptions.create(hw=HW, tiling=t))
+    fast = compile_levels(
+        build_module(problem), CompileOptions.create(hw=HW, tiling=t), verify=False
+    )
     assert set(fast) == {"hw"}
     assert ir_text(direct["hw"]) == ir_text(by_file["hw"]) == ir_text(fast["hw"])
 
@@ -180,21 +191,25 @@ def test_compile_with_a_dwtiling_is_the_fixed_file(tmp_path, results):
 def test_compile_with_a_dwtiling_checks_it_against_the_hardware(results):
     t = replace(results["3x3x3"].tuned, base_m=512, base_n=512)
     with pytest.raises((PassFailedException, VerifyException), match=r"L0[AC] overflow"):
-        compile(build_module(problem_of("3x3x3")), hw=HW, tiling=t)
+        compile_levels(build_module(problem_of("3x3x3")), CompileOptions.create(hw=HW, tiling=t))
 
 
-def test_strategy_tuned_goes_through_the_registered_search():
+def test_strategy_tuned_goes_through_the_search_table():
     problem = problem_of("3x3x3")
     expect = cached_search.tune(problem, HW, 2).tuned
-    modules = compile(build_module(problem), hw=HW, tiling="tuned", core_num=2)
+    modules = compile_levels(
+        build_module(problem), CompileOptions.create(hw=HW, tiling="tuned", cores=2)
+    )
     (op,) = [o for o in modules["api"].walk() if o.name == "ascend.init"]
     assert op.tiling.tiling == expect  # type: ignore[attr-defined]
 
 
-def test_strategy_tuned_without_the_tuning_package(monkeypatch):
-    monkeypatch.setattr(tiling_options, "_tuned_search", [])
-    with pytest.raises(CompileError, match=r"import ascend_xdsl\.tuning"):
-        compile(build_module(problem_of("3x3x3")), hw=HW, tiling="tuned")
+def test_strategy_tuned_with_a_search_that_cannot_load(monkeypatch):
+    monkeypatch.setitem(tiling_options.SEARCHES, "tuned", ("ascend_xdsl.tuning.nope", "tune"))
+    with pytest.raises(CompileError, match=r"strategy=tuned needs its search .*cannot be loaded"):
+        compile_levels(
+            build_module(problem_of("3x3x3")), CompileOptions.create(hw=HW, tiling="tuned")
+        )
 
 
 # -- the cache --------------------------------------------------------------------------------
@@ -258,6 +273,8 @@ def test_progress_bar_only_on_a_terminal(tmp_path, monkeypatch):
 
 def test_cost_only_of_a_tuned_tiling_is_its_score(results):
     problem = problem_of("wide-cout")
-    modules = compile(build_module(problem), hw=HW, tiling=results["wide-cout"].tuned)
+    modules = compile_levels(
+        build_module(problem), CompileOptions.create(hw=HW, tiling=results["wide-cout"].tuned)
+    )
     (report,) = model_cost(modules["hw"], HW, problem=problem)
     assert report.cycles == results["wide-cout"].tuned_score.cycles

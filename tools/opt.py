@@ -30,9 +30,6 @@ from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.runtime.reports.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
 
-# Registers the tiling search behind ascend-tile-conv3d-bp-filter{strategy=tuned}.
-from ascend_xdsl.tuning import tune as _tune  # noqa: F401
-
 PROG = "ascend-opt"
 
 

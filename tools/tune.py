@@ -32,8 +32,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ascend_xdsl import hw as hw_data
-from ascend_xdsl.tools.conv import int_at_least
+from ascend_xdsl.hw import DEFAULT_HW, UnknownHardwareError, load
 from ascend_xdsl.tools.errors import (
     CliError,
     OneLineParser,
@@ -42,6 +41,7 @@ from ascend_xdsl.tools.errors import (
     run_tool,
     write_output,
 )
+from ascend_xdsl.tools.flags import int_at_least
 from ascend_xdsl.tuning.search import BUDGET
 from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
 
@@ -69,7 +69,7 @@ def make_parser() -> argparse.ArgumentParser:
         "input, weight, stride, padding, dilation, groups, dtype) against the heuristic.",
     )
     p.add_argument("layers", metavar="LAYERS", help="the layers file (.json or .csv)")
-    p.add_argument("--hw", metavar="NAME", default=hw_data.DEFAULT_HW, help="hardware description")
+    p.add_argument("--hw", metavar="NAME", default=DEFAULT_HW, help="hardware description")
     p.add_argument(
         "--cores", metavar="N", type=int_at_least(1), help="AI cores to use (default: all)"
     )
@@ -134,11 +134,11 @@ def format_csv(rows: Sequence[dict[str, Any]]) -> str:
 
 def run(args: argparse.Namespace) -> str:
     try:
-        hw_data.load(args.hw)
-    except hw_data.UnknownHardwareError as e:
+        hw = load(args.hw)
+    except UnknownHardwareError as e:
         raise CliError(str(e)) from None
-    if args.cores is not None and args.cores > hw_data.load(args.hw).aic_count:
-        raise CliError(f"--cores {args.cores}: {args.hw} has {hw_data.load(args.hw).aic_count}")
+    if args.cores is not None and args.cores > hw.aic_count:
+        raise CliError(f"--cores {args.cores}: {hw.name} has {hw.aic_count}")
     try:
         layers = read_layers(args.layers)
     except LayerError as e:

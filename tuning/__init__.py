@@ -2,14 +2,11 @@
 
 This package sits between the runtime and the tools: it compiles candidate tilings and scores
 them with the runtime's cost-only model (``search.py``), caches the answers (``cache.py``), and
-runs a file of layers on a local process pool or on Ray (``sweep.py``). Importing it registers
-:func:`~ascend_xdsl.tuning.cached_search.tuned_tiling` as the search behind the tiler's
-``strategy=tuned`` (``passes/tiling_options.py``), which the tiler cannot import itself.
+runs a file of layers on a local process pool or on Ray (``sweep.py``). The tiler's
+``strategy=tuned`` reaches :func:`~ascend_xdsl.tuning.cached_search.tune` by name, through the
+table of searches in ``passes/tiling_options.py``; importing this package registers nothing.
 """
 
-from ascend_xdsl.passes.tiling_options import register_tuned_search
-from ascend_xdsl.tuning.cached_search import tune, tuned_tiling
+from ascend_xdsl.tuning.cached_search import tune
 
-register_tuned_search(tuned_tiling)
-
-__all__ = ["tune", "tuned_tiling"]
+__all__ = ["tune"]

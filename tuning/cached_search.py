@@ -1,9 +1,10 @@
-"""``tune``: the cached tiling search of one layer, and the hook behind ``strategy=tuned``.
+"""``tune``: the cached tiling search of one layer, the search behind ``strategy=tuned``.
 
 :func:`tune` looks the layer up in the on-disk cache (``tuning/cache.py``), else runs the search
-(``tuning/search.py``) with an optional progress bar and caches its answer. :func:`tuned_tiling`
-is what ``tuning/__init__.py`` registers in ``passes/tiling_options.py`` for the tiler's
-``strategy=tuned``; ``ascend-conv --tiling tuned`` and ``ascend-tune`` call :func:`tune`.
+(``tuning/search.py``) with an optional progress bar and caches its answer. The tiler's
+``strategy=tuned`` names it in ``passes/tiling_options.SEARCHES`` and imports it when the
+strategy first runs, so ``--tiling tuned``, ``tiling="tuned"`` in the Python API and
+``ascend-tune`` all reach this one function.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import sys
 from tqdm import tqdm
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.dialects.dw_tiling import DwTiling
-from ascend_xdsl.hw import DEFAULT_HW, HwConfig
+from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.search import BUDGET, TuneResult, search
@@ -64,8 +64,3 @@ def tune(
         bar.close()
     cache.store(key, result.to_json())
     return result
-
-
-def tuned_tiling(problem: ConvBpFilterShape, hw: HwConfig, cores: int) -> DwTiling:
-    """The ``strategy=tuned`` hook: the cached tuned tiling (no progress bar: a pass is quiet)."""
-    return tune(problem, hw.name, cores).tuned

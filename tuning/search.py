@@ -3,11 +3,10 @@ the heuristic's.
 
 Where it fits. The heuristic (``passes/dw_tiling_heuristic.py``) re-derives the vendor's host
 tiler; this module searches the space that tiler picks from, and scores every candidate the way
-the user would measure it: compile it to the hardware level (``lowering.pipeline.compile`` with
-the :class:`DwTiling` itself, unverified: no text, no copies of the levels) and time the launch
-with the cost-only model (``runtime.api.model_cost``). It sits above the runtime, so the tiler
-pass reaches it only through the hook in ``passes/tiling_options.py`` (``tuning/__init__.py``
-registers :func:`tuned_tiling` there).
+the user would measure it: compile it to the hardware level (``lowering.pipeline.compile_levels``
+with the :class:`DwTiling` itself, unverified: no text, no copies of the levels) and time the
+launch with the cost-only model (``runtime.api.model_cost``). It sits above the runtime, so the
+tiler pass reaches it by name, through the table of searches in ``passes/tiling_options.py``.
 
 What is searched, and how it is pruned (docs/passes.md, "tuned"):
 
@@ -56,7 +55,8 @@ from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import build_module
-from ascend_xdsl.lowering.pipeline import compile as compile_module
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.passes.api_block_tiler import TilingError
 from ascend_xdsl.passes.core_split import core_splits, split_axes
 from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling, split_tiling
@@ -165,7 +165,8 @@ def score_tiling(
     """Compile ``problem`` with ``tiling`` to the hardware level and time it, cost only. A
     tiling sure to take more than ``cycle_limit`` cycles is timed only that far and scores
     :data:`SLOWER` (it cannot beat the best so far, which is all the search asks)."""
-    module = compile_module(build_module(problem), hw=hw, tiling=tiling, verify=False)["hw"]
+    options = CompileOptions.create(hw=hw, tiling=tiling)
+    module = compile_levels(build_module(problem), options, verify=False)["hw"]
     try:
         (report,) = model_cost(module, hw, problem=problem, cycle_limit=cycle_limit)
     except CycleLimitExceeded:

@@ -1,0 +1,298 @@
+"""The runner: compile, run and cost one dW kernel, the one way every front door does it.
+
+``ascend-conv bp-filter``, ``ascend-run`` and the Python API (``conv3d_weight``,
+``run_conv3d_weight``, ``interpret``, ``model_cost``) all call :func:`run`, so they share one
+policy for what surrounds a run:
+
+* the job is either a problem to compile (:class:`CompileJob`: the compile options of
+  ``lowering/options.py``, then the program of one level) or a module to run as it is
+  (:class:`ModuleJob`, what ``ascend-run`` reads from a file);
+* a full run is refused up front when the host memory cannot hold it
+  (``runtime/machine/host_memory.py``);
+* BLAS runs single-threaded inside a run (``threadpoolctl``): the kernel's GEMMs are small and
+  many, and OpenBLAS threads made loaded runs ten times slower;
+* the cost mode is ``full`` (the exact timeline of every instruction), ``cost-only`` (no data:
+  ``runtime/cost/cost_only.py``) or ``none``;
+* the FLOPs of every cost report are set here and only here: 2 × the multiply-adds of the dW
+  problem the job computes when it is known, else what the mmads issued;
+* a failure while interpreting keeps its type and says which op it failed in (``ascend_op``, as
+  the compiled executor already does), so a tool can name the op and a library caller still
+  catches what it caught before.
+
+The executors, the machine and the cost model (``runtime/executors``, ``runtime/machine``,
+``runtime/cost``) are reached through their public functions only: ``build_interpreter``,
+``cost_only`` and ``CostReport``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+import ml_dtypes
+import numpy as np
+from threadpoolctl import threadpool_limits
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import Interpreter, PythonValues
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.ir.program import conv_problem, find_function
+from ascend_xdsl.lowering.build import FUNC_NAME, build_module
+from ascend_xdsl.lowering.options import CompileError, CompileOptions
+from ascend_xdsl.lowering.pipeline import LEVELS, compile_levels
+from ascend_xdsl.runtime.cost.cost_only import cost_only
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
+from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.reports.check import CheckResult, check
+
+CostMode = Literal["full", "cost-only", "none"]
+COST_MODES: tuple[str, ...] = ("full", "cost-only", "none")
+
+
+@dataclass(frozen=True)
+class CompileJob:
+    """A problem to compile with ``options`` and run at ``level``, on ``inputs`` (x, dy) or,
+    without them, on seeded standard-normal inputs (``seed``)."""
+
+    problem: ConvBpFilterShape
+    options: CompileOptions
+    level: str = LEVELS[-1]
+    inputs: tuple[np.ndarray, np.ndarray] | None = None
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class ModuleJob:
+    """A module to run as it is: ``entry`` (a function or its name) on ``inputs``, on ``hw``.
+    ``problem`` is the dW problem the entry computes, for the FLOPs; None: read from the entry
+    (``ir/program.conv_problem``), if it is one."""
+
+    module: ModuleOp
+    hw: HwConfig
+    entry: str | func.FuncOp = FUNC_NAME
+    inputs: Sequence[np.ndarray] = ()
+    problem: ConvBpFilterShape | None = None
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a job runs: the cost mode, the executor (``compiled`` or ``interp``, the same
+    bits), the sanitizer that checks the run's synchronisation (its hazards stay on it, also
+    when the run fails), the progress line of long runs, the loop budget
+    (``runtime/machine/budget.py``; None: the default) and, for ``cost-only``, the cycles past
+    which a launch stops being timed (``CycleLimitExceeded``)."""
+
+    cost: CostMode = "full"
+    executor: str = "compiled"
+    sanitizer: Sanitizer | None = None
+    progress: bool = True
+    max_iterations: int | None = None
+    cycle_limit: float = math.inf
+
+    def __post_init__(self) -> None:
+        if self.cost not in COST_MODES:
+            raise ValueError(f"unknown cost mode '{self.cost}' (expected {', '.join(COST_MODES)})")
+        if self.executor not in EXECUTORS:
+            raise ValueError(
+                f"unknown executor '{self.executor}' (expected {', '.join(EXECUTORS)})"
+            )
+
+
+@dataclass
+class RunResult:
+    """What one job gave: the compiled levels (none for a :class:`ModuleJob`), the inputs and
+    outputs of the entry (none in cost-only mode), the cost report of every launch (none
+    without a cost mode) and the seconds compiling and running took."""
+
+    problem: ConvBpFilterShape | None
+    modules: dict[str, ModuleOp]
+    inputs: tuple[np.ndarray, ...]
+    outputs: tuple[Any, ...]
+    costs: list[CostReport] = field(default_factory=list)
+    compile_seconds: float = 0.0
+    run_seconds: float = 0.0
+    seed: int | None = None
+
+    @property
+    def grad_weight(self) -> np.ndarray:
+        """The entry's (only) result as float32: dW."""
+        return np.asarray(self.outputs[0], dtype=np.float32)
+
+    @property
+    def cost(self) -> CostReport | None:
+        """The cost report of the last launch (the dW kernel's), if the job was costed."""
+        return self.costs[-1] if self.costs else None
+
+    def check(self) -> CheckResult:
+        """dW against the reference on the job's x and dy (``runtime/reports/check.py``);
+        ``ValueError`` when the job computes no known problem or its result is not dW."""
+        if self.problem is None or len(self.inputs) < 2 or len(self.outputs) != 1:
+            raise ValueError("the job computes no recognisable dW problem")
+        x, dy = self.inputs[0], self.inputs[1]
+        return check(self.problem, x, dy, np.asarray(self.outputs[0]))
+
+
+def run(job: CompileJob | ModuleJob, options: RunOptions | None = None) -> RunResult:
+    """Compile (a :class:`CompileJob`), run and cost ``job`` as ``options`` say."""
+    options = RunOptions() if options is None else options
+    if isinstance(job, CompileJob):
+        return _run_compiled(job, options)
+    entry = _entry(job.module, job.entry)
+    problem = job.problem if job.problem is not None else conv_problem(entry)
+    result = RunResult(problem, {}, tuple(job.inputs), ())
+    _execute(result, job.module, entry, job.hw, options)
+    return result
+
+
+def _run_compiled(job: CompileJob, options: RunOptions) -> RunResult:
+    if job.level not in LEVELS:
+        raise ValueError(f"unknown level '{job.level}' (expected one of {', '.join(LEVELS)})")
+    if options.cost != "cost-only":
+        check_host_memory(job.problem)
+    start = time.perf_counter()
+    try:
+        modules = compiled(job.problem, job.options)
+    except (VerifyException, DiagnosticException) as e:  # a level the verifier rejects
+        raise CompileError(job.level, e) from None
+    compile_seconds = time.perf_counter() - start
+    if options.cost == "cost-only":
+        inputs: tuple[np.ndarray, ...] = ()
+    elif job.inputs is not None:
+        inputs = (np.asarray(job.inputs[0]), np.asarray(job.inputs[1]))
+    else:
+        inputs = random_inputs(job.problem, job.seed)
+    seed = job.seed if job.inputs is None and inputs else None
+    module = modules[job.level]
+    result = RunResult(job.problem, dict(modules), inputs, (), [], compile_seconds, 0.0, seed)
+    _execute(result, module, _entry(module, FUNC_NAME), job.options.hw, options)
+    return result
+
+
+def _execute(
+    result: RunResult,
+    module: ModuleOp,
+    entry: func.FuncOp,
+    hw: HwConfig,
+    options: RunOptions,
+) -> None:
+    """Run ``entry`` of ``module`` on ``result.inputs`` as ``options`` say; fill ``result``."""
+    start = time.perf_counter()
+    if options.cost == "cost-only":
+        costs = cost_only(module, entry, hw.name, options.max_iterations, options.cycle_limit)
+    else:
+        result.outputs, costs = _interpret(module, entry, result.inputs, hw, options)
+    result.run_seconds = time.perf_counter() - start
+    if result.problem is not None:
+        for report in costs:
+            report.flops = 2.0 * result.problem.macs
+    result.costs = costs
+
+
+@dataclass
+class _OpTracker(Interpreter.Listener):
+    """Which op the interpreter is in: ops started and not finished, innermost last. After an
+    exception its last entry is the op that failed (a launch, for an end-of-kernel error)."""
+
+    stack: list[Operation] = field(default_factory=list)
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        self.stack.append(op)
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        self.stack.pop()
+
+
+def _interpret(
+    module: ModuleOp,
+    entry: func.FuncOp,
+    inputs: Sequence[np.ndarray],
+    hw: HwConfig,
+    options: RunOptions,
+) -> tuple[tuple[Any, ...], list[CostReport]]:
+    interpreter, functions = build_interpreter(
+        module,
+        hw.name,
+        options.sanitizer,
+        progress=options.progress,
+        executor=options.executor,
+        timed=options.cost == "full",
+        max_iterations=options.max_iterations,
+    )
+    tracker = _OpTracker()
+    interpreter.listeners = (*interpreter.listeners, tracker)
+    try:
+        with threadpool_limits(limits=1, user_api="blas"):
+            outputs = tuple(interpreter.call_op(entry, tuple(inputs)))
+    except Exception as e:
+        # Keep the exception as it is (callers catch its type) and say where it happened.
+        if getattr(e, "ascend_op", None) is None and tracker.stack:
+            with contextlib.suppress(AttributeError):  # an exception type without a __dict__
+                e.ascend_op = tracker.stack[-1]  # type: ignore[attr-defined]
+        raise
+    return outputs, list(functions.costs)
+
+
+def _entry(module: ModuleOp, entry: str | func.FuncOp) -> func.FuncOp:
+    if isinstance(entry, func.FuncOp):
+        return entry
+    function = find_function(module, entry)
+    if function is None:
+        raise ValueError(f"no function @{entry} in the module")
+    return function
+
+
+def compiled(problem: ConvBpFilterShape, options: CompileOptions) -> dict[str, ModuleOp]:
+    """The module after each level for ``problem``, cached (the last 128 problems and options:
+    compiling is deterministic; :func:`clear_compile_cache` frees them). A tiling file is read
+    at every compile: it may have changed since the last."""
+    if options.tiling_file:
+        return compile_levels(build_module(problem), options)
+    return _compiled(problem, options)
+
+
+@lru_cache(maxsize=128)
+def _compiled(problem: ConvBpFilterShape, options: CompileOptions) -> dict[str, ModuleOp]:
+    return compile_levels(build_module(problem), options)
+
+
+def clear_compile_cache() -> None:
+    """Forget every cached compile (benchmarks keep their memory flat with it)."""
+    _compiled.cache_clear()
+
+
+def check_host_memory(problem: ConvBpFilterShape) -> None:
+    """Raise ``HostMemoryError`` (a ``ValueError``) before a full run of ``problem`` that
+    would need more host memory than the machine has (``runtime/machine/host_memory.py``)."""
+    size = 2 if problem.dtype in ("f16", "bf16") else 4
+    needed = tensor_bytes(
+        [
+            (problem.input_shape, size),
+            (problem.grad_output_shape, size),
+            (problem.weight_shape, 4),
+        ]
+    )
+    check_host_bytes(
+        int(needed * RUN_FACTOR),
+        f"a full run of x {'x'.join(map(str, problem.input_shape))}",
+        "model its cost without its data (model_cost, ascend-conv --cost-only)",
+    )
+
+
+def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded standard-normal x and dy of ``problem``, in its element type."""
+    dtype = np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(problem.input_shape, dtype=np.float32).astype(dtype)
+    dy = rng.standard_normal(problem.grad_output_shape, dtype=np.float32).astype(dtype)
+    return x, dy

@@ -1,0 +1,187 @@
+"""The flags of ``ascend-conv``, and the dW problem its shape flags describe.
+
+``make_parser`` is the command line of both commands (``bp-filter``, ``check-ascendc``);
+``problem_from_args`` turns the torch-style shape flags into the checked problem
+(``lowering/build.shape_from_torch_args``), or announces and takes the embedded default layer
+when none is given. ``tools/conv.py`` runs what they describe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
+from ascend_xdsl.lowering.pipeline import LEVELS
+from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
+from ascend_xdsl.tools.errors import CliError, OneLineParser, add_debug_flag
+from ascend_xdsl.tools.flags import add_max_iterations_flag, ints
+
+PROG = "ascend-conv"
+ASCENDC = "ascendc"
+"""``--emit ascendc``: not an IR level but the Ascend C project written from the API level."""
+
+DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
+    "input": (2, 64, 8, 28, 28),
+    "weight": (64, 64, 3, 3, 3),
+    "padding": (1,),
+}
+"""The embedded default layer: N=2, C=64, D=8, H=W=28, Cout=64, 3x3x3 kernel, padding 1."""
+
+
+def _one_or_three(values: tuple[int, ...]) -> int | tuple[int, ...]:
+    return values[0] if len(values) == 1 else values
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog=PROG,
+        description="Compile a Conv3DBackpropFilter (dW) kernel.",
+        help_for=f"{PROG} bp-filter",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    bp = commands.add_parser(
+        "bp-filter",
+        help="the weight gradient of a 3-D convolution",
+        description="Build and compile one Conv3DBackpropFilter problem (torch conventions). "
+        "Without --input/--weight, the embedded default layer is used.",
+    )
+    add_problem_flags(bp)
+    add_compile_flags(bp)
+    add_run_flags(bp)
+    check = commands.add_parser(
+        "check-ascendc",
+        help="syntax-check an --emit ascendc project with g++",
+        description="Compile the sources of an --emit ascendc project with g++ -std=c++17 "
+        "-fsyntax-only against the declaration headers ascend-xdsl ships (names, types and "
+        "call shapes as documented; not a CANN build).",
+    )
+    check.add_argument("folder", metavar="DIR", help="the folder --emit ascendc -o wrote")
+    return parser
+
+
+def add_problem_flags(bp: argparse.ArgumentParser) -> None:
+    """The torch-style shape flags of the problem."""
+    bp.add_argument("--input", metavar="N,C,D,H,W", help="input (x) shape, NCDHW")
+    bp.add_argument("--weight", metavar="Co,Ci/g,kD,kH,kW", help="weight (dW) shape")
+    bp.add_argument("--stride", metavar="s|sd,sh,sw", default="1")
+    bp.add_argument(
+        "--padding", metavar="p|pd,ph,pw|f,b,u,d,l,r", help="default 0 (1 for the default layer)"
+    )
+    bp.add_argument("--dilation", metavar="d|dd,dh,dw", default="1")
+    bp.add_argument("--groups", metavar="G", default="1")
+    bp.add_argument("--dtype", choices=DTYPES, default="f16")
+
+
+def add_compile_flags(bp: argparse.ArgumentParser) -> None:
+    """The flags of the compile options (``lowering/options.CompileOptions``) and ``--emit``."""
+    bp.add_argument("--hw", metavar="NAME", default=DEFAULT_HW, help="hardware description")
+    bp.add_argument(
+        "--tiling",
+        metavar="heuristic|tuned|fixed:FILE",
+        default="heuristic",
+        help="tiling strategy (tuned searches for the fastest tiling by the cost model, cached; "
+        "fixed:FILE reads one #ascend.dw_tiling<...> from FILE)",
+    )
+    bp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="with --tiling tuned: search again instead of reading the tuning cache",
+    )
+    bp.add_argument(
+        "--override",
+        metavar='"FIELD=N ..."',
+        default="",
+        help='replace tiling fields, e.g. "iterate_order=1 base_k=64"',
+    )
+    bp.add_argument(
+        "--dk",
+        choices=("separate", "fused"),
+        default="separate",
+        help="kD as a driver loop (separate, default) or fused into N (groups 1, dilation D 1)",
+    )
+    bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
+    bp.add_argument(
+        "--emit",
+        choices=(*LEVELS, ASCENDC),
+        help="print the IR at this level and stop; ascendc: write the Ascend C project to -o DIR",
+    )
+
+
+def add_run_flags(bp: argparse.ArgumentParser) -> None:
+    """The flags of the run (``runtime/runner.RunOptions``), its report and its outputs."""
+    bp.add_argument(
+        "--cost-only",
+        action="store_true",
+        help="model the kernel's cost without running its data (no inputs, no check; "
+        "loops extrapolated where their iterations repeat): for layers too big to simulate",
+    )
+    bp.add_argument(
+        "--report",
+        choices=("text", "json"),
+        default="text",
+        help="the summary (text, default), or one JSON document: the cost model's report with "
+        "the problem and the reference check (docs/cost-model.md)",
+    )
+    bp.add_argument("--seed", metavar="N", default="0", help="seed of the random inputs (0)")
+    bp.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="compiled",
+        help="run the kernel translated to Python once (compiled, default) or op by op by "
+        "xDSL's interpreter (interp); both give the same bits",
+    )
+    bp.add_argument(
+        "--trace",
+        metavar="FILE.json",
+        help="write the modelled timeline of every core (a process per core, a track per pipe) "
+        "as a Chrome trace for ui.perfetto.dev or chrome://tracing",
+    )
+    bp.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
+        "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
+    )
+    add_debug_flag(bp)
+    add_max_iterations_flag(bp)
+    bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
+
+
+def problem_from_args(args: argparse.Namespace) -> ConvBpFilterShape:
+    """The checked problem the flags describe (the default layer without shape flags)."""
+    if (args.input is None) != (args.weight is None):
+        raise CliError("--input and --weight go together (give both, or neither for the default)")
+    padding_text = args.padding
+    if args.input is None:
+        layer = DEFAULT_LAYER
+        x, w = layer["input"], layer["weight"]
+        if padding_text is None:
+            padding_text = ",".join(str(p) for p in layer["padding"])
+        print(
+            f"{PROG}: no shape flags given; using the embedded default layer: "
+            f"--input {','.join(map(str, x))} --weight {','.join(map(str, w))} "
+            f"--padding {padding_text}",
+            file=sys.stderr,
+        )
+    else:
+        x = ints("--input", args.input, (5,), 1)
+        w = ints("--weight", args.weight, (5,), 1)
+    stride = ints("--stride", args.stride, (1, 3), 1)
+    padding = ints("--padding", "0" if padding_text is None else padding_text, (1, 3, 6), 0)
+    dilation = ints("--dilation", args.dilation, (1, 3), 1)
+    (groups,) = ints("--groups", args.groups, (1,), 1)
+    try:
+        return shape_from_torch_args(
+            x,
+            w,
+            stride=_one_or_three(stride),
+            padding=_one_or_three(padding),
+            dilation=_one_or_three(dilation),
+            groups=groups,
+            dtype=args.dtype,
+        )
+    except ConvProblemError as e:
+        raise CliError(f"illegal problem: {e}") from None
