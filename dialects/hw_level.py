@@ -77,7 +77,8 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import align_up
 from ascend_xdsl.dialects.enums import PhysicalMemory, Pipe, PipeAttr, TPosition
 from ascend_xdsl.dialects.types import GmTensorType, LocalTensorType
-from ascend_xdsl.hw import HwConfig, isa, load
+from ascend_xdsl.hw import HwConfig, instructions, isa, load
+from ascend_xdsl.hw.instructions import Instruction
 
 Value = SSAValue | Operation
 """What the builders accept for an operand (an op stands for its single result)."""
@@ -224,19 +225,34 @@ class Access(NamedTuple):
 
 
 class HwOp(IRDLOperation, ABC):
-    """Base of the hardware-level ops: the pipe that executes the op and the buffers it touches."""
+    """Base of the hardware-level ops: the pipe that executes the op and the buffers it touches,
+    both derived from the op's instruction spec (``hw/instructions/``), so the sync pass and the
+    machine read one definition."""
 
+    SPEC: ClassVar[Instruction | None] = None
+    """The instruction this op is (None: an op that is no instruction, e.g. alloc_buffer)."""
     PIPE: ClassVar[Pipe | None] = None
-    """The pipe of every op of this class (None: no pipe, or one that depends on properties)."""
+    """The pipe of an op that is no instruction (get_block_idx runs on S)."""
 
     def pipe(self) -> Pipe | None:
-        return self.PIPE
+        spec = self.SPEC
+        return self.PIPE if spec is None else spec.op_pipe(self)
+
+    def _accesses(self, accesses: Sequence[instructions.Access]) -> list[Access]:
+        found = []
+        for a in accesses:
+            if a.unless_true is not None and constant_value(getattr(self, a.unless_true)) == 1:
+                continue
+            found.append(Access(getattr(self, a.buffer), a.slot and getattr(self, a.slot)))
+        return found
 
     def reads(self) -> list[Access]:
-        return []
+        """The buffers the op reads (its spec's ``reads``), each with its slot operand."""
+        return [] if self.SPEC is None else self._accesses(self.SPEC.reads)
 
     def writes(self) -> list[Access]:
-        return []
+        """The buffers the op writes (its spec's ``writes``), each with its slot operand."""
+        return [] if self.SPEC is None else self._accesses(self.SPEC.writes)
 
 
 _INDEX = IndexType()
@@ -317,7 +333,7 @@ class DataCopyOp(HwOp):
     """
 
     name = "ascend.data_copy"
-    PIPE: ClassVar[Pipe | None] = Pipe.MTE2
+    SPEC: ClassVar[Instruction | None] = instructions.DATA_COPY
 
     src = operand_def()
     src_offset = operand_def(_INDEX)
@@ -362,12 +378,6 @@ class DataCopyOp(HwOp):
             ]
         )
 
-    def reads(self) -> list[Access]:
-        return [Access(self.src, None)]
-
-    def writes(self) -> list[Access]:
-        return [Access(self.dst, self.dst_slot)]
-
     def verify_(self) -> None:
         src = self.src.type
         if not isinstance(src, GmTensorType):
@@ -390,7 +400,7 @@ class Load3dOp(HwOp):
     ``LoadData3DParamsV2``. See docs/hw-level-spec.md for the exact index maps."""
 
     name = "ascend.load3d"
-    PIPE: ClassVar[Pipe | None] = Pipe.MTE1
+    SPEC: ClassVar[Instruction | None] = instructions.LOAD3D
 
     src = operand_def()
     src_slot = operand_def(_INDEX)
@@ -467,12 +477,6 @@ class Load3dOp(HwOp):
     def is_transposed(self) -> bool:
         return self.transpose is not None
 
-    def reads(self) -> list[Access]:
-        return [Access(self.src, self.src_slot)]
-
-    def writes(self) -> list[Access]:
-        return [Access(self.dst, self.dst_slot)]
-
     def verify_(self) -> None:
         src = _local(self.src, "src", (TPosition.A1, TPosition.B1))
         dst_pos = TPosition.A2 if src.tposition == TPosition.A1 else TPosition.B2
@@ -520,7 +524,7 @@ class Load2dOp(HwOp):
     ``LoadData2DParams``; with ``transpose`` each 16x16 fractal is transposed."""
 
     name = "ascend.load2d"
-    PIPE: ClassVar[Pipe | None] = Pipe.MTE1
+    SPEC: ClassVar[Instruction | None] = instructions.LOAD2D
 
     src = operand_def()
     src_slot = operand_def(_INDEX)
@@ -560,12 +564,6 @@ class Load2dOp(HwOp):
     def is_transposed(self) -> bool:
         return self.transpose is not None
 
-    def reads(self) -> list[Access]:
-        return [Access(self.src, self.src_slot)]
-
-    def writes(self) -> list[Access]:
-        return [Access(self.dst, self.dst_slot)]
-
     def verify_(self) -> None:
         src = _local(self.src, "src", (TPosition.A1, TPosition.B1))
         dst_pos = TPosition.A2 if src.tposition == TPosition.A1 else TPosition.B2
@@ -589,7 +587,7 @@ class MmadOp(HwOp):
     Ascend C ``Mmad(c, a, b, MmadParams)`` (A Zz in A2, B Zn in B2, C Nz in CO1)."""
 
     name = "ascend.mmad"
-    PIPE: ClassVar[Pipe | None] = Pipe.M
+    SPEC: ClassVar[Instruction | None] = instructions.MMAD
 
     a = operand_def()
     a_slot = operand_def(_INDEX)
@@ -624,16 +622,6 @@ class MmadOp(HwOp):
     ):
         super().__init__(operands=[a, a_slot, b, b_slot, c, c_slot, m, n, k, init])
 
-    def reads(self) -> list[Access]:
-        """A and B, and C unless ``init`` is the constant true (accumulation reads C)."""
-        accesses = [Access(self.a, self.a_slot), Access(self.b, self.b_slot)]
-        if constant_value(self.init) != 1:
-            accesses.append(Access(self.c, self.c_slot))
-        return accesses
-
-    def writes(self) -> list[Access]:
-        return [Access(self.c, self.c_slot)]
-
     def verify_(self) -> None:
         a = _local(self.a, "a", (TPosition.A2,))
         b = _local(self.b, "b", (TPosition.B2,))
@@ -655,7 +643,7 @@ class FixpipeOp(HwOp):
     ``Fixpipe(global, local, FixpipeParamsV220)`` with CFG_NZ."""
 
     name = "ascend.fixpipe"
-    PIPE: ClassVar[Pipe | None] = Pipe.FIX
+    SPEC: ClassVar[Instruction | None] = instructions.FIXPIPE
 
     src = operand_def()
     src_slot = operand_def(_INDEX)
@@ -694,12 +682,6 @@ class FixpipeOp(HwOp):
     @property
     def is_atomic(self) -> bool:
         return self.atomic is not None
-
-    def reads(self) -> list[Access]:
-        return [Access(self.src, self.src_slot)]
-
-    def writes(self) -> list[Access]:
-        return [Access(self.dst, None)]
 
     def verify_(self) -> None:
         _local(self.src, "src", (TPosition.CO1,))
@@ -751,9 +733,7 @@ class SetFlagOp(_EventOp):
     earlier ``src`` work is done."""
 
     name = "ascend.set_flag"
-
-    def pipe(self) -> Pipe:
-        return self.src_pipe
+    SPEC: ClassVar[Instruction | None] = instructions.SET_FLAG
 
 
 @irdl_op_definition
@@ -762,9 +742,7 @@ class WaitFlagOp(_EventOp):
     event has been set; each set is consumed by exactly one wait."""
 
     name = "ascend.wait_flag"
-
-    def pipe(self) -> Pipe:
-        return self.dst_pipe
+    SPEC: ClassVar[Instruction | None] = instructions.WAIT_FLAG
 
 
 @irdl_op_definition
@@ -773,6 +751,7 @@ class PipeBarrierOp(HwOp):
     of the pipe starts (``ALL``: of every pipe)."""
 
     name = "ascend.pipe_barrier"
+    SPEC: ClassVar[Instruction | None] = instructions.PIPE_BARRIER
 
     barrier_pipe = prop_def(PipeAttr, prop_name="pipe")
 
@@ -781,7 +760,9 @@ class PipeBarrierOp(HwOp):
     def __init__(self, pipe: Pipe):
         super().__init__(properties={"pipe": PipeAttr(pipe)})
 
-    def pipe(self) -> Pipe:
+    @property
+    def target_pipe(self) -> Pipe:
+        """The pipe the barrier orders (``ALL``: every pipe)."""
         return self.barrier_pipe.data
 
 
@@ -814,8 +795,16 @@ OPS: tuple[type[IRDLOperation], ...] = (
     GetBlockIdxOp,
 )
 
-MEMORY_OPS: tuple[type[HwOp], ...] = (DataCopyOp, Load3dOp, Load2dOp, MmadOp, FixpipeOp)
-"""The ops that move or compute data (each has reads and writes)."""
+MEMORY_OPS: tuple[type[HwOp], ...] = tuple(
+    op for op in OPS if issubclass(op, HwOp) and isinstance(op.SPEC, instructions.DataInstruction)
+)
+"""The ops that move or compute data (each has reads and writes): those whose spec is a data
+instruction."""
+
+INSTRUCTION_OPS: dict[Instruction, type[HwOp]] = {
+    op.SPEC: op for op in OPS if issubclass(op, HwOp) and op.SPEC is not None
+}
+"""The op of each instruction spec."""
 
 
 # ----------------------------------------------------------------------------------------------

@@ -39,10 +39,12 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascend_xdsl.dialects import api_level, hw_level
+from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.hw.instructions import Instruction
 from ascend_xdsl.hw.intmath import ceil_div, divsi, remsi
 from ascend_xdsl.runtime.executors import api_sim
 from ascend_xdsl.runtime.machine.budget import Budget
-from ascend_xdsl.runtime.machine.core import Core, Load3dStatic, buffer_spec
+from ascend_xdsl.runtime.machine.machine import Machine, buffer_spec
 
 __all__ = ["CompiledKernel", "UnsupportedOpError", "compile_kernel", "kernel_of"]
 
@@ -75,12 +77,6 @@ _CMPI: dict[str, tuple[str, Callable[[int, int], bool]]] = {
     "sge": (">=", lambda a, b: a >= b),
 }
 
-# Hardware instructions: op class -> machine method (the op itself is its first argument).
-_MACHINE: dict[type[Operation], str] = {
-    hw_level.DataCopyOp: "data_copy",
-    hw_level.MmadOp: "mmad",
-}
-
 # API calls: op class -> api_sim function (operands in order).
 _API: dict[type[Operation], Callable[..., Any]] = {
     api_level.SetGradOutputOp: api_sim.set_grad_output,
@@ -92,15 +88,11 @@ _API: dict[type[Operation], Callable[..., Any]] = {
 
 
 # For the cost-only mode: the operands whose values can change an instruction's timing (its
-# size, or which event it is); offsets, slots and strides change only where it reads and writes.
+# spec's ``timing_operands``); offsets, slots and strides change only where it reads and writes.
 _TIMING_OPERANDS: dict[type[Operation], tuple[str, ...]] = {
-    hw_level.DataCopyOp: ("block_count", "block_len"),
-    hw_level.Load3dOp: ("k_ext", "m_ext"),
-    hw_level.Load2dOp: ("repeat",),
-    hw_level.MmadOp: ("m", "n", "k"),
-    hw_level.FixpipeOp: ("m", "n"),
-    hw_level.SetFlagOp: ("event",),
-    hw_level.WaitFlagOp: ("event",),
+    op: spec.timing_operands
+    for spec, op in hw_level.INSTRUCTION_OPS.items()
+    if spec.timing_operands
 }
 
 
@@ -194,7 +186,7 @@ class _Writer:
 class _Translator:
     """Translates one kernel function into the body of ``def kernel(core, *args)``."""
 
-    hw_name: str
+    target: HwConfig
     timed: bool = False
     """Count the index arithmetic for the timing backend (``core.scalar(n)`` calls)."""
     aggregate: bool = False
@@ -213,6 +205,8 @@ class _Translator:
     literals: dict[SSAValue, int | bool] = field(default_factory=dict)
     consts: list[Any] = field(default_factory=list)
     counter: itertools.count = field(default_factory=itertools.count)
+    handlers: dict[Instruction, str] = field(default_factory=dict)
+    """The local name of the machine's handler of each instruction the kernel uses."""
 
     # -- values -------------------------------------------------------------------------------
 
@@ -393,7 +387,7 @@ class _Translator:
         fixed: dict[SSAValue, str],
         extra: Sequence[str] = (),
     ) -> None:
-        sub = _Translator(self.hw_name, relevant=self.relevant, signature=True)
+        sub = _Translator(self.target, relevant=self.relevant, signature=True)
         sub.consts, sub.literals, sub.counter = self.consts, dict(self.literals), self.counter
         sub.helpers, sub.signatures = self.helpers, self.signatures
         sub.names.update(fixed)
@@ -513,34 +507,24 @@ class _Translator:
 
     def alloc_buffer(self, op: hw_level.AllocBufferOp) -> None:
         try:
-            spec = buffer_spec(op, self.hw_name)
+            spec = buffer_spec(op, self.target)
         except RuntimeError as e:  # raised when executed, like the interpreter does
             self.out.emit(f"raise {self.const(e)}", op)
             self.names[op.result] = "None"
             return
         self.call("alloc_buffer", [self.const(spec)], op, f"{self.fresh(op.result)} = ")
 
-    def machine(self, op: Operation) -> None:
-        self.call(_MACHINE[type(op)], [self.const(op), *self.operands(op)], op)
-
-    def load3d(self, op: hw_level.Load3dOp) -> None:
-        static = self.const(Load3dStatic.of(op))
-        self.call("load3d", [self.const(op), static, *self.operands(op)], op)
-
-    def load2d(self, op: hw_level.Load2dOp) -> None:
-        args = [self.const(op), repr(op.is_transposed), *self.operands(op)]
-        self.call("load2d", args, op)
-
-    def fixpipe(self, op: hw_level.FixpipeOp) -> None:
-        self.call("fixpipe", [self.const(op), repr(op.is_atomic), *self.operands(op)], op)
-
-    def flag(self, op: hw_level.SetFlagOp | hw_level.WaitFlagOp) -> None:
-        target = "set_flag" if isinstance(op, hw_level.SetFlagOp) else "wait_flag"
-        pipes = [self.const(op.src_pipe), self.const(op.dst_pipe)]
-        self.call(target, [*pipes, self.ref(op.event)], op)
-
-    def barrier(self, op: hw_level.PipeBarrierOp) -> None:
-        self.call("pipe_barrier", [self.const(op.pipe())], op)
+    def instruction(self, op: hw_level.HwOp) -> None:
+        """One call of the machine's handler of the op's instruction spec: the op, the spec's
+        static properties (fixed per op), then the operands in the spec's order."""
+        spec = op.SPEC
+        assert spec is not None
+        handler = self.handlers.get(spec)
+        if handler is None:
+            handler = self.handlers[spec] = f"h_{spec.name}"
+        static = [repr(v) if isinstance(v, bool | int) else self.const(v) for v in spec.static(op)]
+        operands = [self.ref(getattr(op, name)) for name in spec.operands]
+        self.call(handler, [self.const(op), *static, *operands], op)
 
     def api_create(self, op: api_level.CreateOp) -> None:
         self.call("ApiObject", [], op, f"{self.fresh(op.result)} = ")
@@ -566,14 +550,7 @@ _HANDLERS: dict[type[Operation], Callable[[_Translator, Any], None]] = {
     func.ReturnOp: _Translator.func_return,
     hw_level.GetBlockIdxOp: _Translator.block_idx,
     hw_level.AllocBufferOp: _Translator.alloc_buffer,
-    hw_level.DataCopyOp: _Translator.machine,
-    hw_level.MmadOp: _Translator.machine,
-    hw_level.Load3dOp: _Translator.load3d,
-    hw_level.Load2dOp: _Translator.load2d,
-    hw_level.FixpipeOp: _Translator.fixpipe,
-    hw_level.SetFlagOp: _Translator.flag,
-    hw_level.WaitFlagOp: _Translator.flag,
-    hw_level.PipeBarrierOp: _Translator.barrier,
+    **{kind: _Translator.instruction for kind in hw_level.INSTRUCTION_OPS.values()},
     api_level.CreateOp: _Translator.api_create,
     api_level.InitOp: _Translator.api_init,
     api_level.IterateOp: _Translator.api_iterate,
@@ -581,9 +558,9 @@ _HANDLERS: dict[type[Operation], Callable[[_Translator, Any], None]] = {
     **{kind: _Translator.api_call for kind in _API},
 }
 
-# The machine methods the generated code calls, bound to the core once per run.
-_BOUND = ("alloc_buffer", "data_copy", "load3d", "load2d", "mmad", "fixpipe", "set_flag",
-          "wait_flag", "pipe_barrier", "scalar")  # fmt: skip
+# The machine methods the generated code calls, bound to the core once per run (and the
+# handler of every instruction the kernel uses).
+_BOUND = ("alloc_buffer", "scalar")
 
 
 @dataclass(eq=False)
@@ -602,7 +579,7 @@ class CompiledKernel:
     """The budget the signature functions draw on (set by :meth:`run`, or by the caller
     before it calls :attr:`signature`)."""
 
-    def run(self, core: Core, args: Sequence[Any]) -> tuple[Any, ...]:
+    def run(self, core: Machine, args: Sequence[Any]) -> tuple[Any, ...]:
         self.budget_cell[0] = core.budget
         try:
             return self.function(core, *args)
@@ -637,12 +614,12 @@ _SERIAL = itertools.count()
 
 
 def compile_kernel(
-    kernel: func.FuncOp, hw_name: str, timed: bool = False, aggregate: bool = False
+    kernel: func.FuncOp, target: HwConfig, timed: bool = False, aggregate: bool = False
 ) -> CompiledKernel:
     """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`); ``timed`` also
     counts its index arithmetic for the timing backend, ``aggregate`` (which implies it) runs
     its loops through ``core.loop``, for the cost-only mode (``runtime/cost/cost_only.py``)."""
-    t = _Translator(hw_name, timed or aggregate, aggregate=aggregate)
+    t = _Translator(target, timed or aggregate, aggregate=aggregate)
     if aggregate:
         t.relevant = timing_relevant(kernel)
     params = [t.fresh(arg, "a") for arg in kernel.body.block.args]
@@ -656,6 +633,7 @@ def compile_kernel(
             pass
     bound = (*_BOUND, "loop") if aggregate else _BOUND
     prologue = [f"    {name} = core.{name}" for name in bound]
+    prologue += [f"    {name} = core.handler({t.const(spec)})" for spec, name in t.handlers.items()]
     prologue.append("    take = core.budget.take")
     head = f"def kernel(core{''.join(', ' + p for p in params)}):"
     # Line numbers of the body shift by the prologue: the writer counted from line 2.
@@ -710,7 +688,7 @@ _CACHE: weakref.WeakKeyDictionary[
 
 
 def kernel_of(
-    module: ModuleOp, name: str, hw_name: str, timed: bool = False, aggregate: bool = False
+    module: ModuleOp, name: str, target: HwConfig, timed: bool = False, aggregate: bool = False
 ) -> CompiledKernel:
     """The compiled kernel ``@name`` of ``module``, translated once and cached until the
     kernel changes (see :func:`fingerprint`)."""
@@ -722,9 +700,9 @@ def kernel_of(
         raise RuntimeError(f"ascend.launch: no function @{name} in the module")
     key = fingerprint(kernel)
     variants = _CACHE.setdefault(kernel, {})
-    cached = variants.get((hw_name, timed, aggregate))
+    cached = variants.get((target.name, timed, aggregate))
     if cached is not None and cached[0] == key:
         return cached[1]
-    compiled = compile_kernel(kernel, hw_name, timed, aggregate)
-    variants[(hw_name, timed, aggregate)] = (key, compiled)
+    compiled = compile_kernel(kernel, target, timed, aggregate)
+    variants[(target.name, timed, aggregate)] = (key, compiled)
     return compiled

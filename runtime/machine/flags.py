@@ -66,6 +66,17 @@ class FlagState:
             )
         self._counts[key] = n - 1
 
+    def counts(self) -> tuple[tuple[FlagKey, int], ...]:
+        """Every event used so far with its count of sets not yet waited for, sorted (the
+        cost-only mode's snapshot of the flags)."""
+        return tuple(sorted(self._counts.items()))
+
+    def add(self, growth: tuple[tuple[FlagKey, int], ...], times: int = 1) -> None:
+        """Add ``times`` x ``growth`` (a difference of two :meth:`counts` over the same
+        events) to the counts: the sets and waits of iterations that were not run."""
+        for key, n in growth:
+            self._counts[key] += n * times
+
     def pending(self) -> dict[FlagKey, int]:
         """Events set but never waited for, with their counts (empty when balanced)."""
         return {(str(s), str(d), e): n for (s, d, e), n in sorted(self._counts.items()) if n}
