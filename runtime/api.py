@@ -25,11 +25,11 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import DEFAULT_HW
-from ascend_xdsl.ir.program import find_function
+from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.lowering.pipeline import compile as compile_module
-from ascend_xdsl.runtime.cost.cost_only import cost_only
+from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.executors.interpreter import build_interpreter
 from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
@@ -224,13 +224,13 @@ def model_cost(
     cycle_limit: float = math.inf,
 ) -> list[CostReport]:
     """The cost-only mode: the cost report of every launch of ``entry`` without running its
-    data (``runtime/cost/cost_only.py``: no tensors, no core memory, loops extrapolated where their
-    iterations repeat). With ``problem``, FLOPs are those of its dW formula. ``cycle_limit``:
-    raise ``CycleLimitExceeded`` as soon as a launch is sure to take longer."""
-    function = find_function(module, entry)
-    if function is None:
-        raise ValueError(f"no function @{entry} in the module")
-    reports = cost_only(module, function, hw, max_iterations, cycle_limit)
+    data, from the cost model ``runtime/cost/model.COST_ONLY`` (``runtime/cost/cost_only.py``:
+    no tensors, no core memory, loops extrapolated where their iterations repeat). With
+    ``problem``, FLOPs are those of its dW formula. ``cycle_limit``: raise
+    ``CycleLimitExceeded`` as soon as a launch is sure to take longer."""
+    reports = COST_ONLY.predict(
+        module, load_hw(hw), entry=entry, max_iterations=max_iterations, cycle_limit=cycle_limit
+    )
     if problem is not None:
         for report in reports:
             report.flops = 2.0 * problem.macs

@@ -12,7 +12,8 @@ spec. Everything else is derived from :data:`INSTRUCTIONS`:
   ``Instruction.bind``; the numpy semantics (``runtime/machine/semantics.py``) are the data
   machine's, keyed by the spec;
 * ``runtime/cost/timing.py``: an instruction's cycles are its spec's ``cost``;
-* ``runtime/reports/``: trace names and plot colours.
+* ``runtime/cost/report.py`` and ``runtime/reports/plot.py``: the pipes' msprof names and the
+  ops' plot colours.
 
 Adding an instruction is a new module here (and its limits in ``isa.toml``), its op in
 ``dialects/hw_level.py``, and its numpy semantics in the data machine.

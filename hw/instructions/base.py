@@ -14,7 +14,7 @@ Core instruction, so that no other file has to spell it out again:
   which turns the operand values into the decoded geometry and the byte addresses (the one
   place both machines do this), the **effects** of a bound instruction, the operands that
   matter for its timing, and its **cost rule** (cycles on its pipe, from ``hw/cost_figures.py``);
-* its **report name and colour** (traces and plots).
+* its pipe's **report name** (``msprof``'s) and its **colour** on the timeline plot.
 
 Runtime values are seen here only through two small protocols, :class:`BufferOperand` and
 :class:`GmOperand`, which the data machine's buffers and GM tensors and the cost-only
@@ -100,8 +100,8 @@ class Instruction(ABC):
     """The operands whose values can change the instruction's timing (its size, or which
     event it is); offsets, slots and strides change only where it reads and writes. The
     cost-only mode's loop signatures are made of these."""
-    report_name: ClassVar[str]
-    """The instruction's name in traces and plots."""
+    msprof_pipe: ClassVar[str | None] = None
+    """The name ``msprof op`` gives the pipe it runs on in reports (PipeUtilization.csv)."""
     colour: ClassVar[str | None] = None
     """Its colour on the timeline plot (None: the plot's spare colours)."""
 

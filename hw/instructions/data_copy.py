@@ -82,7 +82,7 @@ class DataCopyInstruction(DataInstruction):
     writes = (Access("dst", "dst_slot"),)
     timing_operands = ("block_count", "block_len")
     gm_operand = 0
-    report_name = "data_copy"
+    msprof_pipe = "mte2"
     colour = "#4C72B0"
 
     def bind(self, *values: Any) -> Bound:

@@ -18,7 +18,6 @@ class SetFlagInstruction(Instruction):
     operands = ("event",)
     properties = ("src_pipe", "dst_pipe")
     timing_operands = ("event",)
-    report_name = "set_flag"
 
 
 class WaitFlagInstruction(SetFlagInstruction):
@@ -26,7 +25,6 @@ class WaitFlagInstruction(SetFlagInstruction):
 
     name = "wait_flag"
     pipe_from = "dst"
-    report_name = "wait_flag"
 
 
 class PipeBarrierInstruction(Instruction):
@@ -34,7 +32,6 @@ class PipeBarrierInstruction(Instruction):
     pipe_from = "barrier_pipe"
     operands = ()
     properties = ("target_pipe",)
-    report_name = "pipe_barrier"
 
 
 SET_FLAG = SetFlagInstruction()

@@ -79,7 +79,7 @@ class FixpipeInstruction(DataInstruction):
     writes = (Access("dst"),)
     timing_operands = ("m", "n")
     gm_operand = 2
-    report_name = "fixpipe"
+    msprof_pipe = "fixpipe"
     colour = "#8172B3"
 
     def bind(self, *values: Any) -> Bound:

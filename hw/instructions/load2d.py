@@ -72,7 +72,7 @@ class Load2dInstruction(DataInstruction):
     reads = (Access("src", "src_slot"),)
     writes = (Access("dst", "dst_slot"),)
     timing_operands = ("repeat",)
-    report_name = "load2d"
+    msprof_pipe = "mte1"
     colour = "#C44E52"
 
     def bind(self, *values: Any) -> Bound:

@@ -166,7 +166,7 @@ class Load3dInstruction(DataInstruction):
     reads = (Access("src", "src_slot"),)
     writes = (Access("dst", "dst_slot"),)
     timing_operands = ("k_ext", "m_ext")
-    report_name = "load3d"
+    msprof_pipe = "mte1"
     colour = "#DD8452"
 
     def bind(self, *values: Any) -> Bound:

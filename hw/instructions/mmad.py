@@ -96,7 +96,7 @@ class MmadInstruction(DataInstruction):
     reads = (Access("a", "a_slot"), Access("b", "b_slot"), Access("c", "c_slot", "init"))
     writes = (Access("c", "c_slot"),)
     timing_operands = ("m", "n", "k")
-    report_name = "mmad"
+    msprof_pipe = "cube"
     colour = "#55A868"
 
     def bind(self, *values: Any) -> Bound:

@@ -17,15 +17,18 @@ from xdsl.ir import Operation
 
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import CostFigures
+from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS
 from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Timeline
 
-#: msprof's names of the pipes (PipeUtilization.csv).
+#: msprof's names of the pipes (PipeUtilization.csv): each instruction's pipe as its spec names
+#: it (``hw/instructions/``), and the scalar unit.
 MSPROF_NAMES: dict[Pipe, str] = {
-    Pipe.M: "cube",
-    Pipe.MTE1: "mte1",
-    Pipe.MTE2: "mte2",
-    Pipe.FIX: "fixpipe",
+    **{
+        spec.pipe: spec.msprof_pipe
+        for spec in DATA_INSTRUCTIONS
+        if spec.pipe is not None and spec.msprof_pipe is not None
+    },
     Pipe.S: "scalar",
 }
 

@@ -311,9 +311,9 @@ class Timeline:
                 queue[j] = (start + d * times, span.get(p, self._last.get(p, -1)))
         pending = sorted(k for k, q in self._events.items() if q)
         for k, ds in zip(pending, clocks.events, strict=True):
-            queue = self._events[k]
-            for j, ((arrival, cause, why), d) in enumerate(zip(list(queue), ds, strict=True)):
-                queue[j] = (arrival + d * times, span.get(why, cause), why)
+            events = self._events[k]
+            for j, ((arrival, cause, why), d) in enumerate(zip(list(events), ds, strict=True)):
+                events[j] = (arrival + d * times, span.get(why, cause), why)
         self._add(change.counters, times)
 
     @property

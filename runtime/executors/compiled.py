@@ -314,7 +314,8 @@ class _Translator:
             predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             if predicate not in _CMPI:
                 raise UnsupportedOpError(f"the compiled executor has no cmpi {predicate}")
-            template, fold = f"{{a}} {_CMPI[predicate][0]} {{b}}", _CMPI[predicate][1]
+            fold: Callable[[int, int], int | bool] = _CMPI[predicate][1]
+            template = f"{{a}} {_CMPI[predicate][0]} {{b}}"
         else:
             template, fold = _BINARY[type(op)]
         la, lb = self.literal(a), self.literal(b)

@@ -279,7 +279,7 @@ class AscendFunctions(InterpreterFunctions):
 # keys an implementation by its op class).
 for _spec, _op in hw_level.INSTRUCTION_OPS.items():
     setattr(AscendFunctions, f"run_{_spec.name}", impl(_op)(AscendFunctions.run_instruction))
-AscendFunctions = register_impls(AscendFunctions)
+register_impls(AscendFunctions)  # it registers on the class itself and returns it
 
 
 @register_impls

@@ -96,6 +96,29 @@ class Core(MachineBase):
     _tiles: dict[str, list[_Tile]] = field(init=False)
     """The owed tiles of each L0 memory, oldest first."""
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.memory = CoreMemory(self.target)
+        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray]] = {}
+        self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
+        self._mirror_dtype: np.dtype | None = None
+        self._mirror_ok = True
+        self._l1_stale: tuple[int, int] | None = None
+        """The L1 bytes ``[lo, hi)`` the mirror is ahead of (written to the mirror only)."""
+        self._tiles = {name: [] for name in MATRIX_MEMORIES}
+        if self.sanitizer is not None:
+            self.sanitizer.new_core(self.block_idx)
+        self._checked: dict[tuple[int, int, int, int], Mmad] = {}
+        self._handlers.update(
+            {
+                instructions.DATA_COPY: self.data_copy,
+                instructions.LOAD3D: self.load3d,
+                instructions.LOAD2D: self.load2d,
+                instructions.MMAD: self.mmad,
+                instructions.FIXPIPE: self.fixpipe,
+            }
+        )
+
     # -- the L1 mirror ------------------------------------------------------------------------
 
     def _mirror_of(self, buf: Buffer, slot: int, view: np.ndarray) -> np.ndarray | None:
@@ -133,29 +156,6 @@ class Core(MachineBase):
         stale = [k for k, (g, _) in self._gathers.items() if k[0] < hi and lo < k[0] + g.fmap_bytes]
         for key in stale:
             del self._gathers[key]
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.memory = CoreMemory(self.target)
-        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray]] = {}
-        self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
-        self._mirror_dtype: np.dtype | None = None
-        self._mirror_ok = True
-        self._l1_stale: tuple[int, int] | None = None
-        """The L1 bytes ``[lo, hi)`` the mirror is ahead of (written to the mirror only)."""
-        self._tiles = {name: [] for name in MATRIX_MEMORIES}
-        if self.sanitizer is not None:
-            self.sanitizer.new_core(self.block_idx)
-        self._checked: dict[tuple[int, int, int, int], Mmad] = {}
-        self._handlers.update(
-            {
-                instructions.DATA_COPY: self.data_copy,
-                instructions.LOAD3D: self.load3d,
-                instructions.LOAD2D: self.load2d,
-                instructions.MMAD: self.mmad,
-                instructions.FIXPIPE: self.fixpipe,
-            }
-        )
 
     def _observe(self, op: Operation, effects: Effects) -> None:
         """Hand an instruction's effects to the sanitizer and the timing backend."""
