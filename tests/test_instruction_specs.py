@@ -26,7 +26,7 @@ from ascend_xdsl.runtime.api import compiled_levels, model_cost
 from ascend_xdsl.runtime.cost.cost_core import CostCore
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.timing import Timeline, duration
-from ascend_xdsl.runtime.executors import compiled
+from ascend_xdsl.runtime.executors import loop_signatures
 from ascend_xdsl.runtime.machine.core import Core
 from ascend_xdsl.runtime.machine.flags import FlagState
 from ascend_xdsl.runtime.machine.machine import Machine
@@ -67,7 +67,7 @@ def test_the_timing_operands_are_the_ones_the_cost_only_signatures_used():
         hw_level.FixpipeOp: ("m", "n"),
         hw_level.SetFlagOp: ("event",),
         hw_level.WaitFlagOp: ("event",),
-    } == compiled._TIMING_OPERANDS
+    } == loop_signatures.TIMING_OPERANDS
 
 
 def _index(v: int):
