@@ -20,6 +20,7 @@ launches.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,14 +53,18 @@ FlagCounts = tuple[tuple[FlagKey, int], ...]
 
 @dataclass(frozen=True)
 class _Change:
-    """What some iterations did to a core: the timeline's change and the flag counts' growth
-    (or, for a replay record, the exit state relative to the entry's issue clock)."""
+    """What some iterations did to a core: the timeline's change and the growth of the flag
+    counts (or, for a replay record, the exit state relative to the entry's issue clock)."""
 
     timeline: TimelineState
-    flags: FlagCounts
+    flag_keys: tuple[FlagKey, ...]
+    flag_growth: tuple[int, ...]
 
     def close_to(self, other: _Change) -> bool:
-        return self.flags == other.flags and self.timeline.close_to(other.timeline)
+        return self.flag_growth == other.flag_growth and self.timeline.close_to(other.timeline)
+
+    def flags(self) -> FlagCounts:
+        return tuple(zip(self.flag_keys, self.flag_growth, strict=True))
 
 
 @dataclass(frozen=True)
@@ -67,36 +72,37 @@ class _State:
     """A core's timing state between two loop iterations: its timeline's and its flags'."""
 
     timeline: TimelineState
-    flags: FlagCounts
+    flag_keys: tuple[FlagKey, ...]
+    """The events used so far, sorted; with :attr:`flag_counts`, the flag model's counts."""
+    flag_counts: tuple[int, ...]
 
     @staticmethod
     def of(core: CostCore) -> _State:
-        return _State(core.line.snapshot(), core.flags.counts())
+        counts = core.flags.counts()
+        keys = tuple([k for k, _ in counts])
+        return _State(core.line.snapshot(), keys, tuple([n for _, n in counts]))
 
     def key(self) -> tuple[Any, ...]:
         """What the timing from here on depends on: the shape, the flag counts, and every time
         relative to the issue clock."""
-        return (self.timeline.shape, self.timeline.clocks.key(), self.flags)
+        return (self.timeline.shape, self.timeline.clocks.key(), self.flag_keys, self.flag_counts)
 
-    def _same_flags(self, other: _State) -> bool:
-        return len(self.flags) == len(other.flags) and all(
-            a == b for (a, _), (b, _) in zip(self.flags, other.flags, strict=True)
-        )
-
-    def _flag_growth(self, before: _State) -> FlagCounts:
-        return tuple((k, n - m) for (k, n), (_, m) in zip(self.flags, before.flags, strict=True))
+    def _growth(self, before: _State) -> tuple[int, ...]:
+        return tuple(map(operator.sub, self.flag_counts, before.flag_counts))
 
     def relative_to(self, entry: _State) -> _Change | None:
         """This (exit) state as a replayable record of what happened since ``entry``."""
-        if not self._same_flags(entry):
+        if self.flag_keys != entry.flag_keys:
             return None  # new event ids in use: the counts do not line up
-        return _Change(self.timeline.relative_to(entry.timeline), self._flag_growth(entry))
+        return _Change(
+            self.timeline.relative_to(entry.timeline), self.flag_keys, self._growth(entry)
+        )
 
     def minus(self, before: _State) -> _Change | None:
         change = self.timeline.minus(before.timeline)
-        if change is None or not self._same_flags(before):
+        if change is None or self.flag_keys != before.flag_keys:
             return None
-        return _Change(change, self._flag_growth(before))
+        return _Change(change, self.flag_keys, self._growth(before))
 
 
 def _steady(history: Sequence[_State], period: int) -> _Change | None:
@@ -175,11 +181,11 @@ class CostCore(MachineBase):
 
     def _restore(self, record: _Change, label: str) -> None:
         self.line.restore(record.timeline, label)
-        self.flags.add(record.flags)
+        self.flags.add(record.flags())
 
     def _advance(self, change: _Change, label: str, times: int) -> None:
         self.line.advance(change.timeline, label, times)
-        self.flags.add(change.flags, times)
+        self.flags.add(change.flags(), times)
 
     # -- loop aggregation ---------------------------------------------------------------------
 

@@ -20,9 +20,9 @@ A difference of two states has the same three parts (times are then durations).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
+from math import isclose
 
 from ascend_xdsl.hw.isa import Pipe
 
@@ -32,8 +32,8 @@ TIMED_PIPES: tuple[Pipe, ...] = (Pipe.MTE2, Pipe.MTE1, Pipe.M, Pipe.FIX)
 EventKey = tuple[Pipe, Pipe, int]
 
 
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+REL, ABS = 1e-9, 1e-6
+"""The tolerances within which two changes of the timing state count as equal."""
 
 
 @dataclass(frozen=True)
@@ -62,37 +62,56 @@ class Clocks:
     events: tuple[tuple[float, ...], ...]
     """Per event key in flight (``Shape.events``): the arrival times."""
 
-    def _map(self, f: Callable[[float, float], float], other: Clocks) -> Clocks:
-        def each(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
-            return tuple(f(x, y) for x, y in zip(a, b, strict=True))
-
-        return Clocks(
-            f(self.issue, other.issue),
-            each(self.free, other.free),
-            each(self.holds, other.holds),
-            tuple(each(a, b) for a, b in zip(self.queues, other.queues, strict=True)),
-            tuple(each(a, b) for a, b in zip(self.events, other.events, strict=True)),
-        )
+    # The cost-only mode compares and subtracts thousands of states per launch: the arithmetic
+    # below is written out as list comprehensions, which is several times faster than mapping a
+    # function over the fields.
 
     def minus(self, other: Clocks) -> Clocks:
-        return self._map(lambda a, b: a - b, other)
+        return Clocks(
+            self.issue - other.issue,
+            tuple([a - b for a, b in zip(self.free, other.free, strict=True)]),
+            tuple([a - b for a, b in zip(self.holds, other.holds, strict=True)]),
+            tuple(
+                [
+                    tuple([a - b for a, b in zip(x, y, strict=True)])
+                    for x, y in zip(self.queues, other.queues, strict=True)
+                ]
+            ),
+            tuple(
+                [
+                    tuple([a - b for a, b in zip(x, y, strict=True)])
+                    for x, y in zip(self.events, other.events, strict=True)
+                ]
+            ),
+        )
 
     def shifted(self, base: float) -> Clocks:
         """Every time minus ``base``."""
-        return self._map(lambda a, _: a - base, self)
+        return Clocks(
+            self.issue - base,
+            tuple([a - base for a in self.free]),
+            tuple([a - base for a in self.holds]),
+            tuple([tuple([a - base for a in x]) for x in self.queues]),
+            tuple([tuple([a - base for a in x]) for x in self.events]),
+        )
 
-    def later(self) -> Iterator[float]:
-        """Every time but the issue clock (the free, hold, queue and event times)."""
-        yield from self.free
-        yield from self.holds
-        for queue in self.queues:
-            yield from queue
-        for arrivals in self.events:
-            yield from arrivals
+    def later(self) -> list[float]:
+        """Every time but the issue clock (the free, hold, queue and event times), in order."""
+        return [
+            *self.free,
+            *self.holds,
+            *chain.from_iterable(self.queues),
+            *chain.from_iterable(self.events),
+        ]
 
     def close_to(self, other: Clocks) -> bool:
-        return _close(self.issue, other.issue) and all(
-            _close(a, b) for a, b in zip(self.later(), other.later(), strict=True)
+        if not isclose(self.issue, other.issue, rel_tol=REL, abs_tol=ABS):
+            return False
+        return all(
+            [
+                isclose(a, b, rel_tol=REL, abs_tol=ABS)
+                for a, b in zip(self.later(), other.later(), strict=True)
+            ]
         )
 
     def key(self) -> tuple[float, ...]:
@@ -101,7 +120,7 @@ class Clocks:
         instructions of the queues) are behind the issue clock: they all count as 0 without
         being rounded."""
         base = self.issue
-        return tuple(round(v - base, 6) if v > base else 0.0 for v in self.later())
+        return tuple([round(v - base, 6) if v > base else 0.0 for v in self.later()])
 
 
 @dataclass(frozen=True)
@@ -129,7 +148,8 @@ class Counters:
         return (self.scalar_ops, self.mmad_flops, self.gm_bytes, *self.busy, *self.count)
 
     def close_to(self, other: Counters) -> bool:
-        return all(_close(a, b) for a, b in zip(self.values(), other.values(), strict=True))
+        pairs = zip(self.values(), other.values(), strict=True)
+        return all([isclose(a, b, rel_tol=REL, abs_tol=ABS) for a, b in pairs])
 
     def busiest(self) -> Pipe:
         """The timed pipe with the most busy cycles (the first of equals)."""

@@ -230,8 +230,8 @@ class Timeline:
                 self.issue,
                 tuple(self.free[p] for p in TIMED_PIPES),
                 tuple(self._hold[p][0] for p in holds),
-                tuple(tuple(start for start, _ in q) for q in queues),
-                tuple(tuple(arrival for arrival, _, _ in self._events[k]) for k, _ in events),
+                tuple(tuple([start for start, _ in q]) for q in queues),
+                tuple(tuple([arrival for arrival, _, _ in self._events[k]]) for k, _ in events),
             ),
             Counters(
                 self.scalar_ops,
