@@ -134,7 +134,7 @@ class DataInstruction(Instruction):
     """The index in :attr:`operands` of its GM tensor, if it has one (the bounds check)."""
 
     @abstractmethod
-    def bind(self, *values: Any) -> Bound:
+    def bind(self, *values: Any, **named: Any) -> Bound:
         """The geometry and byte addresses of one execution: ``values`` are the values of
         :attr:`properties` then of :attr:`operands`. Raises ``InstructionError`` for an
         operand that breaks an ISA limit, ``MemoryAccessError`` for a slot out of range."""

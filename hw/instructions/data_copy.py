@@ -10,10 +10,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.instructions.base import Access, Bound, DataInstruction
+from ascend_xdsl.hw.instructions.base import (
+    Access,
+    Bound,
+    BufferOperand,
+    DataInstruction,
+    GmOperand,
+)
 from ascend_xdsl.hw.isa import BLOCK_BYTES, Effects, Pipe, Span, Work, check
 
 
@@ -85,8 +90,16 @@ class DataCopyInstruction(DataInstruction):
     msprof_pipe = "mte2"
     colour = "#4C72B0"
 
-    def bind(self, *values: Any) -> Bound:
-        src, src_off, dst, slot, dst_off, *fields = values
+    def bind(
+        self,
+        src: GmOperand,
+        src_off: int,
+        dst: BufferOperand,
+        slot: int,
+        dst_off: int,
+        *fields: int,
+    ) -> Bound:
+        """``fields``: count, len, src_stride, dst_stride."""
         g = DataCopy.decode(*fields)
         lo = dst.address(slot) + dst_off * dst.element_bytes
         return Bound(g, (dst.memory, lo), src_off * src.element_bytes)

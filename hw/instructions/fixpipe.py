@@ -10,10 +10,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.instructions.base import Access, Bound, DataInstruction
+from ascend_xdsl.hw.instructions.base import (
+    Access,
+    Bound,
+    BufferOperand,
+    DataInstruction,
+    GmOperand,
+)
 from ascend_xdsl.hw.isa import ACC_BYTES, BLOCK_BYTES, FRACTAL, Effects, Pipe, Span, Work, check
 
 
@@ -82,8 +87,18 @@ class FixpipeInstruction(DataInstruction):
     msprof_pipe = "fixpipe"
     colour = "#8172B3"
 
-    def bind(self, *values: Any) -> Bound:
-        atomic, src, slot, dst, dst_off, m, n, src_stride, dst_stride = values
+    def bind(
+        self,
+        atomic: bool,
+        src: BufferOperand,
+        slot: int,
+        dst: GmOperand,
+        dst_off: int,
+        m: int,
+        n: int,
+        src_stride: int,
+        dst_stride: int,
+    ) -> Bound:
         g = Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
         return Bound(g, (src.memory, src.address(slot)), dst_off * dst.element_bytes)
 

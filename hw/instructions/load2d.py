@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.instructions.base import Access, Bound, DataInstruction
+from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
 from ascend_xdsl.hw.isa import FRACTAL_ELEMS, Effects, Pipe, Span, Work, check
 
 
@@ -75,8 +74,18 @@ class Load2dInstruction(DataInstruction):
     msprof_pipe = "mte1"
     colour = "#C44E52"
 
-    def bind(self, *values: Any) -> Bound:
-        transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride = values
+    def bind(
+        self,
+        transpose: bool,
+        src: BufferOperand,
+        src_slot: int,
+        src_off: int,
+        dst: BufferOperand,
+        dst_slot: int,
+        dst_off: int,
+        repeat: int,
+        src_stride: int,
+    ) -> Bound:
         g = Load2d.decode(repeat, src_stride, transpose, src.element_bytes)
         s_addr = src.address(src_slot) + src_off * src.element_bytes
         d_addr = dst.address(dst_slot) + dst_off * dst.element_bytes

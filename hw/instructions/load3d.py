@@ -12,10 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.instructions.base import Access, Bound, DataInstruction
+from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
 from ascend_xdsl.hw.isa import Effects, InstructionError, Pipe, Span, Work, check
 
 
@@ -169,10 +168,23 @@ class Load3dInstruction(DataInstruction):
     msprof_pipe = "mte1"
     colour = "#DD8452"
 
-    def bind(self, *values: Any) -> Bound:
-        kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot = values[:9]
+    def bind(
+        self,
+        kernel: tuple[int, int],
+        stride: tuple[int, int],
+        dilation: tuple[int, int],
+        transpose: bool,
+        src: BufferOperand,
+        src_slot: int,
+        src_off: int,
+        dst: BufferOperand,
+        dst_slot: int,
+        *window: int,
+    ) -> Bound:
+        """``window``: l1_h, l1_w, channels, k_start, k_ext, m_start, m_ext and the pads top,
+        bottom, left, right."""
         eb = src.element_bytes
-        g = Load3d.decode(*values[9:16], values[16:20], kernel, stride, dilation, transpose, eb)
+        g = Load3d.decode(*window[:7], window[7:], kernel, stride, dilation, transpose, eb)
         s_addr = src.address(src_slot) + src_off * eb
         return Bound(g, (src.memory, s_addr, dst.memory, dst.address(dst_slot)))
 

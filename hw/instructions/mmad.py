@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.instructions.base import Access, Bound, DataInstruction
+from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
 from ascend_xdsl.hw.intmath import ceil_div
 from ascend_xdsl.hw.isa import ACC_BYTES, FRACTAL, FRACTAL_ELEMS, Effects, Pipe, Span, Work, check
 
@@ -99,16 +98,26 @@ class MmadInstruction(DataInstruction):
     msprof_pipe = "cube"
     colour = "#55A868"
 
-    def bind(self, *values: Any) -> Bound:
-        a, a_slot, b, b_slot, c, c_slot, m, n, k, init = values
+    def bind(
+        self,
+        a: BufferOperand,
+        a_slot: int,
+        b: BufferOperand,
+        b_slot: int,
+        c: BufferOperand,
+        c_slot: int,
+        m: int,
+        n: int,
+        k: int,
+        init: bool,
+    ) -> Bound:
         g = Mmad.decode(m, n, k, a.element_bytes)
-        chip = (
-            (a.memory, a.address(a_slot)),
-            (b.memory, b.address(b_slot)),
-            (c.memory, c.address(c_slot)),
-            bool(init),
-        )
-        return Bound(g, chip)
+        addresses = (a.address(a_slot), b.address(b_slot), c.address(c_slot))
+        return Bound(g, (a.memory, b.memory, c.memory, *addresses, bool(init)))
+
+    def effects(self, bound: Bound) -> Effects:
+        am, bm, cm, a0, b0, c0, init = bound.chip
+        return bound.geometry.effects((am, a0), (bm, b0), (cm, c0), init)  # type: ignore[no-any-return]
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
         w = effects.work

@@ -204,7 +204,7 @@ class Core(MachineBase):
                 return tile if tile.addr == addr and end <= tile.end else None
         return None
 
-    def _matrix(self, buf: Buffer, slot: int, view: np.ndarray, g: Mmad, side: str) -> np.ndarray:
+    def _matrix(self, buf: Buffer, addr: int, view: np.ndarray, g: Mmad, side: str) -> np.ndarray:
         """mmad operand ``side`` ("A" or "B") in float32: the owed tile when the mmad reads
         exactly its fractals, else unpacked from the bytes.
 
@@ -217,7 +217,6 @@ class Core(MachineBase):
         else:
             layout, rows_used, cols_used, elems = "zn", g.k1, g.n1, g.b_elems
             shape, unpack = (g.k, g.n), ins.unpack_b
-        addr = buf.address(slot)
         end = addr + elems * view.itemsize
         tile = self._tile_at(buf.memory, addr, end)
         if tile is not None and tile.layout == layout and tile.dtype == view.dtype:
@@ -391,15 +390,15 @@ class Core(MachineBase):
             self._checked[checked] = g
         if self.observed:
             self._observe(op, MMAD.effects(bound))
-        product = self._matrix(a, a_slot, av, g, "A") @ self._matrix(b, b_slot, bv, g, "B")
-        self._accumulate(c, c_slot, cv, g, product, bool(init))
+        a_addr, b_addr, c_addr = bound.chip[3:6]
+        product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
+        self._accumulate(c, c_addr, cv, g, product, bool(init))
 
     def _accumulate(
-        self, buf: Buffer, slot: int, view: np.ndarray, g: Mmad, product: np.ndarray, init: bool
+        self, buf: Buffer, addr: int, view: np.ndarray, g: Mmad, product: np.ndarray, init: bool
     ) -> None:
         """``C[:m, :n] (+)= product``: on the owed L0C tile when the mmad has its fractal
         geometry, as a new owed tile when it overwrites whole fractals, else on the bytes."""
-        addr = buf.address(slot)
         end = addr + g.c_elems * ins.F32.itemsize
         shape = (g.m1 * FRACTAL, g.n1 * FRACTAL)
         tile = self._tile_at(buf.memory, addr, end)
