@@ -23,7 +23,7 @@ import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from xdsl.ir import Operation
 
@@ -51,8 +51,7 @@ class CycleLimitExceeded(Exception):
 FlagCounts = tuple[tuple[FlagKey, int], ...]
 
 
-@dataclass(frozen=True)
-class _Change:
+class _Change(NamedTuple):
     """What some iterations did to a core: the timeline's change and the growth of the flag
     counts (or, for a replay record, the exit state relative to the entry's issue clock)."""
 
@@ -67,8 +66,7 @@ class _Change:
         return tuple(zip(self.flag_keys, self.flag_growth, strict=True))
 
 
-@dataclass(frozen=True)
-class _State:
+class _State(NamedTuple):
     """A core's timing state between two loop iterations: its timeline's and its flags'."""
 
     timeline: TimelineState

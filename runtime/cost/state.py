@@ -15,14 +15,16 @@ recorded state to ``Timeline.restore`` (replay it). A state has three parts:
 * :class:`Counters`, what only adds up: scalar ops, FLOPs, GM bytes, busy cycles and
   instructions per pipe.
 
-A difference of two states has the same three parts (times are then durations).
+A difference of two states has the same three parts (times are then durations). They are named
+tuples: the cost-only mode makes thousands of them per launch, and a frozen dataclass costs
+several times as much to build.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import chain
+from collections.abc import Sequence
 from math import isclose
+from typing import NamedTuple
 
 from ascend_xdsl.hw.isa import Pipe
 
@@ -36,8 +38,7 @@ REL, ABS = 1e-9, 1e-6
 """The tolerances within which two changes of the timing state count as equal."""
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """The structure of a timing state (see the module docstring)."""
 
     holds: tuple[Pipe, ...]
@@ -48,71 +49,30 @@ class Shape:
     """The events in flight: (src, dst, id) and how many, sorted."""
 
 
-@dataclass(frozen=True)
-class Clocks:
-    """The times of a timing state (or their change), laid out as its :class:`Shape`."""
+class Clocks(NamedTuple):
+    """The times of a timing state (or their change): the issue clock and, in the order of the
+    state's :class:`Shape`, every later time (``TimelineState`` names them: ``free``, ``holds``,
+    ``queues``, ``events``). The cost-only mode compares and subtracts thousands of states per
+    launch, so the times are one flat tuple and the arithmetic one comprehension each."""
 
     issue: float
-    free: tuple[float, ...]
-    """Per timed pipe: when it is free."""
-    holds: tuple[float, ...]
-    """Per held pipe (``Shape.holds``): until when."""
-    queues: tuple[tuple[float, ...], ...]
-    """Per timed pipe: the start times of its queued instructions."""
-    events: tuple[tuple[float, ...], ...]
-    """Per event key in flight (``Shape.events``): the arrival times."""
-
-    # The cost-only mode compares and subtracts thousands of states per launch: the arithmetic
-    # below is written out as list comprehensions, which is several times faster than mapping a
-    # function over the fields.
+    later: tuple[float, ...]
+    """Per timed pipe when it is free; per held pipe until when; per timed pipe the start times
+    of its queued instructions; per event key in flight the arrival times."""
 
     def minus(self, other: Clocks) -> Clocks:
-        return Clocks(
-            self.issue - other.issue,
-            tuple([a - b for a, b in zip(self.free, other.free, strict=True)]),
-            tuple([a - b for a, b in zip(self.holds, other.holds, strict=True)]),
-            tuple(
-                [
-                    tuple([a - b for a, b in zip(x, y, strict=True)])
-                    for x, y in zip(self.queues, other.queues, strict=True)
-                ]
-            ),
-            tuple(
-                [
-                    tuple([a - b for a, b in zip(x, y, strict=True)])
-                    for x, y in zip(self.events, other.events, strict=True)
-                ]
-            ),
-        )
+        pairs = zip(self.later, other.later, strict=True)
+        return Clocks(self.issue - other.issue, tuple([a - b for a, b in pairs]))
 
     def shifted(self, base: float) -> Clocks:
         """Every time minus ``base``."""
-        return Clocks(
-            self.issue - base,
-            tuple([a - base for a in self.free]),
-            tuple([a - base for a in self.holds]),
-            tuple([tuple([a - base for a in x]) for x in self.queues]),
-            tuple([tuple([a - base for a in x]) for x in self.events]),
-        )
-
-    def later(self) -> list[float]:
-        """Every time but the issue clock (the free, hold, queue and event times), in order."""
-        return [
-            *self.free,
-            *self.holds,
-            *chain.from_iterable(self.queues),
-            *chain.from_iterable(self.events),
-        ]
+        return Clocks(self.issue - base, tuple([a - base for a in self.later]))
 
     def close_to(self, other: Clocks) -> bool:
         if not isclose(self.issue, other.issue, rel_tol=REL, abs_tol=ABS):
             return False
-        return all(
-            [
-                isclose(a, b, rel_tol=REL, abs_tol=ABS)
-                for a, b in zip(self.later(), other.later(), strict=True)
-            ]
-        )
+        pairs = zip(self.later, other.later, strict=True)
+        return all([isclose(a, b, rel_tol=REL, abs_tol=ABS) for a, b in pairs])
 
     def key(self) -> tuple[float, ...]:
         """The times relative to the issue clock, a time before it counting as 0 (nothing
@@ -120,11 +80,10 @@ class Clocks:
         instructions of the queues) are behind the issue clock: they all count as 0 without
         being rounded."""
         base = self.issue
-        return tuple([round(v - base, 6) if v > base else 0.0 for v in self.later()])
+        return tuple([round(v - base, 6) if v > base else 0.0 for v in self.later])
 
 
-@dataclass(frozen=True)
-class Counters:
+class Counters(NamedTuple):
     """What a timeline only adds up (or its growth)."""
 
     scalar_ops: int
@@ -156,8 +115,7 @@ class Counters:
         return max(zip(TIMED_PIPES, self.busy, strict=True), key=lambda pb: pb[1])[0]
 
 
-@dataclass(frozen=True)
-class TimelineState:
+class TimelineState(NamedTuple):
     """A timeline's state (``Timeline.snapshot``), or the change between two states."""
 
     shape: Shape
@@ -185,3 +143,32 @@ class TimelineState:
 
     def close_to(self, other: TimelineState) -> bool:
         return self.clocks.close_to(other.clocks) and self.counters.close_to(other.counters)
+
+    # -- the times by name ---------------------------------------------------------------------
+
+    def free(self) -> tuple[float, ...]:
+        """Per timed pipe: when it is free."""
+        return self.clocks.later[: len(TIMED_PIPES)]
+
+    def holds(self) -> tuple[float, ...]:
+        """Per held pipe (``shape.holds``): until when."""
+        at = len(TIMED_PIPES)
+        return self.clocks.later[at : at + len(self.shape.holds)]
+
+    def queues(self) -> list[tuple[float, ...]]:
+        """Per timed pipe: the start times of its queued instructions."""
+        at = len(TIMED_PIPES) + len(self.shape.holds)
+        return _split(self.clocks.later, at, self.shape.queues)
+
+    def events(self) -> list[tuple[float, ...]]:
+        """Per event key in flight (``shape.events``): the arrival times."""
+        at = len(TIMED_PIPES) + len(self.shape.holds) + sum(self.shape.queues)
+        return _split(self.clocks.later, at, [n for _, n in self.shape.events])
+
+
+def _split(values: tuple[float, ...], at: int, lengths: Sequence[int]) -> list[tuple[float, ...]]:
+    parts = []
+    for n in lengths:
+        parts.append(values[at : at + n])
+        at += n
+    return parts

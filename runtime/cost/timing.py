@@ -224,15 +224,15 @@ class Timeline:
         events = sorted((k, len(q)) for k, q in self._events.items() if q)
         holds = tuple(sorted(self._hold))
         queues = [self._queues[p] for p in TIMED_PIPES]
+        later = [self.free[p] for p in TIMED_PIPES]
+        later += [self._hold[p][0] for p in holds]
+        for q in queues:
+            later += [start for start, _ in q]
+        for k, _ in events:
+            later += [arrival for arrival, _, _ in self._events[k]]
         return TimelineState(
             Shape(holds, tuple(len(q) for q in queues), tuple(events)),
-            Clocks(
-                self.issue,
-                tuple(self.free[p] for p in TIMED_PIPES),
-                tuple(self._hold[p][0] for p in holds),
-                tuple(tuple([start for start, _ in q]) for q in queues),
-                tuple(tuple([arrival for arrival, _, _ in self._events[k]]) for k, _ in events),
-            ),
+            Clocks(self.issue, tuple(later)),
             Counters(
                 self.scalar_ops,
                 self.mmad_flops,
@@ -265,25 +265,25 @@ class Timeline:
         issue clock, counters added. One slice per pipe, named ``label``, stands for the
         replayed span."""
         base = self.issue
-        shape, clocks = record.shape, record.clocks
+        shape = record.shape
         busiest = record.counters.busiest()
-        self.issue = base + clocks.issue
+        self.issue = base + record.clocks.issue
         last: dict[Pipe, int] = {}
-        for p, free in zip(TIMED_PIPES, clocks.free, strict=True):
+        for p, free in zip(TIMED_PIPES, record.free(), strict=True):
             start, end = self.free[p], base + free
             self.free[p] = end
             if end > start:
                 self._span(p, start, end, label, busiest)
             last[p] = self._last.get(p, -1)
         self._hold = {
-            p: (base + t, last[p], p) for p, t in zip(shape.holds, clocks.holds, strict=True)
+            p: (base + t, last[p], p) for p, t in zip(shape.holds, record.holds(), strict=True)
         }
-        for p, starts in zip(TIMED_PIPES, clocks.queues, strict=True):
+        for p, starts in zip(TIMED_PIPES, record.queues(), strict=True):
             queue = self._queues[p]
             queue.clear()
             queue.extend((base + t, last[p]) for t in starts)
         self._events.clear()
-        for (k, _), arrivals in zip(shape.events, clocks.events, strict=True):
+        for (k, _), arrivals in zip(shape.events, record.events(), strict=True):
             src = k[0]
             cause = last.get(src, -1)
             self._events[k].extend((base + t, cause, src) for t in arrivals)
@@ -293,24 +293,23 @@ class Timeline:
         """Change the timeline (in a state of ``change``'s shape) by ``times`` x ``change``:
         iterations ran, without running them. One slice per pipe, named ``label``, stands for
         their span; what was pending now waits on the end of its pipe's span."""
-        clocks = change.clocks
         busiest = change.counters.busiest()
-        self.issue += clocks.issue * times
+        self.issue += change.clocks.issue * times
         span: dict[Pipe, int] = {}
-        for p, d in zip(TIMED_PIPES, clocks.free, strict=True):
+        for p, d in zip(TIMED_PIPES, change.free(), strict=True):
             start = self.free[p]
             self.free[p] += d * times
             if self.free[p] > start:
                 span[p] = self._span(p, start, self.free[p], label, busiest)
-        for p, d in zip(sorted(self._hold), clocks.holds, strict=True):
+        for p, d in zip(sorted(self._hold), change.holds(), strict=True):
             time, cause, why = self._hold[p]
             self._hold[p] = (time + d * times, span.get(why, cause), why)
-        for p, ds in zip(TIMED_PIPES, clocks.queues, strict=True):
+        for p, ds in zip(TIMED_PIPES, change.queues(), strict=True):
             queue = self._queues[p]  # the queued instructions were the span's: they start with it
             for j, ((start, _), d) in enumerate(zip(list(queue), ds, strict=True)):
                 queue[j] = (start + d * times, span.get(p, self._last.get(p, -1)))
         pending = sorted(k for k, q in self._events.items() if q)
-        for k, ds in zip(pending, clocks.events, strict=True):
+        for k, ds in zip(pending, change.events(), strict=True):
             events = self._events[k]
             for j, ((arrival, cause, why), d) in enumerate(zip(list(events), ds, strict=True)):
                 events[j] = (arrival + d * times, span.get(why, cause), why)
