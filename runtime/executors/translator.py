@@ -353,7 +353,7 @@ class Translator(SignatureCompiler):
         handler = self.handlers.get(spec)
         if handler is None:
             handler = self.handlers[spec] = f"h_{spec.name}"
-        static = [repr(v) if isinstance(v, bool | int) else self.const(v) for v in spec.static(op)]
+        static = [_literal(v) or self.const(v) for v in spec.static(op)]
         operands = [self.ref(getattr(op, name)) for name in spec.operands]
         self.call(handler, [self.const(op), *static, *operands], op)
 
@@ -372,6 +372,16 @@ class Translator(SignatureCompiler):
     def api_get_tensor_c(self, op: api_level.GetTensorCOp) -> None:
         args = [*self.operands(op), repr(op.atomic is not None)]
         self.call("api_get_tensor_c", args, op)
+
+
+def _literal(value: object) -> str | None:
+    """``value`` as Python source if it is an int, a bool or a tuple of them (the generated
+    code then holds it as a constant instead of looking it up), else None."""
+    if isinstance(value, bool | int):
+        return repr(value)
+    if isinstance(value, tuple) and all(isinstance(v, bool | int) for v in value):
+        return repr(value)
+    return None
 
 
 _HANDLERS: dict[type[Operation], Callable[[Translator, Any], None]] = {

@@ -49,13 +49,22 @@ class FlagState:
     # checked the first time a set or a wait uses it (both check the same rules).
 
     def set(self, src: str, dst: str, event: int) -> None:
+        self.set_flag(None, src, dst, event)
+
+    def wait(self, src: str, dst: str, event: int) -> None:
+        self.wait_flag(None, src, dst, event)
+
+    # The handler forms (``runtime/machine/machine.py``): the op comes first and is not used,
+    # so that an unobserved machine runs a kernel's flags without a wrapper per flag.
+
+    def set_flag(self, op: object, src: str, dst: str, event: int) -> None:
         key = (src, dst, event)
         counts = self._counts
         if key not in counts:
             self._check("set_flag", src, dst, event)
         counts[key] = counts.get(key, 0) + 1
 
-    def wait(self, src: str, dst: str, event: int) -> None:
+    def wait_flag(self, op: object, src: str, dst: str, event: int) -> None:
         key = (src, dst, event)
         n = self._counts.get(key)
         if n is None:

@@ -158,8 +158,8 @@ class MachineBase:
         }
         if not self.observed:
             # Unobserved, a flag is only the flag model's: skip the wrappers below.
-            self._handlers[instructions.SET_FLAG] = lambda op, s, d, e: self.flags.set(s, d, e)
-            self._handlers[instructions.WAIT_FLAG] = lambda op, s, d, e: self.flags.wait(s, d, e)
+            self._handlers[instructions.SET_FLAG] = self.flags.set_flag
+            self._handlers[instructions.WAIT_FLAG] = self.flags.wait_flag
 
     def handler(self, spec: Instruction) -> Handler:
         return self._handlers[spec]
@@ -177,14 +177,14 @@ class MachineBase:
         self.buffers.append((spec.memory, spec.position, lo, hi))
 
     def set_flag(self, op: Operation | None, src: Pipe, dst: Pipe, event: int) -> None:
-        self.flags.set(src, dst, event)
+        self.flags.set_flag(op, src, dst, event)
         if self.sanitizer is not None:
             self.sanitizer.set_flag(src, dst, event)
         if self.timeline is not None:
             self.timeline.set_flag(src, dst, event)
 
     def wait_flag(self, op: Operation | None, src: Pipe, dst: Pipe, event: int) -> None:
-        self.flags.wait(src, dst, event)
+        self.flags.wait_flag(op, src, dst, event)
         if self.sanitizer is not None:
             self.sanitizer.wait_flag(src, dst, event)
         if self.timeline is not None:
