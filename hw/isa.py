@@ -1,21 +1,21 @@
-"""The instruction model of the AI Cube core: what each hardware instruction does, in one place.
+"""The vocabulary of the instruction model of the AI Cube core: pipes, ISA limits, effects.
 
 Every hardware-level op of the ``ascend`` dialect (``data_copy``, ``load3d``, ``load2d``,
-``mmad``, ``fixpipe``, ``set_flag``/``wait_flag``, ``pipe_barrier``) is, for the purposes of
-this project, a function of its operand integers. This module is that function, written once:
+``mmad``, ``fixpipe``, ``set_flag``/``wait_flag``, ``pipe_barrier``) is one instruction, and each
+instruction is one spec object in ``hw/instructions/`` (its pipe, operand binding, geometry,
+effects, timing operands, cost rule and report name). This module holds what the specs share:
 
-* the **pipe** it runs on (:class:`Pipe`);
-* the **ISA limits** of its fields, read from ``isa.toml`` next to this file (the ranges of the
-  Ascend C parameter structs, each with its source); the verifiers of
+* the **pipes** (:class:`Pipe`);
+* the **ISA limits** of the instructions' fields, read from ``isa.toml`` next to this file (the
+  ranges of the Ascend C parameter structs, each with its source); the verifiers of
   ``dialects/hw_level.py``, the lowering and the simulator all read :data:`LIMITS`;
-* its **geometry**, decoded and checked once per distinct set of operands (``DataCopy``,
-  ``Load3d``, ``Load2d``, ``Mmad``, ``Fixpipe`` below, each ``decode``-d through a cache): the
-  steps and extents in bytes that the numpy data backend (``runtime/machine/semantics.py``) moves;
-* its **effects**: the byte ranges it reads and writes in each memory and its work (m, n, k,
-  rows, bytes, stride, kernel), which the sanitizer (``runtime/machine/sanitizer.py``) checks and
-  the cost model times.
+* the **effects** an executed instruction has: the byte ranges it reads and writes in each
+  memory (:class:`Span`) and its work (:class:`Work`), which the sanitizer
+  (``runtime/machine/sanitizer.py``) checks and the timing backend (``runtime/cost/timing.py``)
+  times with the instruction's cost rule;
+* the event rules of ``set_flag``/``wait_flag`` (:func:`event_error`).
 
-Nothing here knows about xDSL or numpy; addresses are byte addresses inside one memory (an
+Nothing here knows about xDSL's IR or numpy; addresses are byte addresses inside one memory (an
 on-chip memory of one core, or one GM tensor for ``"GM"``). The exact semantics are
 docs/hw-level-spec.md; the instruction names and parameter structs are those of the Ascend C API
 reference (hicann/asc-devkit: ``DataCopy``, ``LoadData`` with ``LoadData3DParamsV2`` /
@@ -27,13 +27,10 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
 from xdsl.utils.str_enum import StrEnum
-
-from ascend_xdsl.hw.intmath import ceil_div
 
 BLOCK_BYTES = 32
 """One block: the unit of DataCopy lengths and strides and of the fixpipe dst stride."""
@@ -151,343 +148,15 @@ class Work(NamedTuple):
 
 
 class Effects(NamedTuple):
-    """What one executed instruction does: its pipe, the bytes it reads and writes, its work."""
+    """What one executed instruction does: its pipe, the bytes it reads and writes, its work,
+    and which instruction it is (its spec's name in ``hw/instructions/``, whose cost rule the
+    timing backend applies)."""
 
     pipe: Pipe
     reads: tuple[Span, ...] = ()
     writes: tuple[Span, ...] = ()
     work: Work = Work()
-
-
-# ---------------------------------------------------------------------------------------------
-# MTE2: DataCopy GM -> L1
-
-
-@dataclass(frozen=True, slots=True)
-class DataCopy:
-    """``count`` runs of ``len`` 32-byte blocks; run ``i`` reads GM from ``i * src_step`` and
-    writes from ``i * dst_step`` (bytes, relative to the two start addresses)."""
-
-    count: int
-    run: int
-    src_step: int
-    dst_step: int
-
-    pipe = Pipe.MTE2
-
-    @staticmethod
-    @lru_cache(maxsize=4096)
-    def decode(count: int, length: int, src_stride: int, dst_stride: int) -> DataCopy:
-        for field, v in (
-            ("count", count),
-            ("len", length),
-            ("src_stride", src_stride),
-            ("dst_stride", dst_stride),
-        ):
-            check("data_copy", field, v)
-        return DataCopy(
-            count,
-            length * BLOCK_BYTES,
-            (length + src_stride) * BLOCK_BYTES,
-            (length + dst_stride) * BLOCK_BYTES,
-        )
-
-    @property
-    def src_bytes(self) -> int:
-        return (self.count - 1) * self.src_step + self.run
-
-    @property
-    def dst_bytes(self) -> int:
-        return (self.count - 1) * self.dst_step + self.run
-
-    def effects(self, src: int, dst_memory: str, dst: int) -> Effects:
-        return Effects(
-            self.pipe,
-            (Span("GM", src, src + self.src_bytes),),
-            (Span(dst_memory, dst, dst + self.dst_bytes),),
-            Work(bytes=self.count * self.run, rows=self.count),
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# MTE1: LoadData L1 -> L0A/L0B
-
-
-def out_width(l1_w: int, pad_left: int, pad_right: int, kw: int, sw: int, dw: int) -> int:
-    """``Wout`` of load3d: output positions per feature-map row."""
-    return (l1_w + pad_left + pad_right - dw * (kw - 1) - 1) // sw + 1
-
-
-_PAD_SIDES = ("top", "bottom", "left", "right")
-
-
-@dataclass(frozen=True, slots=True)
-class Load3d:
-    """img2col of a ``[C1][l1_h][l1_w][C0]`` feature map (docs/hw-level-spec.md): reads
-    ``fmap_bytes`` from the source address, writes ``out_bytes`` from the destination slot."""
-
-    l1_h: int
-    l1_w: int
-    channels: int
-    k_start: int
-    k_ext: int
-    m_start: int
-    m_ext: int
-    pad: tuple[int, int, int, int]
-    kernel: tuple[int, int]
-    stride: tuple[int, int]
-    dilation: tuple[int, int]
-    transpose: bool
-    element_bytes: int
-    wout: int
-
-    pipe = Pipe.MTE1
-
-    @staticmethod
-    @lru_cache(maxsize=4096)
-    def decode(
-        l1_h: int,
-        l1_w: int,
-        channels: int,
-        k_start: int,
-        k_ext: int,
-        m_start: int,
-        m_ext: int,
-        pad: tuple[int, int, int, int],
-        kernel: tuple[int, int],
-        stride: tuple[int, int],
-        dilation: tuple[int, int],
-        transpose: bool,
-        element_bytes: int,
-    ) -> Load3d:
-        for field, values in (("kernel", kernel), ("stride", stride), ("dilation", dilation)):
-            for axis, v in zip("hw", values, strict=True):
-                check("load3d", field, v, f"{field} {axis}")
-        for side, v in zip(_PAD_SIDES, pad, strict=True):
-            check("load3d", "pad", v, f"pad {side}")
-        for field, v in (
-            ("m_ext", m_ext),
-            ("k_ext", k_ext),
-            ("channels", channels),
-            ("l1_h", l1_h),
-            ("l1_w", l1_w),
-            ("k_start", k_start),
-            ("m_start", m_start),
-        ):
-            check("load3d", field, v)
-        kh, kw = kernel
-        wout = out_width(l1_w, pad[2], pad[3], kw, stride[1], dilation[1])
-        if wout < 1:
-            raise InstructionError(
-                f"load3d kernel w extent {dilation[1] * (kw - 1) + 1} exceeds the padded width "
-                f"{l1_w + pad[2] + pad[3]} (Wout {wout})"
-            )
-        columns = channels * kh * kw
-        if k_start + k_ext > columns:
-            raise InstructionError(
-                f"load3d columns [{k_start}, {k_start + k_ext}) exceed channels*kh*kw = {columns}"
-            )
-        return Load3d(
-            l1_h,
-            l1_w,
-            channels,
-            k_start,
-            k_ext,
-            m_start,
-            m_ext,
-            pad,
-            kernel,
-            stride,
-            dilation,
-            transpose,
-            element_bytes,
-            wout,
-        )
-
-    @property
-    def fmap_elems(self) -> int:
-        return self.channels * self.l1_h * self.l1_w
-
-    @property
-    def out_elems(self) -> int:
-        return self.m_ext * self.k_ext
-
-    @property
-    def fmap_bytes(self) -> int:
-        return self.fmap_elems * self.element_bytes
-
-    def effects(self, src_memory: str, src: int, dst_memory: str, dst: int) -> Effects:
-        eb = self.element_bytes
-        out = self.out_elems * eb
-        return Effects(
-            self.pipe,
-            (Span(src_memory, src, src + self.fmap_elems * eb),),
-            (Span(dst_memory, dst, dst + out),),
-            Work(
-                bytes=out,
-                m=self.m_ext,
-                k=self.k_ext,
-                rows=self.kernel[0],
-                stride=self.stride,
-                kernel=self.kernel,
-            ),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Load2d:
-    """``repeat`` whole fractals; fractal ``i`` is read at ``i * src_step`` and written at
-    ``i * FRACTAL_ELEMS`` (elements), optionally transposed."""
-
-    repeat: int
-    src_step: int
-    transpose: bool
-    element_bytes: int
-
-    pipe = Pipe.MTE1
-
-    @staticmethod
-    @lru_cache(maxsize=1024)
-    def decode(repeat: int, src_stride: int, transpose: bool, element_bytes: int) -> Load2d:
-        check("load2d", "repeat", repeat)
-        check("load2d", "src_stride", src_stride)
-        return Load2d(repeat, src_stride * FRACTAL_ELEMS, transpose, element_bytes)
-
-    @property
-    def src_elems(self) -> int:
-        return (self.repeat - 1) * self.src_step + FRACTAL_ELEMS
-
-    @property
-    def dst_elems(self) -> int:
-        return self.repeat * FRACTAL_ELEMS
-
-    def effects(self, src_memory: str, src: int, dst_memory: str, dst: int) -> Effects:
-        eb = self.element_bytes
-        return Effects(
-            self.pipe,
-            (Span(src_memory, src, src + self.src_elems * eb),),
-            (Span(dst_memory, dst, dst + self.dst_elems * eb),),
-            Work(bytes=self.dst_elems * eb, rows=self.repeat),
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# M: Mmad L0A x L0B -> L0C
-
-
-def fractals(v: int) -> int:
-    """Whole 16-element fractal rows/columns covering ``v``."""
-    return ceil_div(v, FRACTAL)
-
-
-@dataclass(frozen=True, slots=True)
-class Mmad:
-    """``C[:m, :n] (+)= A[:m, :k] @ B[:k, :n]``: A Zz (M1, K1, 16, 16), B Zn (K1, N1, 16, 16),
-    C Nz (N1, M1, 16, 16) float32, each from element 0 of its slot."""
-
-    m: int
-    n: int
-    k: int
-    m1: int
-    n1: int
-    k1: int
-    element_bytes: int
-
-    pipe = Pipe.M
-
-    @staticmethod
-    @lru_cache(maxsize=4096)
-    def decode(m: int, n: int, k: int, element_bytes: int) -> Mmad:
-        check("mmad", "m", m)
-        check("mmad", "n", n)
-        check("mmad", "k", k)
-        return Mmad(m, n, k, fractals(m), fractals(n), fractals(k), element_bytes)
-
-    @property
-    def a_elems(self) -> int:
-        return self.m1 * self.k1 * FRACTAL_ELEMS
-
-    @property
-    def b_elems(self) -> int:
-        return self.k1 * self.n1 * FRACTAL_ELEMS
-
-    @property
-    def c_elems(self) -> int:
-        return self.n1 * self.m1 * FRACTAL_ELEMS
-
-    def effects(
-        self,
-        a: tuple[str, int],
-        b: tuple[str, int],
-        c: tuple[str, int],
-        init: bool,
-    ) -> Effects:
-        eb = self.element_bytes
-        (am, a0), (bm, b0), (cm, c0) = a, b, c
-        c_span = Span(cm, c0, c0 + self.c_elems * ACC_BYTES)
-        reads = (Span(am, a0, a0 + self.a_elems * eb), Span(bm, b0, b0 + self.b_elems * eb))
-        return Effects(
-            self.pipe,
-            reads if init else (*reads, c_span),
-            (c_span,),
-            Work(m=self.m, n=self.n, k=self.k, element_bytes=eb),
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# FIX: Fixpipe L0C -> GM
-
-
-@dataclass(frozen=True, slots=True)
-class Fixpipe:
-    """NZ -> NZ: ``n / 16`` blocks of ``m`` rows of 16 float32; block ``j`` is read at
-    ``j * src_step`` and written at ``j * dst_step`` (elements), added with ``atomic``."""
-
-    m: int
-    n: int
-    blocks: int
-    src_step: int
-    dst_step: int
-    atomic: bool
-
-    pipe = Pipe.FIX
-
-    @staticmethod
-    @lru_cache(maxsize=1024)
-    def decode(m: int, n: int, src_stride: int, dst_stride: int, atomic: bool) -> Fixpipe:
-        check("fixpipe", "n", n)
-        check("fixpipe", "m", m)
-        check("fixpipe", "src_stride", src_stride)
-        check("fixpipe", "dst_stride", dst_stride)
-        return Fixpipe(
-            m,
-            n,
-            n // FRACTAL,
-            src_stride * FRACTAL,
-            dst_stride * (BLOCK_BYTES // ACC_BYTES),
-            atomic,
-        )
-
-    @property
-    def run(self) -> int:
-        """Elements of one block (``m`` rows of 16)."""
-        return self.m * FRACTAL
-
-    @property
-    def src_elems(self) -> int:
-        return (self.blocks - 1) * self.src_step + self.run
-
-    @property
-    def dst_elems(self) -> int:
-        return (self.blocks - 1) * self.dst_step + self.run
-
-    def effects(self, src_memory: str, src: int, dst: int) -> Effects:
-        return Effects(
-            self.pipe,
-            (Span(src_memory, src, src + self.src_elems * ACC_BYTES),),
-            (Span("GM", dst, dst + self.dst_elems * ACC_BYTES),),
-            Work(bytes=self.m * self.n * ACC_BYTES, m=self.m, n=self.n),
-        )
+    instruction: str = ""
 
 
 # ---------------------------------------------------------------------------------------------

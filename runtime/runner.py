@@ -13,15 +13,16 @@ policy for what surrounds a run:
   many, and OpenBLAS threads made loaded runs ten times slower;
 * the cost mode is ``full`` (the exact timeline of every instruction), ``cost-only`` (no data:
   ``runtime/cost/cost_only.py``) or ``none``;
-* the FLOPs of every cost report are set here and only here: 2 × the multiply-adds of the dW
-  problem the job computes when it is known, else what the mmads issued;
+* the FLOPs of every cost report follow one rule (``runtime/cost/report.count_problem_flops``):
+  2 × the multiply-adds of the dW problem the job computes when it is known, else what the
+  mmads issued;
 * a failure while interpreting keeps its type and says which op it failed in (``ascend_op``, as
   the compiled executor already does), so a tool can name the op and a library caller still
   catches what it caught before.
 
 The executors, the machine and the cost model (``runtime/executors``, ``runtime/machine``,
-``runtime/cost``) are reached through their public functions only: ``build_interpreter``,
-``cost_only`` and ``CostReport``.
+``runtime/cost``) are reached through their public functions only: ``build_interpreter``, the
+cost model ``COST_ONLY`` and ``CostReport``.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ from ascend_xdsl.ir.program import conv_problem, find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module
 from ascend_xdsl.lowering.options import CompileError, CompileOptions
 from ascend_xdsl.lowering.pipeline import LEVELS, compile_levels
-from ascend_xdsl.runtime.cost.cost_only import cost_only
-from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.cost.model import COST_ONLY
+from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
@@ -189,13 +190,17 @@ def _execute(
     """Run ``entry`` of ``module`` on ``result.inputs`` as ``options`` say; fill ``result``."""
     start = time.perf_counter()
     if options.cost == "cost-only":
-        costs = cost_only(module, entry, hw.name, options.max_iterations, options.cycle_limit)
+        costs = COST_ONLY.predict(
+            module,
+            hw,
+            entry=entry.sym_name.data,
+            max_iterations=options.max_iterations,
+            cycle_limit=options.cycle_limit,
+        )
     else:
         result.outputs, costs = _interpret(module, entry, result.inputs, hw, options)
     result.run_seconds = time.perf_counter() - start
-    if result.problem is not None:
-        for report in costs:
-            report.flops = 2.0 * result.problem.macs
+    count_problem_flops(costs, result.problem)
     result.costs = costs
 
 

@@ -12,6 +12,7 @@ import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, i64
 
+from ascend_xdsl import hw
 from ascend_xdsl.dialects.hw_level import AllocBufferOp, Load3dOp
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, random_inputs
@@ -20,6 +21,7 @@ from ascend_xdsl.runtime.executors.interpreter import make_interpreter
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
 HW = "atlas-a2-910b2"
+TARGET = hw.load(HW)
 KERNEL = "conv3d_bp_filter_kernel"
 
 
@@ -32,7 +34,7 @@ def _module(cores: int = 2):
 
 def test_loops_stay_loops_and_constants_are_folded():
     module, _, _ = _module()
-    source = kernel_of(module, KERNEL, HW).source
+    source = kernel_of(module, KERNEL, TARGET).source
     n_for = sum(1 for op in module.walk() if op.name == "scf.for")
     assert source.count(" in range(") == n_for
     assert "arith" not in source and "K[" in source
@@ -42,18 +44,18 @@ def test_loops_stay_loops_and_constants_are_folded():
 
 def test_translation_is_cached_until_the_kernel_changes():
     module, _, _ = _module()
-    first = kernel_of(module, KERNEL, HW)
-    assert kernel_of(module, KERNEL, HW) is first
+    first = kernel_of(module, KERNEL, TARGET)
+    assert kernel_of(module, KERNEL, TARGET) is first
     # Change one attribute: the next run must use a new translation.
     alloc = next(op for op in module.walk() if isinstance(op, AllocBufferOp))
     alloc.offset = IntegerAttr(alloc.offset_bytes + 512, i64)  # type: ignore[operator]
-    second = kernel_of(module, KERNEL, HW)
+    second = kernel_of(module, KERNEL, TARGET)
     assert second is not first
     # Erase an op: new translation again.
     load = next(op for op in module.walk() if isinstance(op, Load3dOp))
     load.detach()
     load.erase()
-    assert kernel_of(module, KERNEL, HW) is not second
+    assert kernel_of(module, KERNEL, TARGET) is not second
 
 
 def test_the_error_names_the_failing_op():

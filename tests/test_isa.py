@@ -18,8 +18,10 @@ from xdsl.utils.exceptions import VerifyException
 from ascend_xdsl.dialects.hw_level import _limit
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import isa
+from ascend_xdsl.hw.instructions import DataCopy, Fixpipe, Mmad
 from ascend_xdsl.runtime.machine import semantics as ins
-from ascend_xdsl.runtime.machine.core import BufferSpec, Core, Load3dStatic
+from ascend_xdsl.runtime.machine.core import Core
+from ascend_xdsl.runtime.machine.machine import BufferSpec
 from ascend_xdsl.runtime.machine.values import GmTensor
 
 
@@ -32,13 +34,13 @@ def test_every_limit_has_a_source():
 
 def test_the_simulator_reads_the_table(monkeypatch):
     monkeypatch.setitem(isa.LIMITS["mmad"], "k", isa.Limit(1, 100, None, "test"))
-    isa.Mmad.decode.cache_clear()
+    Mmad.decode.cache_clear()
     try:
         a = np.zeros(4096, np.float16)
         with pytest.raises(isa.InstructionError, match=r"mmad k 128 is not in \[1, 100\]"):
             ins.mmad(a, a, np.zeros(4096, np.float32), 16, 16, 128, True)
     finally:
-        isa.Mmad.decode.cache_clear()
+        Mmad.decode.cache_clear()
 
 
 def test_verifier_reads_the_table(monkeypatch):
@@ -50,12 +52,12 @@ def test_verifier_reads_the_table(monkeypatch):
 
 
 def test_effects_are_the_spec_footprints():
-    g = isa.DataCopy.decode(3, 2, 5, 1)  # 3 runs of 2 blocks, gaps 5 (GM) and 1 (L1) blocks
+    g = DataCopy.decode(3, 2, 5, 1)  # 3 runs of 2 blocks, gaps 5 (GM) and 1 (L1) blocks
     e = g.effects(100, "L1", 64)
     assert e.pipe == isa.Pipe.MTE2
     assert e.reads == (isa.Span("GM", 100, 100 + (2 * 7 + 2) * 32),)
     assert e.writes == (isa.Span("L1", 64, 64 + (2 * 3 + 2) * 32),)
-    m = isa.Mmad.decode(20, 40, 10, 2)  # M1 2, N1 3, K1 1
+    m = Mmad.decode(20, 40, 10, 2)  # M1 2, N1 3, K1 1
     e = m.effects(("L0A", 0), ("L0B", 512), ("L0C", 1024), init=False)
     assert e.reads == (
         isa.Span("L0A", 0, 2 * 1 * 256 * 2),
@@ -63,7 +65,7 @@ def test_effects_are_the_spec_footprints():
         isa.Span("L0C", 1024, 1024 + 3 * 2 * 256 * 4),
     )
     assert m.effects(("L0A", 0), ("L0B", 0), ("L0C", 0), init=True).reads[-1].memory == "L0B"
-    f = isa.Fixpipe.decode(20, 32, 32, 64, True)  # 2 blocks of 20 rows
+    f = Fixpipe.decode(20, 32, 32, 64, True)  # 2 blocks of 20 rows
     assert f.effects("L0C", 0, 0).reads == (isa.Span("L0C", 0, (32 * 16 + 20 * 16) * 4),)
     assert f.effects("L0C", 0, 8).writes == (isa.Span("GM", 8, 8 + (64 * 8 + 20 * 16) * 4),)
 
@@ -84,9 +86,9 @@ def test_owed_tiles_leave_the_bytes_as_direct_writes(dtype):
     l0a = core.alloc_buffer(BufferSpec("L0A", "A2", dt, 4096, 1, 0, 8192))
     l0c = core.alloc_buffer(BufferSpec("L0C", "CO1", np.dtype(np.float32), 4096, 1, 0, 16384))
     core.data_copy(None, gm, 0, l1, 0, 0, 1, fmap.size // 16, 0, 0)  # type: ignore[arg-type]
-    st = Load3dStatic((3, 3), (1, 1), (1, 1), False)
+    st = ((3, 3), (1, 1), (1, 1), False)  # kernel, stride, dilation, transpose
     window = (6, 6, 32, 0, 64, 0, 32, 1, 1, 1, 1)  # l1_h, l1_w, ch, k0, kext, m0, mext, pads
-    core.load3d(None, st, l1, 0, 0, l0b, 0, *window)  # type: ignore[arg-type]
+    core.load3d(None, *st, l1, 0, 0, l0b, 0, *window)  # type: ignore[arg-type]
     # The same load written directly, as bytes.
     expect = np.zeros(8192, dt)
     geometry = dict(
@@ -128,12 +130,12 @@ def test_a_reused_gather_follows_the_bytes_it_read():
     f16 = np.dtype(np.float16)
     a1 = core.alloc_buffer(BufferSpec("L1", "A1", f16, 1024, 1, 0, 2048))
     a2 = core.alloc_buffer(BufferSpec("L0A", "A2", f16, 1024, 1, 0, 2048))
-    st = Load3dStatic((1, 1), (1, 1), (1, 1), True)
+    st = ((1, 1), (1, 1), (1, 1), True)  # kernel, stride, dilation, transpose
     window = (1, 64, 16, 0, 16, 0, 64, 0, 0, 0, 0)  # the A side: 16 channels x 64 positions
     gm_type = GmTensorType.__new__(GmTensorType)
     for data in (first, first, second):
         core.data_copy(None, GmTensor(gm_type, data), 0, a1, 0, 0, 1, 64, 0, 0)  # type: ignore[arg-type]
-        core.load3d(None, st, a1, 0, 0, a2, 0, *window)  # type: ignore[arg-type]
+        core.load3d(None, *st, a1, 0, 0, a2, 0, *window)  # type: ignore[arg-type]
         core.sync()
         expect = np.zeros(1024, f16)
         geometry = dict(

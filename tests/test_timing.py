@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from ascend_xdsl.hw.cost_figures import cost_figures
-from ascend_xdsl.hw.isa import DataCopy, Mmad, Pipe
+from ascend_xdsl.hw.instructions import DataCopy, Mmad
+from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, random_inputs
 from ascend_xdsl.runtime.cost.timing import Timeline, duration, l2_share, mmad_cycles

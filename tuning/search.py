@@ -5,8 +5,9 @@ Where it fits. The heuristic (``passes/dw_tiling_heuristic.py``) re-derives the 
 tiler; this module searches the space that tiler picks from, and scores every candidate the way
 the user would measure it: compile it to the hardware level (``lowering.pipeline.compile_levels``
 with the :class:`DwTiling` itself, unverified: no text, no copies of the levels) and time the
-launch with the cost-only model (``runtime.api.model_cost``). It sits above the runtime, so the
-tiler pass reaches it by name, through the table of searches in ``passes/tiling_options.py``.
+launch with the cost model (``runtime/cost/model.COST_ONLY``, the cost-only mode). It sits
+above the runtime, so the tiler pass reaches it by name, through the table of searches in
+``passes/tiling_options.py``.
 
 What is searched, and how it is pruned (docs/passes.md, "tuned"):
 
@@ -61,8 +62,8 @@ from ascend_xdsl.passes.api_block_tiler import TilingError
 from ascend_xdsl.passes.core_split import core_splits, split_axes
 from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling, split_tiling
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
-from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
+from ascend_xdsl.runtime.cost.model import COST_ONLY
 
 BUDGET = 96
 """Candidates scored at most per layer (about 0.1 s each on a large layer, less on small)."""
@@ -168,7 +169,7 @@ def score_tiling(
     options = CompileOptions.create(hw=hw, tiling=tiling)
     module = compile_levels(build_module(problem), options, verify=False)["hw"]
     try:
-        (report,) = model_cost(module, hw, problem=problem, cycle_limit=cycle_limit)
+        (report,) = COST_ONLY.predict(module, options.hw, problem=problem, cycle_limit=cycle_limit)
     except CycleLimitExceeded:
         return SLOWER
     return Score(report.cycles, report.efficiency, report.bound, report.bottleneck)

@@ -15,17 +15,21 @@ from typing import Any
 
 from xdsl.ir import Operation
 
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import CostFigures
+from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS
 from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Timeline
 
-#: msprof's names of the pipes (PipeUtilization.csv).
+#: msprof's names of the pipes (PipeUtilization.csv): each instruction's pipe as its spec names
+#: it (``hw/instructions/``), and the scalar unit.
 MSPROF_NAMES: dict[Pipe, str] = {
-    Pipe.M: "cube",
-    Pipe.MTE1: "mte1",
-    Pipe.MTE2: "mte2",
-    Pipe.FIX: "fixpipe",
+    **{
+        spec.pipe: spec.msprof_pipe
+        for spec in DATA_INSTRUCTIONS
+        if spec.pipe is not None and spec.msprof_pipe is not None
+    },
     Pipe.S: "scalar",
 }
 
@@ -70,6 +74,15 @@ def core_cost(block: int, timeline: Timeline) -> CoreCost:
         timeline.gm_bytes,
         timeline,
     )
+
+
+def count_problem_flops(reports: list[CostReport], problem: ConvBpFilterShape | None) -> None:
+    """The one rule for a report's FLOPs: when the launches compute a known dW problem, its
+    useful work, 2 x the multiply-adds of the formula (padding and fractal tails excluded);
+    otherwise they keep what their mmads issued. The runner and the cost model both apply it."""
+    if problem is not None:
+        for report in reports:
+            report.flops = 2.0 * problem.macs
 
 
 @dataclass

@@ -11,7 +11,8 @@ The model, per core:
   ``scalar_op_cycles``, and so does each index-arithmetic op the executor counts;
 * each pipe (MTE2, MTE1, M, FIX) executes its instructions in issue order: an instruction
   starts when it has been issued and its pipe is free, and takes its latency plus its size over
-  its throughput (:func:`duration`, from the figures of ``hw/cost_figures.py``);
+  its throughput (its instruction's cost rule, ``hw/instructions/``, from the figures of
+  ``hw/cost_figures.py``);
 * ``set_flag src -> dst`` fires once all earlier ``src`` work is done, and arrives
   ``flag_latency_cycles`` later; ``wait_flag`` holds pipe ``dst`` until the matching set has
   arrived (events match first-in first-out per (src, dst, id), as the flag model counts them);
@@ -35,21 +36,17 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.intmath import ceil_div
-from ascend_xdsl.hw.isa import FRACTAL, Effects, Pipe, Work
+from ascend_xdsl.hw.instructions import data_instruction, mmad_cycles
+from ascend_xdsl.hw.isa import Effects, Pipe, Work
+from ascend_xdsl.runtime.cost.state import (
+    TIMED_PIPES,
+    Clocks,
+    Counters,
+    Shape,
+    TimelineState,
+)
 
-TIMED_PIPES: tuple[Pipe, ...] = (Pipe.MTE2, Pipe.MTE1, Pipe.M, Pipe.FIX)
-"""The pipes of a Cube-only dW kernel; S (the scalar unit) is the issue clock."""
-
-
-def mmad_cycles(figures: CostFigures, m: int, n: int, k: int, element_bytes: int) -> int:
-    """Cube cycles of one mmad: whole 16x16 fractals of C, each over ``K0``-deep steps, at
-    ``cube_macs_per_cycle`` (4096 MACs = 16x16x16 for 16-bit types), plus the head overhead."""
-    dtype = "f32" if element_bytes == 4 else "f16"
-    k0 = figures.cube_macs_per_cycle(dtype) // (FRACTAL * FRACTAL)
-    return ceil_div(m, FRACTAL) * ceil_div(n, FRACTAL) * ceil_div(k, k0) + (
-        figures.mmad_overhead_cycles
-    )
+__all__ = ["TIMED_PIPES", "Slice", "Timeline", "duration", "l2_share", "mmad_cycles"]
 
 
 def l2_share(figures: CostFigures, blocks: int) -> float:
@@ -59,30 +56,10 @@ def l2_share(figures: CostFigures, blocks: int) -> float:
 
 
 def duration(figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
-    """Cycles an instruction occupies its pipe: latency plus size over throughput. A GM
-    transfer runs at most at ``gm_share`` bytes per cycle, the core's share of the chip's L2
-    bandwidth (:func:`l2_share`)."""
-    pipe, work = effects.pipe, effects.work
-    if pipe == Pipe.M:
-        return float(mmad_cycles(figures, work.m, work.n, work.k, work.element_bytes))
-    if pipe == Pipe.MTE2:
-        # The measured curve is the bandwidth a copy of that size reaches on one core alone,
-        # start-up included (hw/cost_figures.py): adding the start-up latency again would count it
-        # twice. With other cores copying at once, the core's share of L2 caps it.
-        return work.bytes / min(figures.mte2_bytes_per_cycle(work.bytes), gm_share)
-    if pipe == Pipe.MTE1:
-        memory = effects.writes[0].memory
-        if work.m:  # load3d: its rate depends on strideW and the kernel rows (Table 4)
-            rate = figures.load3d_bytes_per_cycle(memory, work.stride[1], work.rows)
-            return figures.load3d_latency_cycles + work.bytes / rate
-        rate = figures.load2d_bytes_per_cycle(memory)  # load2d carries no m
-        return figures.load2d_latency_cycles + work.bytes / rate
-    if pipe == Pipe.FIX:
-        rate = figures.fixpipe_bytes_per_cycle
-        if any(span.memory == "GM" for span in effects.writes):
-            rate = min(rate, gm_share)
-        return figures.fixpipe_latency_cycles + work.bytes / rate
-    return 0.0
+    """Cycles an instruction occupies its pipe: its spec's cost rule (``hw/instructions/``).
+    A GM transfer runs at most at ``gm_share`` bytes per cycle, the core's share of the chip's
+    L2 bandwidth (:func:`l2_share`)."""
+    return data_instruction(effects.instruction).cost(figures, effects, gm_share)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +110,7 @@ class Timeline:
     _events: dict[tuple[Pipe, Pipe, int], deque[tuple[float, int, Pipe]]] = field(
         default_factory=lambda: defaultdict(deque)
     )
-    _durations: dict[tuple[Pipe, object, str], float] = field(default_factory=dict)
+    _durations: dict[tuple[str, object, str], float] = field(default_factory=dict)
     _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
     """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
 
@@ -170,7 +147,7 @@ class Timeline:
         moves to or from GM, its FLOPs (an mmad's 2·m·n·k) and its work (for traces)."""
         pipe, work = effects.pipe, effects.work
         # A kernel repeats a few instruction shapes many times: cost each shape once.
-        shape = (pipe, work, effects.writes[0].memory if effects.writes else "")
+        shape = (effects.instruction, work, effects.writes[0].memory if effects.writes else "")
         length = self._durations.get(shape)
         if length is None:
             length = self._durations[shape] = duration(self.figures, effects, self.gm_share)
@@ -239,6 +216,104 @@ class Timeline:
             held = self._hold.get(p)
             if self.free[p] < t and (held is None or held[0] < t):
                 self._hold[p] = (t, self._last.get(latest, -1), latest)
+
+    # -- the state, for the cost-only mode (runtime/cost/state.py) ----------------------------
+
+    def snapshot(self) -> TimelineState:
+        """The timing state now: what decides the timing of the instructions still to come."""
+        events = sorted((k, len(q)) for k, q in self._events.items() if q)
+        holds = tuple(sorted(self._hold))
+        queues = [self._queues[p] for p in TIMED_PIPES]
+        later = [self.free[p] for p in TIMED_PIPES]
+        later += [self._hold[p][0] for p in holds]
+        for q in queues:
+            later += [start for start, _ in q]
+        for k, _ in events:
+            later += [arrival for arrival, _, _ in self._events[k]]
+        return TimelineState(
+            Shape(holds, tuple(len(q) for q in queues), tuple(events)),
+            Clocks(self.issue, tuple(later)),
+            Counters(
+                self.scalar_ops,
+                self.mmad_flops,
+                self.gm_bytes,
+                tuple(self.busy[p] for p in TIMED_PIPES),
+                tuple(self.count[p] for p in TIMED_PIPES),
+            ),
+        )
+
+    def _add(self, growth: Counters, times: int = 1) -> None:
+        self.scalar_ops += growth.scalar_ops * times
+        self.mmad_flops += growth.mmad_flops * times
+        self.gm_bytes += growth.gm_bytes * times
+        for p, busy, count in zip(TIMED_PIPES, growth.busy, growth.count, strict=True):
+            self.busy[p] += busy * times
+            self.count[p] += count * times
+
+    def _span(self, pipe: Pipe, start: float, end: float, label: str, busiest: Pipe) -> int:
+        """One slice standing for many instructions of ``pipe``; returns its index."""
+        cause = self._last.get(pipe, -1)
+        self._last[pipe] = len(self.slices)
+        self.slices.append(
+            Slice(None, pipe, start, end, cause, pipe, label=label, bottleneck=busiest)
+        )
+        return self._last[pipe]
+
+    def restore(self, record: TimelineState, label: str) -> None:
+        """Put the timeline, in a state equal by key to the one ``record`` was recorded from
+        (:meth:`TimelineState.relative_to`), into the recorded exit state: times relative to the
+        issue clock, counters added. One slice per pipe, named ``label``, stands for the
+        replayed span."""
+        base = self.issue
+        shape = record.shape
+        busiest = record.counters.busiest()
+        self.issue = base + record.clocks.issue
+        last: dict[Pipe, int] = {}
+        for p, free in zip(TIMED_PIPES, record.free(), strict=True):
+            start, end = self.free[p], base + free
+            self.free[p] = end
+            if end > start:
+                self._span(p, start, end, label, busiest)
+            last[p] = self._last.get(p, -1)
+        self._hold = {
+            p: (base + t, last[p], p) for p, t in zip(shape.holds, record.holds(), strict=True)
+        }
+        for p, starts in zip(TIMED_PIPES, record.queues(), strict=True):
+            queue = self._queues[p]
+            queue.clear()
+            queue.extend((base + t, last[p]) for t in starts)
+        self._events.clear()
+        for (k, _), arrivals in zip(shape.events, record.events(), strict=True):
+            src = k[0]
+            cause = last.get(src, -1)
+            self._events[k].extend((base + t, cause, src) for t in arrivals)
+        self._add(record.counters)
+
+    def advance(self, change: TimelineState, label: str, times: int = 1) -> None:
+        """Change the timeline (in a state of ``change``'s shape) by ``times`` x ``change``:
+        iterations ran, without running them. One slice per pipe, named ``label``, stands for
+        their span; what was pending now waits on the end of its pipe's span."""
+        busiest = change.counters.busiest()
+        self.issue += change.clocks.issue * times
+        span: dict[Pipe, int] = {}
+        for p, d in zip(TIMED_PIPES, change.free(), strict=True):
+            start = self.free[p]
+            self.free[p] += d * times
+            if self.free[p] > start:
+                span[p] = self._span(p, start, self.free[p], label, busiest)
+        for p, d in zip(sorted(self._hold), change.holds(), strict=True):
+            time, cause, why = self._hold[p]
+            self._hold[p] = (time + d * times, span.get(why, cause), why)
+        for p, ds in zip(TIMED_PIPES, change.queues(), strict=True):
+            queue = self._queues[p]  # the queued instructions were the span's: they start with it
+            for j, ((start, _), d) in enumerate(zip(list(queue), ds, strict=True)):
+                queue[j] = (start + d * times, span.get(p, self._last.get(p, -1)))
+        pending = sorted(k for k, q in self._events.items() if q)
+        for k, ds in zip(pending, change.events(), strict=True):
+            events = self._events[k]
+            for j, ((arrival, cause, why), d) in enumerate(zip(list(events), ds, strict=True)):
+                events[j] = (arrival + d * times, span.get(why, cause), why)
+        self._add(change.counters, times)
 
     @property
     def cycles(self) -> float:

@@ -20,7 +20,7 @@ calls the same machine and API functions, so both give bit-identical results.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import arith, scf
@@ -48,18 +48,14 @@ from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import cost_figures
-from ascend_xdsl.runtime.cost.report import CostReport, core_cost, cube_dtype
-from ascend_xdsl.runtime.cost.timing import Timeline, l2_share
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.cost.timing import Timeline
 from ascend_xdsl.runtime.executors import api_sim, compiled
 from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
+from ascend_xdsl.runtime.executors.launch import new_report, run_blocks
 from ascend_xdsl.runtime.machine.budget import Budget
-from ascend_xdsl.runtime.machine.core import (
-    BufferSpec,
-    Core,
-    KernelError,
-    Load3dStatic,
-    buffer_spec,
-)
+from ascend_xdsl.runtime.machine.core import Core
+from ascend_xdsl.runtime.machine.machine import BufferSpec, KernelError, Machine, buffer_spec
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.machine.values import (
     GmTensor,
@@ -70,7 +66,6 @@ from ascend_xdsl.runtime.machine.values import (
     zeros_gm,
 )
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
-from ascend_xdsl.runtime.reports.progress import CoreProgress
 
 __all__ = ["EXECUTORS", "AscendFunctions", "KernelError", "build_interpreter", "make_interpreter"]
 
@@ -78,7 +73,6 @@ EXECUTORS = ("compiled", "interp")
 """How launched kernels run: translated to Python once (default), or op by op by xDSL."""
 
 
-@register_impls
 class AscendFunctions(InterpreterFunctions):
     """Interpreter functions of the ascend dialect (all levels)."""
 
@@ -98,6 +92,7 @@ class AscendFunctions(InterpreterFunctions):
             )
         self.progress = progress
         self.hw_name = hw_name
+        self.target = hw.load(hw_name)
         self.sanitizer = sanitizer
         self.executor = executor
         self.timed = timed
@@ -106,10 +101,10 @@ class AscendFunctions(InterpreterFunctions):
         (``runtime/machine/budget.py``)."""
         self.costs: list[CostReport] = []
         """With ``timed``, the cost of every launch run so far (``runtime/cost/report.py``)."""
-        self.core: Core | None = None
+        self.core: Machine | None = None
         self._static: dict[Operation, object] = {}
 
-    def _core(self) -> Core:
+    def _core(self) -> Machine:
         if self.core is None:
             raise RuntimeError("hardware-level op executed outside an ascend.launch")
         return self.core
@@ -160,40 +155,27 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: launch.LaunchOp, args: PythonValues
     ) -> PythonValues:
         callee = op.callee.string_value()
-        blocks = op.blocks.value.data
-        self.budget.take(blocks, op)
         kernel = None
         if self.executor == "compiled":
-            kernel = compiled.kernel_of(interpreter.module, callee, self.hw_name, self.timed)
+            kernel = compiled.kernel_of(interpreter.module, callee, self.target, self.timed)
         report = None
         if self.timed:
-            figures = cost_figures(self.hw_name)
-            report = CostReport(self.hw_name, figures, cube_dtype(op), 0.0)
-            report.tensor_bytes = sum(a.data.nbytes for a in args if isinstance(a, GmTensor))
-        progress = CoreProgress(blocks) if self.progress else None
-        for block in range(blocks):
-            timeline = (
-                Timeline(report.figures, l2_share(report.figures, blocks))
-                if report is not None
-                else None
-            )
-            core = Core(block, self.hw_name, self.sanitizer, timeline, budget=self.budget)
+            report = new_report(op, self.hw_name, cost_figures(self.hw_name), args)
+
+        def make(block: int, timeline: Timeline | None) -> Machine:
+            return Core(block, self.target, self.sanitizer, timeline, self.budget)
+
+        def run(core: Machine) -> None:
             if kernel is not None:
                 kernel.run(core, args)
-            else:
-                self.core = core
-                try:
-                    interpreter.call_op(callee, args)
-                finally:
-                    self.core = None
-            core.finish()
-            if report is not None and timeline is not None:
-                report.cores.append(core_cost(block, timeline))
-                report.flops += timeline.mmad_flops
-            if progress is not None:
-                progress.update(block + 1)
-        if progress is not None:
-            progress.close()
+                return
+            self.core = core
+            try:
+                interpreter.call_op(callee, args)
+            finally:
+                self.core = None
+
+        run_blocks(op, op.blocks.value.data, self.budget, make, run, report, self.progress)
         if report is not None:
             self.costs.append(report)
         return ()
@@ -213,66 +195,20 @@ class AscendFunctions(InterpreterFunctions):
         core = self._core()
         spec = self._static.get(op)
         if spec is None:
-            spec = self._static[op] = buffer_spec(op, self.hw_name)
+            spec = self._static[op] = buffer_spec(op, self.target)
         return (core.alloc_buffer(cast(BufferSpec, spec)),)
 
-    @impl(hw_level.DataCopyOp)
-    def run_data_copy(
-        self, interpreter: Interpreter, op: hw_level.DataCopyOp, args: PythonValues
+    def run_instruction(
+        self, interpreter: Interpreter, op: hw_level.HwOp, args: PythonValues
     ) -> PythonValues:
-        self._core().data_copy(op, *args)
-        return ()
-
-    @impl(hw_level.Load3dOp)
-    def run_load3d(
-        self, interpreter: Interpreter, op: hw_level.Load3dOp, args: PythonValues
-    ) -> PythonValues:
-        st = self._static.get(op)
-        if st is None:
-            st = self._static[op] = Load3dStatic.of(op)
-        self._core().load3d(op, cast(Load3dStatic, st), *args)
-        return ()
-
-    @impl(hw_level.Load2dOp)
-    def run_load2d(
-        self, interpreter: Interpreter, op: hw_level.Load2dOp, args: PythonValues
-    ) -> PythonValues:
-        self._core().load2d(op, op.is_transposed, *args)
-        return ()
-
-    @impl(hw_level.MmadOp)
-    def run_mmad(
-        self, interpreter: Interpreter, op: hw_level.MmadOp, args: PythonValues
-    ) -> PythonValues:
-        self._core().mmad(op, *args)
-        return ()
-
-    @impl(hw_level.FixpipeOp)
-    def run_fixpipe(
-        self, interpreter: Interpreter, op: hw_level.FixpipeOp, args: PythonValues
-    ) -> PythonValues:
-        self._core().fixpipe(op, op.is_atomic, *args)
-        return ()
-
-    @impl(hw_level.SetFlagOp)
-    def run_set_flag(
-        self, interpreter: Interpreter, op: hw_level.SetFlagOp, args: PythonValues
-    ) -> PythonValues:
-        self._core().set_flag(op.src_pipe, op.dst_pipe, args[0])
-        return ()
-
-    @impl(hw_level.WaitFlagOp)
-    def run_wait_flag(
-        self, interpreter: Interpreter, op: hw_level.WaitFlagOp, args: PythonValues
-    ) -> PythonValues:
-        self._core().wait_flag(op.src_pipe, op.dst_pipe, args[0])
-        return ()
-
-    @impl(hw_level.PipeBarrierOp)
-    def run_pipe_barrier(
-        self, interpreter: Interpreter, op: hw_level.PipeBarrierOp, args: PythonValues
-    ) -> PythonValues:
-        self._core().pipe_barrier(op.pipe())
+        """Every hardware instruction: the machine's handler of the op's spec, given the op,
+        its static properties (taken once per op) and its operands."""
+        spec = op.SPEC
+        assert spec is not None
+        static = self._static.get(op)
+        if static is None:
+            static = self._static[op] = spec.static(op)
+        self._core().handler(spec)(op, *cast(tuple[Any, ...], static), *args)
         return ()
 
     # -- API level (tile granularity) -------------------------------------------------------
@@ -337,6 +273,13 @@ class AscendFunctions(InterpreterFunctions):
     ) -> PythonValues:
         api_sim.end(args[0])
         return ()
+
+
+# One implementation for every instruction op, registered under each op type (xDSL's ``impl``
+# keys an implementation by its op class).
+for _spec, _op in hw_level.INSTRUCTION_OPS.items():
+    setattr(AscendFunctions, f"run_{_spec.name}", impl(_op)(AscendFunctions.run_instruction))
+register_impls(AscendFunctions)  # it registers on the class itself and returns it
 
 
 @register_impls

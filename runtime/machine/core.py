@@ -1,12 +1,13 @@
-"""One simulated AI Core executing a kernel: the machine both executors drive.
+"""The data machine: one simulated AI Core executing a kernel with its data.
 
-A :class:`Core` holds one block's state (its memories, event flags and planned buffers) and has
-one method per hardware instruction. Each method takes the instruction's operand integers and
-values, decodes its geometry through the instruction model (:mod:`ascend_xdsl.hw.isa`), hands the
-model's effects to the sanitizer and the timing backend (``runtime/cost/timing.py``) when there are
-any, and moves the data with the numpy backend (``runtime/machine/semantics.py``). The xDSL
-interpreter (``runtime/executors/interpreter.py``) and the compiled executor
-(``runtime/executors/compiled.py``) call exactly these methods, so the two execute the same
+A :class:`Core` is a :class:`~ascend_xdsl.runtime.machine.machine.Machine`: it holds one block's
+state (its memories, event flags and planned buffers) and has one handler per data instruction.
+Each handler takes the instruction's operand values, binds them through the instruction's spec
+(``hw/instructions/``: the geometry, checked against the ISA limits, and the addresses), hands
+the spec's effects to the sanitizer and the timing backend (``runtime/cost/timing.py``) when
+there are any, and moves the data with the numpy backend (``runtime/machine/semantics.py``).
+The xDSL interpreter (``runtime/executors/interpreter.py``) and the compiled executor
+(``runtime/executors/compiled.py``) call exactly these handlers, so the two execute the same
 instructions the same way and give bit-identical results (and the same timeline).
 
 Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
@@ -37,18 +38,25 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.ir import Operation
 
-from ascend_xdsl import hw
-from ascend_xdsl.dialects import formats, hw_level
-from ascend_xdsl.dialects.types import LocalTensorType
-from ascend_xdsl.hw import isa
-from ascend_xdsl.hw.isa import FRACTAL, Pipe
-from ascend_xdsl.runtime.cost.timing import Timeline
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.hw import instructions
+from ascend_xdsl.hw.instructions import (
+    DATA_COPY,
+    FIXPIPE,
+    LOAD2D,
+    LOAD3D,
+    MMAD,
+    DataCopy,
+    Fixpipe,
+    Load2d,
+    Load3d,
+    Mmad,
+)
+from ascend_xdsl.hw.isa import FRACTAL, Effects
 from ascend_xdsl.runtime.machine import semantics as ins
-from ascend_xdsl.runtime.machine.budget import Budget
-from ascend_xdsl.runtime.machine.flags import FlagState
-from ascend_xdsl.runtime.machine.memory import CoreMemory, MemoryAccessError
-from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
-from ascend_xdsl.runtime.machine.values import Buffer, GmTensor, np_dtype
+from ascend_xdsl.runtime.machine.machine import BufferSpec, MachineBase
+from ascend_xdsl.runtime.machine.memory import CoreMemory
+from ascend_xdsl.runtime.machine.values import Buffer, GmTensor
 
 F32 = np.dtype(np.float32)
 
@@ -56,81 +64,6 @@ F32 = np.dtype(np.float32)
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
 _MAX_TILES = 8
 _MAX_GATHERS = 32
-
-
-class KernelError(RuntimeError):
-    """A protocol violation at the end of a kernel run (e.g. a flag set but never waited)."""
-
-
-@dataclass(frozen=True)
-class BufferSpec:
-    """What ``alloc_buffer`` allocates: decoded once per op from its type and properties."""
-
-    memory: str
-    position: str
-    dtype: np.dtype
-    count: int
-    slots: int
-    offset: int
-    stride: int
-
-
-def reserve_buffer(buffers: list[tuple[str, str, int, int]], spec: BufferSpec) -> None:
-    """Add ``spec``'s bytes to a core's ``buffers`` (memory, position, lo, hi); buffers live for
-    the whole kernel, so two may never overlap."""
-    lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
-    for other_memory, other, other_lo, other_hi in buffers:
-        if other_memory == spec.memory and lo < other_hi and other_lo < hi:
-            raise MemoryAccessError(
-                f"{spec.position} buffer [{lo}, {hi}) overlaps {other} buffer "
-                f"[{other_lo}, {other_hi}) in {spec.memory}: the address plan is wrong"
-            )
-    buffers.append((spec.memory, spec.position, lo, hi))
-
-
-def check_flags_waited(block_idx: int, flags: FlagState) -> None:
-    """End of the kernel on a core: every flag that was set must have been waited for."""
-    pending = flags.pending()
-    if pending:
-        raise KernelError(f"block {block_idx}: flags set but never waited at kernel end: {pending}")
-
-
-def buffer_spec(op: hw_level.AllocBufferOp, hw_name: str) -> BufferSpec:
-    t = op.buffer_type
-    assert isinstance(t, LocalTensorType)
-    offset = op.offset_bytes
-    if offset is None:
-        raise RuntimeError(
-            f"{op.name} of {t.tposition} has no planned offset: run ascend-plan-buffers"
-        )
-    return BufferSpec(
-        str(t.memory),
-        str(t.tposition),
-        np_dtype(t.element_type),
-        t.num_elements,
-        op.num_slots,
-        offset,
-        hw_level.slot_stride(t, hw.load(hw_name)),
-    )
-
-
-@dataclass(frozen=True)
-class Load3dStatic:
-    """The properties of a load3d op (fixed per op; the operands vary per execution)."""
-
-    kernel: tuple[int, int]
-    stride: tuple[int, int]
-    dilation: tuple[int, int]
-    transpose: bool
-
-    @staticmethod
-    def of(op: hw_level.Load3dOp) -> Load3dStatic:
-        return Load3dStatic(
-            tuple(op.kernel_hw),  # type: ignore[arg-type]
-            tuple(op.stride_hw),  # type: ignore[arg-type]
-            tuple(op.dilation_hw),  # type: ignore[arg-type]
-            op.is_transposed,
-        )
 
 
 @dataclass(eq=False, slots=True)
@@ -156,22 +89,35 @@ class _Tile:
 
 
 @dataclass(eq=False)
-class Core:
-    """The machine state of one block (one AI Core running the kernel)."""
+class Core(MachineBase):
+    """The data machine: the machine state of one block (one AI Core running the kernel)."""
 
-    block_idx: int
-    hw_name: str = hw.DEFAULT_HW
-    sanitizer: Sanitizer | None = None
-    timeline: Timeline | None = None
-    """The timing backend of this core, when the run is timed (``runtime/cost/timing.py``)."""
     memory: CoreMemory = field(init=False)
-    flags: FlagState = field(init=False)
-    buffers: list[tuple[str, str, int, int]] = field(default_factory=list)
-    """(memory, position, first byte, end byte) of every buffer allocated so far."""
     _tiles: dict[str, list[_Tile]] = field(init=False)
     """The owed tiles of each L0 memory, oldest first."""
-    budget: Budget = field(default_factory=Budget)
-    """The loop iterations the run has left (shared by the cores of a run)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.memory = CoreMemory(self.target)
+        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray]] = {}
+        self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
+        self._mirror_dtype: np.dtype | None = None
+        self._mirror_ok = True
+        self._l1_stale: tuple[int, int] | None = None
+        """The L1 bytes ``[lo, hi)`` the mirror is ahead of (written to the mirror only)."""
+        self._tiles = {name: [] for name in MATRIX_MEMORIES}
+        if self.sanitizer is not None:
+            self.sanitizer.new_core(self.block_idx)
+        self._checked: dict[tuple[int, int, int, int], Mmad] = {}
+        self._handlers.update(
+            {
+                instructions.DATA_COPY: self.data_copy,
+                instructions.LOAD3D: self.load3d,
+                instructions.LOAD2D: self.load2d,
+                instructions.MMAD: self.mmad,
+                instructions.FIXPIPE: self.fixpipe,
+            }
+        )
 
     # -- the L1 mirror ------------------------------------------------------------------------
 
@@ -211,36 +157,12 @@ class Core:
         for key in stale:
             del self._gathers[key]
 
-    def __post_init__(self) -> None:
-        self.memory = CoreMemory(self.hw_name)
-        self._gathers: dict[tuple[int, int], tuple[isa.Load3d, np.ndarray]] = {}
-        self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
-        self._mirror_dtype: np.dtype | None = None
-        self._mirror_ok = True
-        self._l1_stale: tuple[int, int] | None = None
-        """The L1 bytes ``[lo, hi)`` the mirror is ahead of (written to the mirror only)."""
-        self.flags = FlagState(hw.load(self.hw_name).int("user_event_ids"))
-        self._tiles = {name: [] for name in MATRIX_MEMORIES}
-        if self.sanitizer is not None:
-            self.sanitizer.new_core(self.block_idx)
-        self.observed = self.sanitizer is not None or self.timeline is not None
-        if not self.observed:
-            # Unobserved, a flag is only the flag model's: skip the wrappers below.
-            self.set_flag = self.flags.set  # type: ignore[method-assign]
-            self.wait_flag = self.flags.wait  # type: ignore[method-assign]
-        self._checked: dict[tuple[int, int, int, int], isa.Mmad] = {}
-
-    def _observe(self, op: Operation, effects: isa.Effects) -> None:
+    def _observe(self, op: Operation, effects: Effects) -> None:
         """Hand an instruction's effects to the sanitizer and the timing backend."""
         if self.sanitizer is not None:
             self.sanitizer.record(op, effects)
         if self.timeline is not None:
             self.timeline.instruction(op, effects)
-
-    def scalar(self, ops: int) -> None:
-        """``ops`` index-arithmetic ops ran on the scalar unit (only the timing counts them)."""
-        if self.timeline is not None:
-            self.timeline.scalar(ops)
 
     # -- owed L0 bytes ------------------------------------------------------------------------
 
@@ -282,9 +204,7 @@ class Core:
                 return tile if tile.addr == addr and end <= tile.end else None
         return None
 
-    def _matrix(
-        self, buf: Buffer, slot: int, view: np.ndarray, g: isa.Mmad, side: str
-    ) -> np.ndarray:
+    def _matrix(self, buf: Buffer, addr: int, view: np.ndarray, g: Mmad, side: str) -> np.ndarray:
         """mmad operand ``side`` ("A" or "B") in float32: the owed tile when the mmad reads
         exactly its fractals, else unpacked from the bytes.
 
@@ -297,7 +217,6 @@ class Core:
         else:
             layout, rows_used, cols_used, elems = "zn", g.k1, g.n1, g.b_elems
             shape, unpack = (g.k, g.n), ins.unpack_b
-        addr = buf.address(slot)
         end = addr + elems * view.itemsize
         tile = self._tile_at(buf.memory, addr, end)
         if tile is not None and tile.layout == layout and tile.dtype == view.dtype:
@@ -312,14 +231,18 @@ class Core:
 
     def alloc_buffer(self, spec: BufferSpec) -> Buffer:
         """The buffer of ``spec``; buffers live for the whole kernel, so two may never overlap."""
-        slots = [
+        views = [
             self.memory.slot_view(spec.memory, spec.offset, s, spec.slots, spec.count, spec.dtype)
             for s in range(spec.slots)
         ]
-        reserve_buffer(self.buffers, spec)
-        return Buffer(spec.memory, spec.offset, slots, spec.stride, spec.dtype.itemsize)
+        self.reserve(spec)
+        eb = spec.dtype.itemsize
+        return Buffer(spec.memory, spec.offset, spec.slots, spec.stride, eb, spec.count, views)
 
     # -- instructions -------------------------------------------------------------------------
+
+    # Each takes the op, its static properties and its operands (``hw/instructions/``: the
+    # spec's ``properties`` then ``operands``) and binds them through the spec.
 
     def data_copy(
         self,
@@ -331,12 +254,13 @@ class Core:
         dst_off: int,
         *fields: int,
     ) -> None:
-        """``fields``: count, len, src_stride, dst_stride (``isa.DataCopy``)."""
-        g = isa.DataCopy.decode(*fields)
+        """``fields``: count, len, src_stride, dst_stride (``DataCopy``)."""
+        bound = DATA_COPY.bind(src, src_off, dst, slot, dst_off, *fields)
+        g: DataCopy = bound.geometry
+        lo = bound.chip[1]
         view = dst.slot(slot)
-        lo = dst.address(slot) + dst_off * dst.element_bytes
         if self.observed:
-            self._observe(op, g.effects(src_off * src.data.itemsize, dst.memory, lo))
+            self._observe(op, DATA_COPY.effects(bound))
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, lo + g.dst_bytes)
         hi = lo + g.dst_bytes
@@ -358,7 +282,10 @@ class Core:
     def load3d(
         self,
         op: Operation,
-        st: Load3dStatic,
+        kernel: tuple[int, int],
+        stride: tuple[int, int],
+        dilation: tuple[int, int],
+        transpose: bool,
         src: Buffer,
         src_slot: int,
         src_off: int,
@@ -367,18 +294,17 @@ class Core:
         *geometry: int,
     ) -> None:
         """``geometry``: the op's remaining operands, l1_h, l1_w, channels, k_start, k_ext,
-        m_start, m_ext and the pads top, bottom, left, right (``isa.Load3d``)."""
-        fmap_window, pad = geometry[:7], geometry[7:]
-        g = isa.Load3d.decode(
-            *fmap_window, pad, st.kernel, st.stride, st.dilation, st.transpose, src.element_bytes
+        m_start, m_ext and the pads top, bottom, left, right (``Load3d``)."""
+        bound = LOAD3D.bind(
+            kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot, *geometry
         )
+        g: Load3d = bound.geometry
+        _, s_addr, _, d_addr = bound.chip
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
         ins.check_same_type("load3d", sview, dview)
         ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
-        s_addr = src.address(src_slot) + src_off * src.element_bytes
-        d_addr = dst.address(dst_slot)
         if self.observed:
-            self._observe(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
+            self._observe(op, LOAD3D.effects(bound))
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
         mirror = self._mirror_of(src, src_slot, sview)
@@ -423,11 +349,13 @@ class Core:
         repeat: int,
         src_stride: int,
     ) -> None:
-        g = isa.Load2d.decode(repeat, src_stride, transpose, src.element_bytes)
-        s_addr = src.address(src_slot) + src_off * src.element_bytes
-        d_addr = dst.address(dst_slot) + dst_off * dst.element_bytes
+        bound = LOAD2D.bind(
+            transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride
+        )
+        g: Load2d = bound.geometry
+        _, s_addr, _, d_addr = bound.chip
         if self.observed:
-            self._observe(op, g.effects(src.memory, s_addr, dst.memory, d_addr))
+            self._observe(op, LOAD2D.effects(bound))
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
@@ -452,7 +380,8 @@ class Core:
         k: int,
         init: bool,
     ) -> None:
-        g = isa.Mmad.decode(m, n, k, a.element_bytes)
+        bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+        g: Mmad = bound.geometry
         av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
         # The slot views live as long as the core, and the entry keeps the geometry alive.
         checked = (id(av), id(bv), id(cv), id(g))
@@ -460,24 +389,16 @@ class Core:
             ins.mmad_operands(av, bv, cv, g)
             self._checked[checked] = g
         if self.observed:
-            self._observe(
-                op,
-                g.effects(
-                    (a.memory, a.address(a_slot)),
-                    (b.memory, b.address(b_slot)),
-                    (c.memory, c.address(c_slot)),
-                    bool(init),
-                ),
-            )
-        product = self._matrix(a, a_slot, av, g, "A") @ self._matrix(b, b_slot, bv, g, "B")
-        self._accumulate(c, c_slot, cv, g, product, bool(init))
+            self._observe(op, MMAD.effects(bound))
+        a_addr, b_addr, c_addr = bound.chip[3:6]
+        product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
+        self._accumulate(c, c_addr, cv, g, product, bool(init))
 
     def _accumulate(
-        self, buf: Buffer, slot: int, view: np.ndarray, g: isa.Mmad, product: np.ndarray, init: bool
+        self, buf: Buffer, addr: int, view: np.ndarray, g: Mmad, product: np.ndarray, init: bool
     ) -> None:
         """``C[:m, :n] (+)= product``: on the owed L0C tile when the mmad has its fractal
         geometry, as a new owed tile when it overwrites whole fractals, else on the bytes."""
-        addr = buf.address(slot)
         end = addr + g.c_elems * ins.F32.itemsize
         shape = (g.m1 * FRACTAL, g.n1 * FRACTAL)
         tile = self._tile_at(buf.memory, addr, end)
@@ -507,36 +428,12 @@ class Core:
         src_stride: int,
         dst_stride: int,
     ) -> None:
-        g = isa.Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
-        s_addr = src.address(slot)
+        bound = FIXPIPE.bind(atomic, src, slot, dst, dst_off, m, n, src_stride, dst_stride)
+        g: Fixpipe = bound.geometry
+        s_addr = bound.chip[1]
         if self.observed:
-            self._observe(op, g.effects(src.memory, s_addr, dst_off * dst.data.itemsize))
+            self._observe(op, FIXPIPE.effects(bound))
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
         ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)
         dst.written()
-
-    def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
-        self.flags.set(src, dst, event)
-        if self.sanitizer is not None:
-            self.sanitizer.set_flag(src, dst, event)
-        if self.timeline is not None:
-            self.timeline.set_flag(src, dst, event)
-
-    def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
-        self.flags.wait(src, dst, event)
-        if self.sanitizer is not None:
-            self.sanitizer.wait_flag(src, dst, event)
-        if self.timeline is not None:
-            self.timeline.wait_flag(src, dst, event)
-
-    def pipe_barrier(self, pipe: Pipe) -> None:
-        # In-order simulation: every earlier instruction is already complete.
-        if self.sanitizer is not None:
-            self.sanitizer.barrier(pipe)
-        if self.timeline is not None:
-            self.timeline.barrier(pipe)
-
-    def finish(self) -> None:
-        """End of the kernel on this core: every flag that was set must have been waited for."""
-        check_flags_waited(self.block_idx, self.flags)

@@ -49,13 +49,22 @@ class FlagState:
     # checked the first time a set or a wait uses it (both check the same rules).
 
     def set(self, src: str, dst: str, event: int) -> None:
+        self.set_flag(None, src, dst, event)
+
+    def wait(self, src: str, dst: str, event: int) -> None:
+        self.wait_flag(None, src, dst, event)
+
+    # The handler forms (``runtime/machine/machine.py``): the op comes first and is not used,
+    # so that an unobserved machine runs a kernel's flags without a wrapper per flag.
+
+    def set_flag(self, op: object, src: str, dst: str, event: int) -> None:
         key = (src, dst, event)
         counts = self._counts
         if key not in counts:
             self._check("set_flag", src, dst, event)
         counts[key] = counts.get(key, 0) + 1
 
-    def wait(self, src: str, dst: str, event: int) -> None:
+    def wait_flag(self, op: object, src: str, dst: str, event: int) -> None:
         key = (src, dst, event)
         n = self._counts.get(key)
         if n is None:
@@ -65,6 +74,17 @@ class FlagState:
                 f"wait_flag {src}->{dst} event {event} has no matching set_flag (deadlock)"
             )
         self._counts[key] = n - 1
+
+    def counts(self) -> tuple[tuple[FlagKey, int], ...]:
+        """Every event used so far with its count of sets not yet waited for, sorted (the
+        cost-only mode's snapshot of the flags)."""
+        return tuple(sorted(self._counts.items()))
+
+    def add(self, growth: tuple[tuple[FlagKey, int], ...], times: int = 1) -> None:
+        """Add ``times`` x ``growth`` (a difference of two :meth:`counts` over the same
+        events) to the counts: the sets and waits of iterations that were not run."""
+        for key, n in growth:
+            self._counts[key] += n * times
 
     def pending(self) -> dict[FlagKey, int]:
         """Events set but never waited for, with their counts (empty when balanced)."""

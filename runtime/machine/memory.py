@@ -35,9 +35,13 @@ ELEMENT_TYPES: tuple[np.dtype, ...] = (
 MEMORY_NAMES: tuple[str, ...] = tuple(hw.MEMORY_FIGURES)
 
 
-def memory_sizes(hw_name: str = hw.DEFAULT_HW) -> dict[str, int]:
-    """Bytes of every on-chip memory of one core of ``hw_name``."""
-    config = hw.load(hw_name)
+def _config(target: hw.HwConfig | str) -> hw.HwConfig:
+    return hw.load(target) if isinstance(target, str) else target
+
+
+def memory_sizes(target: hw.HwConfig | str = hw.DEFAULT_HW) -> dict[str, int]:
+    """Bytes of every on-chip memory of one core of ``target`` (a description or its name)."""
+    config = _config(target)
     return {name: config.memory_size(name) for name in MEMORY_NAMES}
 
 
@@ -93,9 +97,9 @@ class CoreMemory:
     tell "never written" from "written with zeros" fill a memory with a marker first.
     """
 
-    def __init__(self, hw_name: str = hw.DEFAULT_HW) -> None:
-        config = hw.load(hw_name)
-        self.hw_name = hw_name
+    def __init__(self, target: hw.HwConfig | str = hw.DEFAULT_HW) -> None:
+        config = _config(target)
+        self.hw_name = config.name
         self.memories: dict[str, Memory] = {
             name: Memory(
                 name, np.zeros(config.memory_size(name), np.uint8), config.memory_alignment(name)

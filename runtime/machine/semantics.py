@@ -3,14 +3,14 @@
 One function per hw-level op of docs/hw-level-spec.md: :func:`data_copy` (MTE2, GM -> L1),
 :func:`load3d` and :func:`load2d` (MTE1, L1 -> L0A/L0B), :func:`mmad` (M, L0A x L0B -> L0C) and
 :func:`fixpipe` (FIX, L0C -> GM). Each takes the instruction's geometry from the instruction
-model (:mod:`ascend_xdsl.hw.isa`, which checks the ISA limits and gives the steps and extents)
+model (``hw/instructions/``, which checks the ISA limits and gives the steps and extents)
 and moves the data; nothing here re-derives a limit or an extent. Both executors reach these
 functions through the per-core machine (``runtime/machine/core.py``); nothing here knows about xDSL.
 
 Two entry points per instruction:
 
 * ``data_copy(src, src_off, dst, dst_off, count, len, ...)`` and friends take the operand
-  integers, decode them (:mod:`~ascend_xdsl.hw.isa`) and execute; tests and tools use these;
+  integers, decode them (``hw/instructions/``) and execute; tests and tools use these;
 * the ``*_g`` / matrix functions take an already decoded geometry; the machine uses those, so
   that a geometry is decoded (and checked) once per distinct set of operands.
 
@@ -38,7 +38,7 @@ import ml_dtypes
 import numpy as np
 
 from ascend_xdsl.dialects import formats
-from ascend_xdsl.hw import isa
+from ascend_xdsl.hw.instructions import DataCopy, Fixpipe, Load2d, Load3d, Mmad
 from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
@@ -98,10 +98,10 @@ def data_copy_g(
     src_off: int,
     dst: np.ndarray,
     dst_off: int,
-    g: isa.DataCopy,
+    g: DataCopy,
     element_bytes: int | None = None,
 ) -> None:
-    """:func:`data_copy` with a decoded geometry (steps in bytes, see ``isa.DataCopy``).
+    """:func:`data_copy` with a decoded geometry (steps in bytes, see ``DataCopy``).
 
     ``element_bytes`` is the size of the instruction's element type when ``src`` and ``dst``
     are float32 decodings of it (the machine's mirrors); offsets are in elements either way."""
@@ -137,9 +137,7 @@ def data_copy(
     ``src_off + i * (length + src_stride) * B`` to ``dst`` element
     ``dst_off + i * (length + dst_stride) * B``, with ``B = 32 / itemsize``.
     """
-    data_copy_g(
-        src, src_off, dst, dst_off, isa.DataCopy.decode(count, length, src_stride, dst_stride)
-    )
+    data_copy_g(src, src_off, dst, dst_off, DataCopy.decode(count, length, src_stride, dst_stride))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -147,7 +145,7 @@ def data_copy(
 
 
 @lru_cache(maxsize=512)
-def _img2col_plan(g: isa.Load3d) -> tuple[np.ndarray, int, int, np.ndarray | None, int]:
+def _img2col_plan(g: Load3d) -> tuple[np.ndarray, int, int, np.ndarray | None, int]:
     """Gather plan of one load3d geometry: ``(index, lo, span, pad, unit)``.
 
     The img2col matrix ``X`` (positions x columns) is gathered in units of ``unit`` elements:
@@ -185,7 +183,7 @@ def _img2col_plan(g: isa.Load3d) -> tuple[np.ndarray, int, int, np.ndarray | Non
     return index, lo, hi - lo + 1, pad, unit
 
 
-def load3d_matrix(src: np.ndarray, src_off: int, g: isa.Load3d) -> np.ndarray:
+def load3d_matrix(src: np.ndarray, src_off: int, g: Load3d) -> np.ndarray:
     """The L0 matrix a load3d produces, in the source's element type: B (K = m_ext positions,
     N = k_ext columns), or with ``transpose`` A (M = k_ext columns, K = m_ext positions; a
     transposed view). ``src`` may also be the float32 decoding of the feature map (the
@@ -229,7 +227,7 @@ def load3d(
     """``ascend.load3d``: img2col window of a ``[C1][l1_h][l1_w][C0]`` feature map into L0.
 
     ``fmap_and_window`` are the integer operands ``l1_h``, ``l1_w``, ``channels``, ``k_start``,
-    ``k_ext``, ``m_start``, ``m_ext`` (the fields of ``isa.Load3d``).
+    ``k_ext``, ``m_start``, ``m_ext`` (the fields of ``Load3d``).
     ``X[p, q]`` for ``p in [m_start, m_start + m_ext)``, ``q in [k_start, k_start + k_ext)``:
     ``(oh, ow) = divmod(p, Wout)``, ``q -> (c1, ikh, ikw, c0)`` (c1 outermost),
     ``h = oh*sh - pt + ikh*dh``, ``w = ow*sw - pl + ikw*dw``, ``X = fmap[c1, h, w, c0]`` inside
@@ -237,7 +235,7 @@ def load3d(
     n1*16+n0]`` (B side) or, with ``transpose``, as Zz ``dst[m1][k1][m0][k0] = X[k1*16+k0,
     m1*16+m0]`` (A side). ``pad = (top, bottom, left, right)``.
     """
-    g = isa.Load3d.decode(
+    g = Load3d.decode(
         **fmap_and_window,
         pad=tuple(pad),  # type: ignore[arg-type]
         kernel=tuple(kernel),  # type: ignore[arg-type]
@@ -254,7 +252,7 @@ def load3d(
     dst[: g.out_elems] = l0_layout(matrix, g.transpose)
 
 
-def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: isa.Load2d) -> None:
+def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: Load2d) -> None:
     """:func:`load2d` with a decoded geometry."""
     op = "load2d"
     _check_flat(op, "source", src)
@@ -283,7 +281,7 @@ def load2d(
     For ``i in [0, repeat)``: the 256-element fractal at src element ``src_off + i*src_stride*256``
     goes to dst element ``dst_off + i*256``; with ``transpose`` each 16x16 fractal is transposed.
     """
-    g = isa.Load2d.decode(repeat, src_stride, bool(transpose), src.itemsize)
+    g = Load2d.decode(repeat, src_stride, bool(transpose), src.itemsize)
     load2d_g(src, src_off, dst, dst_off, g)
 
 
@@ -291,7 +289,7 @@ def load2d(
 # M
 
 
-def mmad_operands(a: np.ndarray, b: np.ndarray, c: np.ndarray, g: isa.Mmad) -> None:
+def mmad_operands(a: np.ndarray, b: np.ndarray, c: np.ndarray, g: Mmad) -> None:
     """Type and bound checks of an mmad on the byte layouts of its three slots."""
     op = "mmad"
     for what, array in (("A", a), ("B", b), ("C", c)):
@@ -305,19 +303,19 @@ def mmad_operands(a: np.ndarray, b: np.ndarray, c: np.ndarray, g: isa.Mmad) -> N
     check_extent(op, "C", 0, g.c_elems, c.size)
 
 
-def unpack_a(a: np.ndarray, g: isa.Mmad) -> np.ndarray:
+def unpack_a(a: np.ndarray, g: Mmad) -> np.ndarray:
     """A[:m, :k] in float32 from its Zz bytes (transposed and cast in one pass)."""
     a4 = a[: g.a_elems].reshape(g.m1, g.k1, FRACTAL, FRACTAL)
     return formats.from_zz(a4, g.m, g.k, F32)
 
 
-def unpack_b(b: np.ndarray, g: isa.Mmad) -> np.ndarray:
+def unpack_b(b: np.ndarray, g: Mmad) -> np.ndarray:
     """B[:k, :n] in float32 from its Zn bytes."""
     b4 = b[: g.b_elems].reshape(g.k1, g.n1, FRACTAL, FRACTAL)
     return formats.from_zn(b4, g.k, g.n, F32)
 
 
-def accumulate(c: np.ndarray, product: np.ndarray, g: isa.Mmad, init: bool) -> None:
+def accumulate(c: np.ndarray, product: np.ndarray, g: Mmad, init: bool) -> None:
     """``C[:m, :n] (+)= product`` on the Nz float32 layout of L0C."""
     m, n = g.m, g.n
     # Nz viewed as (N1, M1*16, 16): c3[col // 16, row, col % 16] -- rows of one N block are
@@ -343,7 +341,7 @@ def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, in
     float32: ``C[r, c] = c[c//16][r//16][r%16][c%16]``. Elements of C outside ``m x n`` are left
     as they are.
     """
-    g = isa.Mmad.decode(m, n, k, a.itemsize)
+    g = Mmad.decode(m, n, k, a.itemsize)
     mmad_operands(a, b, c, g)
     accumulate(c, unpack_a(a, g) @ unpack_b(b, g), g, bool(init))
 
@@ -352,7 +350,7 @@ def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, in
 # FIX
 
 
-def fixpipe_g(c: np.ndarray, gm: np.ndarray, dst_off: int, g: isa.Fixpipe) -> None:
+def fixpipe_g(c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe) -> None:
     """:func:`fixpipe` with a decoded geometry."""
     op = "fixpipe"
     _check_flat(op, "source", c)
@@ -404,4 +402,4 @@ def fixpipe(
     ``atomic`` (fp32 atomic add), stored otherwise. ``src_stride`` is in 16-element rows,
     ``dst_stride`` in 32-byte blocks (8 float32).
     """
-    fixpipe_g(c, gm, dst_off, isa.Fixpipe.decode(m, n, src_stride, dst_stride, bool(atomic)))
+    fixpipe_g(c, gm, dst_off, Fixpipe.decode(m, n, src_stride, dst_stride, bool(atomic)))

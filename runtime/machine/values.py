@@ -5,8 +5,12 @@
 * ``!ascend.gm_tensor`` — a :class:`GmTensor`: the flat numpy array of the physical (formatted)
   layout plus its type (and, for FRACTAL_Z_3D, the group count the layout depends on);
   :func:`to_gm` / :func:`from_gm` convert through the layout maps of ``dialects/formats.py``;
-* ``!ascend.local_tensor`` — a :class:`Buffer`: per-slot views into the running core's memory
-  (``runtime/machine/memory.py``), made by ``alloc_buffer`` from the planned byte offset;
+* ``!ascend.local_tensor`` — a :class:`Buffer`: its planned address and slots and, on the data
+  machine, per-slot views into the running core's memory (``runtime/machine/memory.py``), made
+  by ``alloc_buffer`` from the planned byte offset;
+* in the cost-only mode, a GM tensor is a :class:`GmPlaceholder` (type and size, no data); both
+  it and :class:`GmTensor` are what an instruction spec binds a GM operand through
+  (``hw/instructions/base.py``, ``GmOperand``);
 * ``index`` and ``i1`` — Python ``int`` and ``bool``.
 
 Both executors (``runtime/executors/interpreter.py`` and ``runtime/executors/compiled.py``) use
@@ -15,6 +19,7 @@ these classes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import ml_dtypes
@@ -54,6 +59,14 @@ class GmTensor:
     @property
     def shape(self) -> tuple[int, ...]:
         return self.type.get_shape()
+
+    @property
+    def element_bytes(self) -> int:
+        return self.data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.data.nbytes
 
     def as_f32(self) -> np.ndarray:
         """The elements decoded to float32, once: the machine's L1 mirror copies from it. A
@@ -113,28 +126,54 @@ def zeros_gm(t: GmTensorType) -> GmTensor:
     return GmTensor(t, np.zeros(size, np_dtype(t.element_type)), groups)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Buffer:
-    """A planned local buffer of one core: one flat typed view per slot."""
+    """A planned local buffer of one core: its memory, address, slots and, on the data
+    machine, one flat typed view per slot (the cost-only machine has no data: no views)."""
 
     memory: str
     offset: int
-    slots: list[np.ndarray]
+    slots: int
     stride: int
     """Bytes from one slot to the next."""
     element_bytes: int
+    elements: int
+    """Elements of one slot."""
+    views: list[np.ndarray] = field(default_factory=list)
 
     def address(self, slot: int) -> int:
         """The byte address of ``slot`` in the buffer's memory (the slot is range-checked)."""
-        if not 0 <= slot < len(self.slots):
+        if not 0 <= slot < self.slots:
             raise MemoryAccessError(
-                f"{self.memory} slot {slot} out of range for a {len(self.slots)}-slot buffer"
+                f"{self.memory} slot {slot} out of range for a {self.slots}-slot buffer"
             )
         return self.offset + slot * self.stride
 
     def slot(self, s: int) -> np.ndarray:
-        if not 0 <= s < len(self.slots):
+        """The data of slot ``s`` (the data machine's buffers only)."""
+        if not 0 <= s < self.slots:
             raise MemoryAccessError(
-                f"{self.memory} slot {s} out of range for a {len(self.slots)}-slot buffer"
+                f"{self.memory} slot {s} out of range for a {self.slots}-slot buffer"
             )
-        return self.slots[s]
+        return self.views[s]
+
+
+@dataclass(frozen=True)
+class GmPlaceholder:
+    """A GM tensor without data (the cost-only machine's): its type, element size and bytes;
+    like :class:`GmTensor`, a :class:`~ascend_xdsl.hw.instructions.GmOperand`."""
+
+    type: GmTensorType
+    element_bytes: int
+    nbytes: int
+    """Bytes of its physical layout."""
+
+
+def placeholder(t: GmTensorType) -> GmPlaceholder:
+    """The placeholder of a GM tensor of type ``t``."""
+    eb = np_dtype(t.element_type).itemsize
+    return GmPlaceholder(t, eb, math.prod(physical_shape(t, groups_of(t))) * eb)
+
+
+GmValue = GmTensor | GmPlaceholder
+"""What a machine takes for a GM operand (both are ``GmOperand``s: element size and bytes)."""

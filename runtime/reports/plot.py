@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.hw.instructions import INSTRUCTIONS
 from ascend_xdsl.runtime.cost.report import MSPROF_NAMES, CostReport
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
 from ascend_xdsl.runtime.reports.output import write_atomically
@@ -33,13 +34,10 @@ class PlotUnavailable(RuntimeError):
     """matplotlib cannot be imported; the message says how to install it."""
 
 
-#: Colours of the ops on the timeline (others get the next colours of the cycle).
+#: Colours of the ops on the timeline, from their instruction specs (others get the next
+#: colours of the cycle).
 OP_COLOURS: dict[str, str] = {
-    "ascend.data_copy": "#4C72B0",
-    "ascend.load3d": "#DD8452",
-    "ascend.load2d": "#C44E52",
-    "ascend.mmad": "#55A868",
-    "ascend.fixpipe": "#8172B3",
+    spec.op_name: spec.colour for spec in INSTRUCTIONS if spec.colour is not None
 }
 _SPARE_COLOURS = ("#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD")
 

@@ -1,0 +1,119 @@
+"""``fixpipe`` (FIX, CO1 -> GM): NZ -> NZ float32, optionally an atomic add, Ascend C
+``Fixpipe(global, local, FixpipeParamsV220)`` with CFG_NZ.
+
+The geometry (:class:`Fixpipe`) and the spec (:data:`FIXPIPE`); the copy itself is
+``runtime/machine/semantics.py`` (``fixpipe_g``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ascend_xdsl.hw.cost_figures import CostFigures
+from ascend_xdsl.hw.instructions.base import (
+    Access,
+    Bound,
+    BufferOperand,
+    DataInstruction,
+    GmOperand,
+)
+from ascend_xdsl.hw.isa import ACC_BYTES, BLOCK_BYTES, FRACTAL, Effects, Pipe, Span, Work, check
+
+
+@dataclass(frozen=True, slots=True)
+class Fixpipe:
+    """NZ -> NZ: ``n / 16`` blocks of ``m`` rows of 16 float32; block ``j`` is read at
+    ``j * src_step`` and written at ``j * dst_step`` (elements), added with ``atomic``."""
+
+    m: int
+    n: int
+    blocks: int
+    src_step: int
+    dst_step: int
+    atomic: bool
+
+    pipe = Pipe.FIX
+
+    @staticmethod
+    @lru_cache(maxsize=1024)
+    def decode(m: int, n: int, src_stride: int, dst_stride: int, atomic: bool) -> Fixpipe:
+        check("fixpipe", "n", n)
+        check("fixpipe", "m", m)
+        check("fixpipe", "src_stride", src_stride)
+        check("fixpipe", "dst_stride", dst_stride)
+        return Fixpipe(
+            m,
+            n,
+            n // FRACTAL,
+            src_stride * FRACTAL,
+            dst_stride * (BLOCK_BYTES // ACC_BYTES),
+            atomic,
+        )
+
+    @property
+    def run(self) -> int:
+        """Elements of one block (``m`` rows of 16)."""
+        return self.m * FRACTAL
+
+    @property
+    def src_elems(self) -> int:
+        return (self.blocks - 1) * self.src_step + self.run
+
+    @property
+    def dst_elems(self) -> int:
+        return (self.blocks - 1) * self.dst_step + self.run
+
+    def effects(self, src_memory: str, src: int, dst: int) -> Effects:
+        return Effects(
+            self.pipe,
+            (Span(src_memory, src, src + self.src_elems * ACC_BYTES),),
+            (Span("GM", dst, dst + self.dst_elems * ACC_BYTES),),
+            Work(bytes=self.m * self.n * ACC_BYTES, m=self.m, n=self.n),
+            "fixpipe",
+        )
+
+
+class FixpipeInstruction(DataInstruction):
+    name = "fixpipe"
+    pipe = Pipe.FIX
+    operands = ("src", "src_slot", "dst", "dst_offset", "m", "n", "src_stride", "dst_stride")
+    properties = ("is_atomic",)
+    reads = (Access("src", "src_slot"),)
+    writes = (Access("dst"),)
+    timing_operands = ("m", "n")
+    gm_operand = 2
+    msprof_pipe = "fixpipe"
+    colour = "#8172B3"
+
+    def bind(
+        self,
+        atomic: bool,
+        src: BufferOperand,
+        slot: int,
+        dst: GmOperand,
+        dst_off: int,
+        m: int,
+        n: int,
+        src_stride: int,
+        dst_stride: int,
+    ) -> Bound:
+        g = Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
+        return Bound(g, (src.memory, src.address(slot)), dst_off * dst.element_bytes)
+
+    def effects(self, bound: Bound) -> Effects:
+        memory, addr = bound.chip
+        return bound.geometry.effects(memory, addr, bound.gm)  # type: ignore[no-any-return]
+
+    def gm_bytes(self, bound: Bound) -> tuple[int, int]:
+        return bound.gm, bound.gm + bound.geometry.dst_elems * ACC_BYTES
+
+    def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
+        rate = figures.fixpipe_bytes_per_cycle
+        if any(span.memory == "GM" for span in effects.writes):
+            rate = min(rate, gm_share)
+        return figures.fixpipe_latency_cycles + effects.work.bytes / rate
+
+
+FIXPIPE = FixpipeInstruction()

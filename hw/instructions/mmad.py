@@ -1,0 +1,127 @@
+"""``mmad`` (M, L0A x L0B -> L0C): ``C (+)= A @ B`` on the Cube, Ascend C
+``Mmad(c, a, b, MmadParams)``.
+
+The geometry (:class:`Mmad`: the fractal counts of A Zz, B Zn and C Nz), the Cube's cycle rule
+(:func:`mmad_cycles`) and the spec (:data:`MMAD`); the product itself is
+``runtime/machine/semantics.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ascend_xdsl.hw.cost_figures import CostFigures
+from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
+from ascend_xdsl.hw.intmath import ceil_div
+from ascend_xdsl.hw.isa import ACC_BYTES, FRACTAL, FRACTAL_ELEMS, Effects, Pipe, Span, Work, check
+
+
+def fractals(v: int) -> int:
+    """Whole 16-element fractal rows/columns covering ``v``."""
+    return ceil_div(v, FRACTAL)
+
+
+@dataclass(frozen=True, slots=True)
+class Mmad:
+    """``C[:m, :n] (+)= A[:m, :k] @ B[:k, :n]``: A Zz (M1, K1, 16, 16), B Zn (K1, N1, 16, 16),
+    C Nz (N1, M1, 16, 16) float32, each from element 0 of its slot."""
+
+    m: int
+    n: int
+    k: int
+    m1: int
+    n1: int
+    k1: int
+    element_bytes: int
+
+    pipe = Pipe.M
+
+    @staticmethod
+    @lru_cache(maxsize=4096)
+    def decode(m: int, n: int, k: int, element_bytes: int) -> Mmad:
+        check("mmad", "m", m)
+        check("mmad", "n", n)
+        check("mmad", "k", k)
+        return Mmad(m, n, k, fractals(m), fractals(n), fractals(k), element_bytes)
+
+    @property
+    def a_elems(self) -> int:
+        return self.m1 * self.k1 * FRACTAL_ELEMS
+
+    @property
+    def b_elems(self) -> int:
+        return self.k1 * self.n1 * FRACTAL_ELEMS
+
+    @property
+    def c_elems(self) -> int:
+        return self.n1 * self.m1 * FRACTAL_ELEMS
+
+    def effects(
+        self,
+        a: tuple[str, int],
+        b: tuple[str, int],
+        c: tuple[str, int],
+        init: bool,
+    ) -> Effects:
+        eb = self.element_bytes
+        (am, a0), (bm, b0), (cm, c0) = a, b, c
+        c_span = Span(cm, c0, c0 + self.c_elems * ACC_BYTES)
+        reads = (Span(am, a0, a0 + self.a_elems * eb), Span(bm, b0, b0 + self.b_elems * eb))
+        return Effects(
+            self.pipe,
+            reads if init else (*reads, c_span),
+            (c_span,),
+            Work(m=self.m, n=self.n, k=self.k, element_bytes=eb),
+            "mmad",
+        )
+
+
+def mmad_cycles(figures: CostFigures, m: int, n: int, k: int, element_bytes: int) -> int:
+    """Cube cycles of one mmad: whole 16x16 fractals of C, each over ``K0``-deep steps, at
+    ``cube_macs_per_cycle`` (4096 MACs = 16x16x16 for 16-bit types), plus the head overhead."""
+    dtype = "f32" if element_bytes == 4 else "f16"
+    k0 = figures.cube_macs_per_cycle(dtype) // (FRACTAL * FRACTAL)
+    return ceil_div(m, FRACTAL) * ceil_div(n, FRACTAL) * ceil_div(k, k0) + (
+        figures.mmad_overhead_cycles
+    )
+
+
+class MmadInstruction(DataInstruction):
+    name = "mmad"
+    pipe = Pipe.M
+    operands = ("a", "a_slot", "b", "b_slot", "c", "c_slot", "m", "n", "k", "init")
+    reads = (Access("a", "a_slot"), Access("b", "b_slot"), Access("c", "c_slot", "init"))
+    writes = (Access("c", "c_slot"),)
+    timing_operands = ("m", "n", "k")
+    msprof_pipe = "cube"
+    colour = "#55A868"
+
+    def bind(
+        self,
+        a: BufferOperand,
+        a_slot: int,
+        b: BufferOperand,
+        b_slot: int,
+        c: BufferOperand,
+        c_slot: int,
+        m: int,
+        n: int,
+        k: int,
+        init: bool,
+    ) -> Bound:
+        g = Mmad.decode(m, n, k, a.element_bytes)
+        addresses = (a.address(a_slot), b.address(b_slot), c.address(c_slot))
+        return Bound(g, (a.memory, b.memory, c.memory, *addresses, bool(init)))
+
+    def effects(self, bound: Bound) -> Effects:
+        am, bm, cm, a0, b0, c0, init = bound.chip
+        return bound.geometry.effects((am, a0), (bm, b0), (cm, c0), init)  # type: ignore[no-any-return]
+
+    def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
+        w = effects.work
+        return float(mmad_cycles(figures, w.m, w.n, w.k, w.element_bytes))
+
+
+MMAD = MmadInstruction()

@@ -1,0 +1,256 @@
+"""The cost-only machine: one block of a launch timed without its data, loops aggregated.
+
+:class:`CostCore` is a :class:`~ascend_xdsl.runtime.machine.machine.Machine` like the data
+machine, and binds every instruction through the same spec (``hw/instructions/``), but it
+allocates no memory and moves nothing: each instruction's byte ranges are checked against the
+memories and GM tensors (one :func:`~ascend_xdsl.runtime.machine.machine.check_bounds`) and its
+effects are timed by the core's :class:`~ascend_xdsl.runtime.cost.timing.Timeline`; flags go
+through the same flag model.
+
+Loops. The compiled executor, translating with ``aggregate``, runs every ``scf.for`` without
+loop-carried values through :meth:`CostCore.loop`: iterations run exactly until the timing
+state (``Timeline.snapshot``, ``runtime/cost/state.py``, and the flag counts) advances by the
+same amount in two consecutive periods, then the advance is extrapolated
+(``Timeline.advance``) over the iterations whose signatures keep repeating the pattern, but
+the last one, which runs exactly again. An iteration whose work, from the same relative state,
+was timed before is replayed (``Timeline.restore``). ``runtime/cost/cost_only.py`` runs the
+launches.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from xdsl.ir import Operation
+
+from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS, DataInstruction
+from ascend_xdsl.hw.isa import Span
+from ascend_xdsl.runtime.cost.state import TimelineState
+from ascend_xdsl.runtime.cost.timing import Timeline
+from ascend_xdsl.runtime.machine.flags import FlagKey
+from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, MachineBase, check_bounds
+from ascend_xdsl.runtime.machine.memory import memory_sizes
+from ascend_xdsl.runtime.machine.values import Buffer
+
+_MIN_TRIPS = 5
+"""Loops shorter than this run exactly: a steady state needs four iterations to show."""
+
+_PERIODS = (1, 2)
+"""The periods of steady state looked for: every iteration, or every second (ping-pong loops
+alternate slots and event ids)."""
+
+
+class CycleLimitExceeded(Exception):
+    """A launch is sure to take more than the ``cycle_limit`` it was timed against."""
+
+
+FlagCounts = tuple[tuple[FlagKey, int], ...]
+
+
+class _Change(NamedTuple):
+    """What some iterations did to a core: the timeline's change and the growth of the flag
+    counts (or, for a replay record, the exit state relative to the entry's issue clock)."""
+
+    timeline: TimelineState
+    flag_keys: tuple[FlagKey, ...]
+    flag_growth: tuple[int, ...]
+
+    def close_to(self, other: _Change) -> bool:
+        return self.flag_growth == other.flag_growth and self.timeline.close_to(other.timeline)
+
+    def flags(self) -> FlagCounts:
+        return tuple(zip(self.flag_keys, self.flag_growth, strict=True))
+
+
+class _State(NamedTuple):
+    """A core's timing state between two loop iterations: its timeline's and its flags'."""
+
+    timeline: TimelineState
+    flag_keys: tuple[FlagKey, ...]
+    """The events used so far, sorted; with :attr:`flag_counts`, the flag model's counts."""
+    flag_counts: tuple[int, ...]
+
+    @staticmethod
+    def of(core: CostCore) -> _State:
+        counts = core.flags.counts()
+        keys = tuple([k for k, _ in counts])
+        return _State(core.line.snapshot(), keys, tuple([n for _, n in counts]))
+
+    def key(self) -> tuple[Any, ...]:
+        """What the timing from here on depends on: the shape, the flag counts, and every time
+        relative to the issue clock."""
+        return (self.timeline.shape, self.timeline.clocks.key(), self.flag_keys, self.flag_counts)
+
+    def _growth(self, before: _State) -> tuple[int, ...]:
+        return tuple(map(operator.sub, self.flag_counts, before.flag_counts))
+
+    def relative_to(self, entry: _State) -> _Change | None:
+        """This (exit) state as a replayable record of what happened since ``entry``."""
+        if self.flag_keys != entry.flag_keys:
+            return None  # new event ids in use: the counts do not line up
+        return _Change(
+            self.timeline.relative_to(entry.timeline), self.flag_keys, self._growth(entry)
+        )
+
+    def minus(self, before: _State) -> _Change | None:
+        change = self.timeline.minus(before.timeline)
+        if change is None or self.flag_keys != before.flag_keys:
+            return None
+        return _Change(change, self.flag_keys, self._growth(before))
+
+
+def _steady(history: Sequence[_State], period: int) -> _Change | None:
+    """The change over the last ``period`` iterations if it equals the change over the
+    ``period`` before (same shape), else None."""
+    if len(history) < 2 * period + 1:
+        return None
+    last, middle, first = history[-1], history[-1 - period], history[-1 - 2 * period]
+    advance, before = last.minus(middle), middle.minus(first)
+    if advance is None or before is None or not advance.close_to(before):
+        return None
+    return advance
+
+
+@dataclass(eq=False)
+class CostCore(MachineBase):
+    """One block of a launch, timed without data (see the module docstring)."""
+
+    cycle_limit: float = math.inf
+    """Stop with :class:`CycleLimitExceeded` once this core is sure to take longer."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.timeline is None:
+            raise ValueError("the cost-only machine needs a timeline")
+        self.line: Timeline = self.timeline
+        self.sizes = memory_sizes(self.target)
+        self._costs: dict[tuple[object, ...], tuple[Any, ...]] = {}
+        self.replays: dict[tuple[Any, ...], _Change] = {}
+        """Timed iterations by (loop, signature, relative entry state): shared by the cores."""
+        for spec in DATA_INSTRUCTIONS:
+            self._handlers[spec] = self._timer(spec)
+
+    def alloc_buffer(self, spec: BufferSpec) -> Buffer:
+        self.reserve(spec)
+        return Buffer(
+            spec.memory, spec.offset, spec.slots, spec.stride, spec.dtype.itemsize, spec.count
+        )
+
+    def _timer(self, spec: DataInstruction) -> Handler:
+        """The handler of ``spec``: bind, check the GM range, time. Instructions with the same
+        geometry and on-chip addresses have the same effects (the GM offset changes only the
+        GM range, checked every time), so the on-chip ranges are checked and the effects costed
+        once per ``(geometry, chip)``; the key holds the geometry itself, so its identity in
+        the key stays unique."""
+        costs, timeline, sizes = self._costs, self.line, self.sizes
+        gm_at = None if spec.gm_operand is None else len(spec.properties) + spec.gm_operand
+
+        def run(op: Operation, *values: Any) -> None:
+            bound = spec.bind(*values)
+            if gm_at is not None:
+                lo, hi = spec.gm_bytes(bound) or (0, 0)
+                size = values[gm_at].nbytes
+                if lo < 0 or hi > size:
+                    check_bounds(op.name, (Span("GM", lo, hi),), {"GM": size})
+            key = (bound.geometry, bound.chip)
+            hit = costs.get(key)
+            if hit is None:
+                effects = spec.effects(bound)
+                check_bounds(op.name, (*effects.reads, *effects.writes), sizes)
+                hit = costs[key] = timeline.cost_of(effects)
+            timeline.run(op, *hit)
+
+        return run
+
+    def check_cycle_limit(self) -> None:
+        """A pipe busy past :attr:`cycle_limit` means the core, and so the launch, takes
+        longer: the caller only wants to know that (the tuner, against its best so far)."""
+        t = self.line
+        if max(t.issue, *t.free.values()) > self.cycle_limit:
+            raise CycleLimitExceeded(f"block {self.block_idx} exceeds {self.cycle_limit} cycles")
+
+    def finish(self) -> None:
+        self.check_cycle_limit()
+        super().finish()
+
+    def _restore(self, record: _Change, label: str) -> None:
+        self.line.restore(record.timeline, label)
+        self.flags.add(record.flags())
+
+    def _advance(self, change: _Change, label: str, times: int) -> None:
+        self.line.advance(change.timeline, label, times)
+        self.flags.add(change.flags(), times)
+
+    # -- loop aggregation ---------------------------------------------------------------------
+
+    def loop(
+        self,
+        signature: Callable[..., tuple[Any, ...]],
+        lb: int,
+        ub: int,
+        step: int,
+        inputs: tuple[int, ...],
+    ) -> Iterator[int]:
+        """The iterations of an ``scf.for`` from ``lb`` to ``ub`` that must run; the others
+        are extrapolated (see the module docstring).
+
+        ``signature(iv, *inputs)`` gives what one iteration's timing depends on (the compiled
+        executor generates it from the loop body). Once two consecutive advances of the
+        timing state over ``period`` iterations are equal, and the sampled iterations'
+        signatures repeat with that period, the following iterations that keep repeating the
+        pattern are extrapolated; the loop runs on exactly where the pattern breaks (a tail, a
+        padding boundary) and looks for the next steady state."""
+        trips = range(lb, ub, step)
+        n = len(trips)
+        if n < _MIN_TRIPS:
+            yield from trips
+            return
+        try:
+            sigs = [signature(iv, *inputs) for iv in trips]
+        except ArithmeticError:  # e.g. a division by zero in a branch not taken: just run it
+            yield from trips
+            return
+        history = [_State.of(self)]
+        i = 0
+        while i < n:
+            entry = history[-1]
+            memo_key = (signature, sigs[i], entry.key())
+            record = self.replays.get(memo_key)
+            if record is not None:
+                # This work, from this relative state, was timed before: replay its change.
+                self._restore(record, "scf.for: iteration replayed")
+                self.extrapolated += 1
+                i += 1
+                history.append(_State.of(self))
+                self.check_cycle_limit()
+            else:
+                yield trips[i]
+                i += 1
+                history.append(_State.of(self))
+                self.check_cycle_limit()
+                record = history[-1].relative_to(entry)
+                if record is not None:
+                    self.replays[memo_key] = record
+            for period in _PERIODS:
+                advance = _steady(history, period)
+                if advance is None or any(
+                    sigs[t] != sigs[t - period] for t in range(i - period, i)
+                ):
+                    continue
+                run = 0  # the last iteration always runs: tails live there
+                while i + run < n - 1 and sigs[i + run] == sigs[i + run - period]:
+                    run += 1
+                times = run // period
+                if times:
+                    label = f"scf.for: {times * period} iterations extrapolated"
+                    self._advance(advance, label, times)
+                    self.extrapolated += times * period
+                    i += times * period
+                    history = [_State.of(self)]
+                    self.check_cycle_limit()
+                    break
+            del history[: -2 * _PERIODS[-1] - 1]
