@@ -95,6 +95,7 @@ class TileWalk:
         self.k_iter = ceildiv(s.k, t.base_k)
         m_blocks = ceildiv(self.m_iter, t.step_m)
         n_blocks = ceildiv(self.n_iter, t.step_n)
+        # The Hi row x's rows are counted from (SetStartPosition's hiStartIdx), once per walk.
         self.l1 = L1Loads(t, self.bufs, s, input_start_row(IDX_ARITH, t, s.ho_start))
         if t.iterate_order == ITERATE_ORDER_M:
             with for_loop(0, m_blocks, name="mb") as mb:
