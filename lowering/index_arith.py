@@ -151,13 +151,12 @@ def bool_value(c: SSAValue | bool) -> SSAValue:
 
 @contextmanager
 def _discarded() -> Iterator[None]:
-    """Build ops that never run into a detached block and erase them afterwards, uses and all,
-    so that nothing they referenced (e.g. an API object) keeps a use from dead code."""
+    """Build ops that never run into a detached block and erase them afterwards, with their
+    operands, so that nothing they referenced (e.g. a buffer) keeps a use from dead code."""
     block = Block()
     with ImplicitBuilder(block):
         yield
-    block.drop_all_references()
-    block.erase(safe_erase=False)
+    block.erase()
 
 
 @contextmanager

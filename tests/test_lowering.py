@@ -1,16 +1,28 @@
 """The compiler's main path on the lowering matrix of the lowering issue.
 
 Every case lowers to hardware-level IR that verifies and holds the AI Core's instructions
-(data_copy, load3d, mmad, fixpipe) and the flags between pipes inside loops; and the size of the
-lowered IR does not depend on the size of the problem.
+(data_copy, load3d, mmad, fixpipe) and the flags between pipes inside loops, with no API call
+and none of the API lowering's own state left; and the size of the lowered IR does not depend on
+the size of the problem. Where the API lowering fails, it names the op by its place in the input.
 """
 
 import pytest
+from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import builtin, scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Block
+from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import PassFailedException
 
+from ascend_xdsl.dialects.api_level import OPS as API_CALLS
+from ascend_xdsl.dialects.api_level import IterateOp, SetInputOp
+from ascend_xdsl.ir.locations import describe_op
 from ascend_xdsl.lowering.build import build_conv3d_bp_filter
+from ascend_xdsl.lowering.index_arith import add, for_loop, if_
+from ascend_xdsl.lowering.lower_api_to_hw import LowerAscendApiToHwPass
+from ascend_xdsl.lowering.lower_api_to_hw.calls import InitState
 from ascend_xdsl.lowering.options import CompileOptions
-from ascend_xdsl.lowering.pipeline import compile_levels
+from ascend_xdsl.lowering.pipeline import compile_levels, make_context
 
 HW_OPS = (
     "ascend.data_copy",
@@ -61,7 +73,7 @@ def test_lowers_to_hardware_instructions_in_loops(case):
         ops = [op for op in hw.walk() if op.name == name]
         assert ops, f"no {name} in the lowered IR"
         assert any(_inside_loop(op) for op in ops), f"{name} is not inside a loop"
-    assert not [op for op in hw.walk() if op.name in ("ascend.iterate", "ascend.create")]
+    assert not [op for op in hw.walk() if isinstance(op, (*API_CALLS, InitState))]
 
 
 def test_both_iterate_orders():
@@ -70,7 +82,6 @@ def test_both_iterate_orders():
     from xdsl.passes import PassPipeline
 
     from ascend_xdsl.lowering.convert_conv_to_api import ConvertConvToAscendApiPass
-    from ascend_xdsl.lowering.lower_api_to_hw import LowerAscendApiToHwPass
     from ascend_xdsl.passes.tile_conv3d_bp_filter import TileConv3DBpFilterPass
 
     orders = {}
@@ -106,3 +117,31 @@ def test_lowered_ir_does_not_grow_with_the_problem():
     # tail that stops being a compile-time constant, not by a multiple.
     assert n_large <= 3 * n_small, (n_small, n_large)
     assert abs(n_larger - n_large) <= 4, (n_large, n_larger)
+
+
+def test_an_api_lowering_error_names_the_op_by_its_place_in_the_input():
+    # The create comes first and its lowering inserts the buffers before everything else, so
+    # only a walk that meets the loop before the create can still say where the loop was.
+    module = build_conv3d_bp_filter((1, 16, 2, 8, 8), (16, 16, 1, 3, 3), padding=1)
+    api = compile_levels(module, CompileOptions.create(cores=1), stop_after="api")["api"]
+    Rewriter.erase_op(next(op for op in api.walk() if isinstance(op, SetInputOp)))
+    iterate = next(op for op in api.walk() if isinstance(op, IterateOp))
+    expected = f"{describe_op(iterate)} without a preceding ascend.set_input in its block"
+    assert "(op #" in expected
+    with pytest.raises(PassFailedException) as failed:
+        LowerAscendApiToHwPass().apply(make_context(), api)
+    assert str(failed.value) == expected
+
+
+def test_code_that_never_runs_leaves_no_use_behind():
+    """A loop that runs zero times, or an if that is statically false, is built aside and
+    erased with its references, so what it used (a buffer, an offset) has no use from it."""
+    block = Block(arg_types=[IndexType()])
+    outside = block.args[0]
+    with ImplicitBuilder(block):
+        with for_loop(0, 0) as i:
+            add(add(outside, i), outside)
+        with if_(False):
+            add(outside, 1)
+    assert not block.ops
+    assert not outside.uses
