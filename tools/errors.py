@@ -214,7 +214,7 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
     * a :class:`CliError` (a request the tool rejects): ``<prog>: error: <what>`` and its
       ``exit_code``; argparse's ``--help`` exits 0;
     * Ctrl-C: ``<prog>: interrupted`` and 130; the tools write every output file atomically
-      (``runtime/output.write_atomically``), so an interrupted run leaves no partial file;
+      (``runtime/reports/output.write_atomically``), so an interrupted run leaves no partial file;
     * standard output closed by its reader (``... | head -1``): nothing more, and 141;
     * any other exception is a bug of ascend-xdsl, not of the input: one line saying so and
       how to report it, and 70 (``EX_SOFTWARE``); its traceback only with ``--debug`` or
