@@ -21,7 +21,7 @@ from typing import Any
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw.instructions import INSTRUCTIONS
-from ascend_xdsl.runtime.cost.report import MSPROF_NAMES, CostReport
+from ascend_xdsl.runtime.cost.report import MSPROF_NAMES, CoreCost, CostReport
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
 from ascend_xdsl.runtime.reports.output import write_atomically
 
@@ -86,18 +86,11 @@ def problem_title(problem: ConvBpFilterShape) -> str:
     )
 
 
-def render_plot(report: CostReport, title: str | None = None) -> bytes:
-    """The PNG of ``report`` (see the module docstring), as bytes."""
-    plt = _pyplot()
+def _draw_timeline(ax: Any, plt: Any, report: CostReport, core: CoreCost, us: float) -> None:
+    """(a) The slowest core's timeline: one row per pipe, one bar per instruction (or per
+    aggregated span), coloured by op."""
     from matplotlib.patches import Patch
 
-    core = report.slowest
-    us = 1e6 / report.figures.clock_hz
-    fig, (ax_t, ax_u) = plt.subplots(
-        2, 1, figsize=(13, 9), gridspec_kw={"height_ratios": [3, 2], "hspace": 0.4}
-    )
-
-    # (a) the timeline
     colours = dict(OP_COLOURS)
     spare = iter(_SPARE_COLOURS * 4)
     rows = {pipe: i for i, pipe in enumerate(reversed(TIMED_PIPES))}  # MTE2 on top
@@ -113,30 +106,30 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
         used[name] = colours[name]
         bars.setdefault((rows[s.pipe], name), []).append((s.start * us, (s.end - s.start) * us))
     for (row, name), spans in bars.items():
-        ax_t.broken_barh(
+        ax.broken_barh(
             spans, (row - 0.38, 0.76), facecolors=colours[name], edgecolor="white", linewidth=0.3
         )
-    ax_t.set_yticks(
+    ax.set_yticks(
         list(rows.values()),
         [f"{p}  ({MSPROF_NAMES[p]})" for p in rows],
     )
-    ax_t.set_ylim(-0.6, len(rows) - 0.4)
-    ax_t.set_xlim(0, max(core.cycles, 1.0) * us)
-    ax_t.set_xlabel(f"time (µs at {report.figures.clock_hz / 1e9:g} GHz)")
-    top_axis = ax_t.secondary_xaxis("top", functions=(lambda t: t / us, lambda c: c * us))
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.set_xlim(0, max(core.cycles, 1.0) * us)
+    ax.set_xlabel(f"time (µs at {report.figures.clock_hz / 1e9:g} GHz)")
+    top_axis = ax.secondary_xaxis("top", functions=(lambda t: t / us, lambda c: c * us))
     top_axis.set_xlabel("cycles", fontsize=9)
     top_axis.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:,.0f}"))
     which = f"the slowest of {len(report.cores)}" if len(report.cores) > 1 else "the only core"
-    ax_t.set_title(
+    ax.set_title(
         f"timeline of core {core.block} ({which}): "
         f"{core.cycles:,.0f} cycles, one bar per instruction",
         fontsize=11,
         pad=8,
     )
-    ax_t.grid(axis="x", alpha=0.3)
-    ax_t.set_axisbelow(True)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_axisbelow(True)
     if used:
-        ax_t.legend(
+        ax.legend(
             handles=[Patch(color=c, label=n.removeprefix("ascend.")) for n, c in used.items()],
             loc="upper left",
             bbox_to_anchor=(1.005, 1.0),
@@ -145,17 +138,19 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
             frameon=False,
         )
 
-    # (b) utilisation and critical path per pipe
+
+def _draw_pipe_shares(ax: Any, plt: Any, core: CoreCost) -> None:
+    """(b) Per pipe: its busy ratio on the core next to its share of the critical path."""
     cycles = core.cycles or 1.0
     names = [n for n in _PIPE_ORDER if n in core.busy or core.critical.get(n, 0.0) > 0]
     busy = [core.busy.get(n, 0.0) / cycles for n in names]
     critical = [core.critical.get(n, 0.0) / cycles for n in names]
     x = range(len(names))
     width = 0.38
-    b1 = ax_u.bar(
+    b1 = ax.bar(
         [i - width / 2 for i in x], busy, width, color="#6E7F8D", label="busy / core cycles"
     )
-    b2 = ax_u.bar(
+    b2 = ax.bar(
         [i + width / 2 for i in x],
         critical,
         width,
@@ -167,7 +162,7 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
             if group is b1 and name not in core.busy:
                 continue  # flag latency is on the critical path only, never "busy"
             h = rect.get_height()
-            ax_u.annotate(
+            ax.annotate(
                 f"{h:.0%}",
                 (rect.get_x() + rect.get_width() / 2, h),
                 xytext=(0, 2),
@@ -176,18 +171,29 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
                 va="bottom",
                 fontsize=8,
             )
-    ax_u.set_xticks(list(x), names)
+    ax.set_xticks(list(x), names)
     top = max([*busy, *critical, 0.0])
-    ax_u.set_ylim(0, max(1.0, top) * 1.15)
-    ax_u.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
-    ax_u.set_ylabel(f"of core {core.block}'s cycles")
-    ax_u.set_title(
+    ax.set_ylim(0, max(1.0, top) * 1.15)
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.set_ylabel(f"of core {core.block}'s cycles")
+    ax.set_title(
         f"per pipe on core {core.block}: busy ratio and share of the critical path", fontsize=11
     )
-    ax_u.grid(axis="y", alpha=0.3)
-    ax_u.set_axisbelow(True)
-    ax_u.legend(loc="upper right", fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper right", fontsize=9)
 
+
+def render_plot(report: CostReport, title: str | None = None) -> bytes:
+    """The PNG of ``report`` (see the module docstring), as bytes."""
+    plt = _pyplot()
+    core = report.slowest
+    us = 1e6 / report.figures.clock_hz
+    fig, (ax_t, ax_u) = plt.subplots(
+        2, 1, figsize=(13, 9), gridspec_kw={"height_ratios": [3, 2], "hspace": 0.4}
+    )
+    _draw_timeline(ax_t, plt, report, core, us)
+    _draw_pipe_shares(ax_u, plt, core)
     head = f"{title}\n" if title else ""
     fig.suptitle(
         f"{head}{report.hw}: {report.cycles:,.0f} cycles = {report.seconds * 1e6:,.1f} µs, "
