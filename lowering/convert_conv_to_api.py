@@ -57,6 +57,8 @@ from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.conv_shape import C0, ceil_div
 from ascend_xdsl.dialects.dw_tiling import (
     DwTiling,
+)
+from ascend_xdsl.dialects.dw_tiling_offsets import (
     grad_output_strides,
     input_start_row,
     input_strides,

@@ -14,8 +14,8 @@ so a lowering reads like the kernel it generates::
             rows = min_(base_m, sub(m, mul(mb, base_m)))
 
 The GM offset formulas are not written here: :data:`IDX_ARITH` hands these helpers to the
-formulas of ``dialects/formats.py`` and ``dialects/dw_tiling.py``, which the simulator evaluates
-on ints, so the lowering and the simulator address GM through the same definitions.
+formulas of ``dialects/formats.py`` and ``dialects/dw_tiling_offsets.py``, which the simulator
+evaluates on ints, so the lowering and the simulator address GM through the same definitions.
 """
 
 from __future__ import annotations
@@ -111,8 +111,8 @@ def sum_(*terms: Idx) -> Idx:
 IDX_ARITH: IndexArith[Idx] = IndexArith(
     add=add, sub=sub, mul=mul, floordiv=floordiv, rem=rem, max=max_, min=min_
 )
-"""The offset formulas of ``dialects/formats.py`` and ``dialects/dw_tiling.py`` evaluated into
-folded ``arith`` ops: what the lowerings use to address GM."""
+"""The offset formulas of ``dialects/formats.py`` and ``dialects/dw_tiling_offsets.py``
+evaluated into folded ``arith`` ops: what the lowerings use to address GM."""
 
 
 def align_up_idx(a: Idx, b: int) -> Idx:

@@ -1,7 +1,7 @@
 """The GM offset formulas agree everywhere they are evaluated.
 
 The NDC1HWC0 and FRACTAL_Z_3D offsets and the input-row origin are written once
-(``dialects/formats.py``, ``dialects/dw_tiling.py``) over an ``IndexArith``. For several
+(``dialects/formats.py``, ``dialects/dw_tiling_offsets.py``) over an ``IndexArith``. For several
 problems (groups, fused Dk, strides, padding) and their real tilings, these tests evaluate them
 (a) on ints and numpy arrays, (b) against the numpy layout conversions: the element stored at a
 computed offset is the logical element it names, and (c) into the lowering's IR
@@ -27,6 +27,8 @@ from ascend_xdsl.dialects import formats as F
 from ascend_xdsl.dialects.conv_shape import C0, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import (
     DwTiling,
+)
+from ascend_xdsl.dialects.dw_tiling_offsets import (
     fixpipe_dst_stride,
     grad_output_element,
     grad_output_strides,

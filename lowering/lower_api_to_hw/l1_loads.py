@@ -25,6 +25,8 @@ from xdsl.ir import SSAValue
 from ascend_xdsl.dialects.conv_shape import C0, ceil_div
 from ascend_xdsl.dialects.dw_tiling import (
     DwTiling,
+)
+from ascend_xdsl.dialects.dw_tiling_offsets import (
     grad_output_strides,
     input_element,
     input_strides,

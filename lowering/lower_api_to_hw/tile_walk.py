@@ -26,6 +26,8 @@ from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import (
     ITERATE_ORDER_M,
     DwTiling,
+)
+from ascend_xdsl.dialects.dw_tiling_offsets import (
     fixpipe_dst_stride,
     input_start_row,
     tensor_c_offset,

@@ -22,6 +22,8 @@ from ascend_xdsl.dialects.conv_shape import C0, ceil_div
 from ascend_xdsl.dialects.dw_tiling import (
     ITERATE_ORDER_M,
     DwTiling,
+)
+from ascend_xdsl.dialects.dw_tiling_offsets import (
     fixpipe_dst_stride,
     grad_output_element,
     input_element,
@@ -85,7 +87,7 @@ def set_start_position(obj: ApiObject, ho_start: int) -> None:
 def _matrices(obj: ApiObject) -> None:
     """A (M x K, dy rows) and B (K x N, img2col of x) of the single shape, in float32.
 
-    The offsets are the lowering's own formulas (``dialects/dw_tiling.py``:
+    The offsets are the lowering's own formulas (``dialects/dw_tiling_offsets.py``:
     ``grad_output_element``, ``input_start_row``, ``input_element``, ``tensor_c_offset``),
     evaluated on numpy arrays. dy: the slice starts at ``dy_off`` (channel block of the M
     start, row ``ho_start``). x: the slice starts at row ``input_start_row`` of the channel
