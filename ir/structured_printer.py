@@ -1,6 +1,6 @@
 """The printer base of the code generators that write a kernel's structured control flow as
-source: the Ascend C emitter (``emit/kernel.py``, C++) and the compiled executor
-(``runtime/executors/compiled.py``, Python).
+source: the Ascend C emitter (``emit/kernel.py``, C++) and the compiled executor's
+translator (``runtime/executors/translator.py``, Python).
 
 Both walk one ``func.func`` of ``scf.for`` / ``scf.if`` / ``scf.while``, index ``arith`` and
 ``ascend.*`` ops, and write one statement per op. What they share is here, written once:
@@ -41,21 +41,24 @@ make, in its own words.
 
 The C++ target (``emit/kernel.py``) prints statement for statement what the IR says, so it
 does not fold, takes the IR's name hints and rejects carried values. The compiled executor's
-``_Translator`` maps onto the base as follows (``compiled.py`` is not ported yet; this is the
-recipe, and ``tests/test_structured_printer.py`` runs a small Python target built the same way):
+``Translator`` (``runtime/executors/translator.py``) maps onto the base as follows
+(``tests/test_structured_printer.py`` runs a small Python target built the same way):
 
-* the class: ``@dataclass class _Translator(StructuredPrinter)`` (the base's fields are
-  keyword-only, so ``_Translator(hw_name, timed, aggregate=...)`` keeps working) with
-  ``LANGUAGE = Language(binary=`` the templates of its ``_BINARY`` (``"{a} // {b}"``,
+* the class: ``@dataclass class Translator(SignatureCompiler, StructuredPrinter)`` (the base's
+  fields are keyword-only, so ``Translator(target, timed, aggregate=...)`` keeps working; its
+  own ``handlers`` field, the machine's handler of each instruction, is keyword-only too, as
+  the dataclass places it where the base declares the class variable) with
+  ``LANGUAGE = Language(binary=`` the templates of its former ``_BINARY`` (``"{a} // {b}"``,
   ``"-(-{a} // {b})"``, ``"_remsi({a}, {b})"``, ``"_divsi({a}, {b})"``, ``"min({a}, {b})"``,
   ...), ``select="{a} if {c} else {b}"``, ``true="True"``, ``false="False"``,
   ``define="{name} = {expr}"`` for both types, prefixes ``"v"``, ``fold=True``, no
   ``hints)``. Its fold functions and ``_CMPI`` go: the base folds with ``FOLD`` / ``COMPARE``.
-* the deleted duplicates: ``_Writer`` is :class:`LineWriter` (``out.ops`` is keyed by body
-  line, from 1: the source line is that plus 1 for the ``def`` line plus the prologue, so
-  ``compile_kernel``'s shift becomes ``line + 1 + shift``); ``fresh``, ``ref``, ``literal``,
+* the deleted duplicates: ``Writer`` is :class:`LineWriter` with ``first=2`` (``out.ops`` is
+  keyed by source line counting the ``def`` line, so ``compile_kernel`` still adds only the
+  prologue's length); ``fresh``, ``ref``, ``literal``,
   ``names``, ``literals``, ``counter`` are the base's (``sub.counter = self.counter`` shares
-  it as before); ``block`` / ``block_with_yield`` are ``print_block(block, targets)``;
+  it as before); ``block_with_yield`` is ``print_block(block, targets)`` (``block`` stays, as
+  ``compile_kernel``'s entry point);
   ``constant`` / ``arith`` are the base's arith printing; ``scf_for`` / ``scf_if`` /
   ``scf_while`` are the base's ``print_for`` / ``print_if`` / ``print_while``.
 * the hooks it overrides: ``on_arith`` is ``pending_scalar += 1``; ``on_statement`` and
@@ -77,8 +80,8 @@ recipe, and ``tests/test_structured_printer.py`` runs a small Python target buil
   relevant arith ops and ``scf.if`` to ``super().print_op``, sends ``scf.for`` to
   ``nested_signature``, and skips everything else, ``ascend.get_block_idx`` included (its
   value is the signature's parameter); without it, ``super().print_op(op)``.
-* its ``ascend.*`` handlers (``block_idx`` ... ``api_get_tensor_c``, ``machine`` for
-  ``_MACHINE``, ``api_call`` for ``_API``) get ``@prints(...)`` and ``_HANDLERS`` goes;
+* its ``ascend.*`` handlers (``block_idx`` ... ``api_get_tensor_c``, ``instruction`` for
+  every instruction op, ``api_call`` for ``_API``) get ``@prints(...)`` and ``_HANDLERS`` goes;
   ``block_idx`` becomes ``self.define(op.result, "core.block_idx", op)``; ``const``, the
   signature functions and ``compile_kernel`` stay as they are.
 
@@ -95,7 +98,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
@@ -111,6 +114,7 @@ __all__ = [
     "LineWriter",
     "StructuredPrinter",
     "is_i1",
+    "kind_of",
     "prints",
 ]
 
@@ -145,6 +149,36 @@ ARITH_OPS: tuple[type[Operation], ...] = (*FOLD, arith.CmpiOp, arith.SelectOp)
 
 # C++ and Python spell the comparisons alike.
 _INFIX = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+
+
+_KIND_OF = (
+    ("yield", scf.YieldOp),
+    ("constant", arith.ConstantOp),
+    ("select", arith.SelectOp),
+    ("cmpi", arith.CmpiOp),
+    ("binary", tuple(FOLD)),
+    ("for", scf.ForOp),
+    ("if", scf.IfOp),
+    ("while", scf.WhileOp),
+    ("return", func.ReturnOp),
+)
+_KINDS: dict[type[Operation], str] = {}
+
+
+def _kind(cls: type[Operation]) -> str:
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = _KINDS[cls] = next((k for k, c in _KIND_OF if issubclass(cls, c)), "other")
+    return kind
+
+
+def kind_of(op: Operation) -> str:
+    """What the walk does with ``op``: ``"yield"``, ``"constant"``, ``"select"``, ``"cmpi"``,
+    ``"binary"`` (an op of :data:`FOLD`), ``"for"``, ``"if"``, ``"while"``, ``"return"`` or
+    ``"other"``. Looked up once per op class: ``isinstance`` on xDSL's op classes goes through
+    ``ABCMeta``, and testing every op against every kind was a large part of a
+    translation's time."""
+    return _KINDS.get(type(op)) or _kind(type(op))
 
 
 def is_i1(t: Attribute) -> bool:
@@ -190,17 +224,20 @@ class Language:
 class LineWriter:
     """Generated source: indented lines, each optionally remembered with the op it executes."""
 
-    def __init__(self, depth: int = 1, indent: str = "    ") -> None:
+    def __init__(self, depth: int = 1, indent: str = "    ", first: int = 1) -> None:
         self.lines: list[str] = []
         self.ops: dict[int, Operation] = {}
-        """The op of a line, by its line number among :attr:`lines` (from 1)."""
+        """The op of a line, by its line number among :attr:`lines` (from :attr:`first`)."""
         self.depth = depth
         self.indent = indent
+        self.first = first
+        """The number of the first line (2 when the lines follow a ``def`` line)."""
+        self._shift = first - 1
 
     def emit(self, text: str, op: Operation | None = None) -> None:
         self.lines.append(self.indent * self.depth + text)
         if op is not None:
-            self.ops[len(self.lines)] = op
+            self.ops[len(self.lines) + self._shift] = op
 
     @contextmanager
     def indented(self) -> Iterator[None]:
@@ -231,7 +268,11 @@ class StructuredPrinter(ABC):
 
     LANGUAGE: ClassVar[Language]
     handlers: ClassVar[dict[type[Operation], Callable[[Any, Any], None]]] = {}
-    """The methods marked with :func:`prints`, by op class (collected per subclass)."""
+    """The methods marked with :func:`prints`, by op class (collected per subclass). A subclass
+    may reuse the name for a field of its own; the walk dispatches on :attr:`printers`."""
+    printers: ClassVar[dict[type[Operation], Callable[[Any, Any], None]]] = {}
+    """The same table under a name no subclass field takes (the compiled executor's translator
+    has a ``handlers`` field: the machine's handler of each instruction)."""
 
     out: LineWriter = field(default_factory=LineWriter)
     names: dict[SSAValue, str] = field(default_factory=dict)
@@ -245,22 +286,25 @@ class StructuredPrinter(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        handlers = dict(cls.handlers)
+        printers = dict(cls.printers)
         for member in vars(cls).values():
             for kind in getattr(member, _PRINTS, ()):
-                handlers[kind] = member
-        cls.handlers = handlers
+                printers[kind] = member
+        cls.printers = printers
+        if "handlers" not in vars(cls):  # else a field of the subclass's own
+            cls.handlers = printers
 
     # -- values -----------------------------------------------------------------------------
 
     def fresh(self, value: SSAValue, prefix: str = "v") -> str:
         """A new name for ``value``: its name hint if the language takes it and it is free,
         else ``prefix`` and the next number."""
-        hints, hint = self.LANGUAGE.hints, value.name_hint
-        name = hint if hint and hints and hints.match(hint) and hint not in self.taken else None
-        while name is None or name in self.taken:
+        hints, taken = self.LANGUAGE.hints, self.taken
+        hint = value.name_hint if hints is not None else None
+        name = hint if hint and hints and hints.match(hint) and hint not in taken else None
+        while name is None or name in taken:
             name = f"{prefix}{next(self.counter)}"
-        self.taken.add(name)
+        taken.add(name)
         self.names[value] = name
         return name
 
@@ -302,7 +346,7 @@ class StructuredPrinter(ABC):
         """The ops of ``block``; its ``scf.yield`` assigns ``targets``."""
         start = len(self.out.lines)
         for op in block.ops:
-            if isinstance(op, scf.YieldOp):
+            if (_KINDS.get(type(op)) or _kind(type(op))) == "yield":
                 self.print_yield(op, targets)
             else:
                 self.print_op(op)
@@ -311,23 +355,24 @@ class StructuredPrinter(ABC):
             self.empty_block()
 
     def print_op(self, op: Operation) -> None:
-        if isinstance(op, arith.ConstantOp):
+        kind = _KINDS.get(type(op)) or _kind(type(op))
+        if kind == "constant":
             self.check_arith(op)
-            return self.print_constant(op)
-        if isinstance(op, ARITH_OPS):
+            return self.print_constant(cast(arith.ConstantOp, op))
+        if kind in ("binary", "cmpi", "select"):
             self.on_arith(op)
             self.check_arith(op)
             return self.print_arith(op)
         self.on_statement(op)
-        if isinstance(op, scf.ForOp):
-            return self.print_for(op)
-        if isinstance(op, scf.IfOp):
-            return self.print_if(op)
-        if isinstance(op, scf.WhileOp):
-            return self.print_while(op)
-        if isinstance(op, func.ReturnOp):
-            return self.print_return(op)
-        handler = self.handlers.get(type(op))
+        if kind == "for":
+            return self.print_for(cast(scf.ForOp, op))
+        if kind == "if":
+            return self.print_if(cast(scf.IfOp, op))
+        if kind == "while":
+            return self.print_while(cast(scf.WhileOp, op))
+        if kind == "return":
+            return self.print_return(cast(func.ReturnOp, op))
+        handler = self.printers.get(type(op))
         if handler is None:
             raise self.unsupported(op)
         handler(self, op)
@@ -341,13 +386,15 @@ class StructuredPrinter(ABC):
         self.literals[op.result] = bool(n) if is_i1(op.result.type) else n
 
     def print_arith(self, op: Operation) -> None:
-        if isinstance(op, arith.SelectOp):
-            return self.print_select(op)
+        kind = _KINDS.get(type(op)) or _kind(type(op))
+        if kind == "select":
+            return self.print_select(cast(arith.SelectOp, op))
         a, b = op.operands
         result = op.results[0]
         language = self.LANGUAGE
-        if isinstance(op, arith.CmpiOp):
-            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        if kind == "cmpi":
+            cmpi = cast(arith.CmpiOp, op)
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[cmpi.predicate.value.data]
             fold: Callable[[int, int], int | bool] = COMPARE[predicate]
             template = f"{{a}} {language.compare[predicate]} {{b}}"
         else:

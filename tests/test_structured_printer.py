@@ -596,3 +596,48 @@ def test_what_a_target_cannot_print_raises_its_own_error() -> None:
     }""")
     with pytest.raises(KeyError):
         _Python().print_block(f.body.block)  # %x was never named
+
+
+def test_the_compiled_translator_prints_on_the_base() -> None:
+    """The compiled executor's translator is a target of the base: its walk dispatches on
+    ``printers`` though its own ``handlers`` field names the machine's instruction handlers,
+    its lines are numbered from 2 (the ``def`` line comes first), and an ``else`` holding
+    only an empty ``scf.yield`` is not printed."""
+    from ascend_xdsl.hw import load
+    from ascend_xdsl.runtime.executors.translator import Translator
+
+    assert Translator.printers[GetBlockIdxOp] is Translator.block_idx
+    text = """func.func @f() -> index {
+      %b = ascend.get_block_idx : index
+      %c = arith.constant 3 : index
+      %r = arith.muli %b, %c : index
+      %z = arith.constant 0 : index
+      %p = arith.cmpi sgt, %r, %z : index
+      scf.if %p {
+        scf.yield
+      } else {
+        scf.yield
+      }
+      func.return %r : index
+    }"""
+    f = _parse(text)
+    t = Translator(load("atlas-a2-910b2"), True)
+    t.block(f.body.block)
+    assert t.handlers == {}
+    assert t.out.lines == [
+        "    v0 = core.block_idx",
+        "    v1 = v0 * 3",
+        "    v2 = v1 > 0",
+        "    scalar(2)",
+        "    if v2:",
+        "        pass",
+        "    return (v1,)",
+    ]
+    ops = [o.name for o in f.body.block.ops]
+    assert {n: o.name for n, o in t.out.ops.items()} == {
+        2: ops[0],
+        3: ops[2],
+        4: ops[4],
+        6: "scf.if",
+        8: "func.return",
+    }

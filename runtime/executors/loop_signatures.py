@@ -166,7 +166,7 @@ class SignatureCompiler:
         sub.helpers, sub.signatures = self.helpers, self.signatures
         sub.names.update(fixed)
         names = [*extra, *(sub.fresh(v, "s") for v in params)]
-        sub.block(block)
+        sub.print_block(block)
         returned: list[str] = []
         for op in _outside_nested_loops(block):
             if isinstance(op, scf.ForOp):
