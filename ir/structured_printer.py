@@ -85,8 +85,9 @@ does not fold, takes the IR's name hints and rejects carried values. The compile
   ``block_idx`` becomes ``self.define(op.result, "core.block_idx", op)``; ``const``, the
   signature functions and ``compile_kernel`` stay as they are.
 
-One visible change comes with the port: an ``else`` whose block holds nothing but an
-``scf.yield`` without values is not printed (it was ``else: pass``); nothing it runs changes.
+One difference from the translator's own printer before it moved onto this base: an ``else``
+whose block holds nothing but an ``scf.yield`` without values is not printed (it was
+``else: pass``); nothing it runs changes, and no kernel the pipeline makes has one.
 """
 
 from __future__ import annotations
