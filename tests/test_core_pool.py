@@ -35,9 +35,7 @@ def test_pooling_changes_no_result(monkeypatch, executor, layer) -> None:
     def checked_give(pool, core) -> None:
         give(pool, core)
         memory, mirror = pool._free[-1]
-        given.append(
-            all(not m.data.any() for m in memory.memories.values()) and not mirror.any()
-        )
+        given.append(all(not m.data.any() for m in memory.memories.values()) and not mirror.any())
 
     monkeypatch.setattr(core_module.CorePool, "give", checked_give)
     kwargs = dict(padding=padding, groups=groups, cores=4, executor=executor)
