@@ -134,28 +134,31 @@ def compile_kernel(
     )
 
 
-def fingerprint(kernel: func.FuncOp) -> int:
-    """A hash of everything in ``kernel`` that the translation depends on: each op (its class,
-    identity, parent block, operands, results, properties and attributes) in walk order."""
-    parts: list[object] = []
-    for op in kernel.walk():
-        parts.append(
-            (
-                type(op),
-                id(op),
-                id(op.parent),
-                tuple(map(id, op.operands)),
-                tuple(map(id, op.results)),
-                tuple(op.properties.items()),
-                tuple(op.attributes.items()),
-                tuple(len(r.blocks) for r in op.regions),
-            )
+def fingerprint(kernel: func.FuncOp) -> tuple[object, ...]:
+    """Everything in ``kernel`` that the translation depends on: each op (its class, identity,
+    parent block, operands, results, properties and attributes) in walk order.
+
+    Kept and compared as the tuple itself, not hashed: attributes are immutable, so an edit
+    puts a new object in place, and comparing the same objects stops at their identity while
+    hashing them walks every attribute each launch (a tenth of a thin layer's run). The
+    tuple holds attributes and ids only, nothing that refers back to the kernel."""
+    return tuple(
+        (
+            type(op),
+            id(op),
+            id(op.parent),
+            tuple(map(id, op.operands)),
+            tuple(map(id, op.results)),
+            tuple(op.properties.items()),
+            tuple(op.attributes.items()),
+            tuple(len(r.blocks) for r in op.regions),
         )
-    return hash(tuple(parts))
+        for op in kernel.walk()
+    )
 
 
 _CACHE: weakref.WeakKeyDictionary[
-    func.FuncOp, dict[tuple[str, bool, bool], tuple[int, CompiledKernel]]
+    func.FuncOp, dict[tuple[str, bool, bool], tuple[tuple[object, ...], CompiledKernel]]
 ] = weakref.WeakKeyDictionary()
 
 

@@ -54,7 +54,7 @@ from ascend_xdsl.runtime.executors import api_sim, compiled
 from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
 from ascend_xdsl.runtime.executors.launch import new_report, run_blocks
 from ascend_xdsl.runtime.machine.budget import Budget
-from ascend_xdsl.runtime.machine.core import Core
+from ascend_xdsl.runtime.machine.core import Core, CorePool
 from ascend_xdsl.runtime.machine.machine import BufferSpec, KernelError, Machine, buffer_spec
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.machine.values import (
@@ -162,8 +162,10 @@ class AscendFunctions(InterpreterFunctions):
         if self.timed:
             report = new_report(op, self.hw_name, cost_figures(self.hw_name), args)
 
+        pool = CorePool()
+
         def make(block: int, timeline: Timeline | None) -> Machine:
-            return Core(block, self.target, self.sanitizer, timeline, self.budget)
+            return Core(block, self.target, self.sanitizer, timeline, self.budget, pool)
 
         def run(core: Machine) -> None:
             if kernel is not None:

@@ -88,22 +88,65 @@ class _Tile:
         return ins.l0_layout(self.matrix, self.layout == "zz", self.dtype)
 
 
+class CorePool:
+    """The memories of the finished cores of one launch, handed to its next cores.
+
+    Allocating and zeroing a core's memories and its L1 mirror (about 2 MB) was a tenth of a
+    thin layer's run. A kernel reaches a core's memories only through its planned buffers
+    (``alloc_buffer``: every view, mirror slice and owed tile lies inside one), so zeroing the
+    finished core's buffer spans gives a memory that reads as a fresh, all-zero one."""
+
+    def __init__(self) -> None:
+        self._free: list[tuple[CoreMemory, np.ndarray]] = []
+
+    def take(self, target_name: str) -> tuple[CoreMemory, np.ndarray] | None:
+        for i, (memory, _) in enumerate(self._free):
+            if memory.hw_name == target_name:
+                return self._free.pop(i)
+        return None
+
+    def give(self, core: Core) -> None:
+        memories = core.memory.memories
+        l1 = core._l1_touched()
+        for memory, _, lo, hi in core.buffers:
+            if memory == "L1" and l1 is not None:
+                continue
+            memories[memory].data[lo:hi] = 0
+            if memory == "L1":
+                core._mirror[lo // 2 : (hi + 1) // 2] = 0
+        if l1 is not None and l1[0] < l1[1]:
+            lo, hi = l1
+            memories["L1"].data[lo:hi] = 0
+            core._mirror[lo // 2 : (hi + 1) // 2] = 0
+        self._free.append((core.memory, core._mirror))
+
+
 @dataclass(eq=False)
 class Core(MachineBase):
     """The data machine: the machine state of one block (one AI Core running the kernel)."""
 
+    pool: CorePool | None = None
+    """Where the core takes its memories from and returns them at :meth:`finish` (one per
+    launch); without one it allocates them."""
     memory: CoreMemory = field(init=False)
     _tiles: dict[str, list[_Tile]] = field(init=False)
     """The owed tiles of each L0 memory, oldest first."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.memory = CoreMemory(self.target)
+        pooled = self.pool.take(self.target.name) if self.pool is not None else None
+        if pooled is not None:
+            self.memory, self._mirror = pooled
+        else:
+            self.memory = CoreMemory(self.target)
+            self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
         self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray]] = {}
-        self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
         self._l1_stale: tuple[int, int] | None = None
+        self._l1_written = (0, 0)
+        """The L1 bytes ``[lo, hi)`` mirrored data_copies wrote so far: while the mirror is on,
+        nothing else of L1 (its bytes or its mirror) has been written."""
         """The L1 bytes ``[lo, hi)`` the mirror is ahead of (written to the mirror only)."""
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
@@ -119,7 +162,18 @@ class Core(MachineBase):
             }
         )
 
-    # -- the L1 mirror ------------------------------------------------------------------------
+    def finish(self) -> None:
+        super().finish()
+        if self.pool is not None:
+            # Only a core that ended cleanly: its memory is not looked at again.
+            self.pool.give(self)
+            self.pool = None
+
+    # -- the L1 mirror ----
+
+    def _l1_touched(self) -> tuple[int, int] | None:
+        """The L1 bytes the run may have written, or None for any of its L1 buffers' bytes."""
+        return self._l1_written if self._mirror_ok else None
 
     def _mirror_of(self, buf: Buffer, slot: int, view: np.ndarray) -> np.ndarray | None:
         """The float32 mirror of ``buf``'s slot, if L1 is mirrored in the view's type."""
@@ -272,6 +326,8 @@ class Core(MachineBase):
             ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
             stale = self._l1_stale
             self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
+            w_lo, w_hi = self._l1_written
+            self._l1_written = (lo, hi) if w_lo == w_hi else (min(w_lo, lo), max(w_hi, hi))
             if self._gathers:
                 self._forget_gathers(lo, hi)
             return

@@ -24,6 +24,10 @@ class FlagDeadlockError(RuntimeError):
 
 FlagKey = tuple[str, str, int]
 
+_VALID: set[tuple[str, str, int, int]] = set()
+"""(src, dst, id, event ids) found legal: the check is a pure function of them, so each is
+checked once per process rather than once per core (a thin layer's many cores paid for it)."""
+
 
 class FlagState:
     """Counters of set-but-not-yet-waited events, per (src pipe, dst pipe, event id)."""
@@ -36,6 +40,8 @@ class FlagState:
         """Sets not yet waited for; a key is present once it has been checked."""
 
     def _check(self, op: str, src: str, dst: str, event: int) -> FlagKey:
+        if (src, dst, event, self.event_ids) in _VALID:
+            return (str(src), str(dst), event)
         names = ", ".join(sorted(EVENT_PIPES))
         for pipe in (src, dst):
             if pipe not in EVENT_PIPES:
@@ -43,6 +49,7 @@ class FlagState:
         message = event_error(op, Pipe(src), Pipe(dst), event, self.event_ids)
         if message is not None:
             raise ValueError(message)
+        _VALID.add((src, dst, event, self.event_ids))
         return (str(src), str(dst), event)
 
     # A kernel uses a handful of distinct events many thousand times: each (src, dst, id) is
