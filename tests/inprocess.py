@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.metadata
+import importlib.util
 import io
 import os
 import shutil
@@ -53,7 +54,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-BIN = Path(sys.executable).parent
+BIN = Path(os.path.abspath(sys.executable)).parent
 """Where this environment's console scripts are: a command is run here only if it is one."""
 
 IN_PROCESS = ("ascend-opt", "ascend-run", "ascend-conv", "ascend-tune", "xdsl-opt", "filecheck")
@@ -133,6 +134,7 @@ def program(argv: Sequence[str], executable: str | None = None) -> Program | Non
     path = Path(executable or argv[0])
     if str(path) == path.name:  # found on $PATH, as a shell would
         path = Path(shutil.which(path.name) or path.name)
+    path = Path(os.path.abspath(path))
     if path.name in IN_PROCESS and path.parent == BIN and not _starts_processes(argv):
         main = _console_script(path.name)
         # As the kernel starts a script: the interpreter gets the script's path as argv[0].
@@ -143,10 +145,20 @@ def program(argv: Sequence[str], executable: str | None = None) -> Program | Non
     return None
 
 
+def _lit_folder() -> str | None:
+    spec = importlib.util.find_spec("lit")
+    return os.path.dirname(spec.origin) if spec and spec.origin else None
+
+
 def runs_in_process(env: Mapping[str, str] | None) -> bool:
-    """Whether a run with environment ``env`` can share this process (see the module doc)."""
+    """Whether a run with environment ``env`` can share this process (see the module doc).
+
+    lit's shell sets $PYTHONPATH to its own folder to start its ``diff``, and keeps it for the
+    commands after it in the test: that folder holds lit's modules, none of which a tool
+    imports, so it needs no process of its own."""
     return env is None or all(
         os.environ.get(key) == value
+        or (key == "PYTHONPATH" and value == _lit_folder() and "PYTHONPATH" not in os.environ)
         for key, value in env.items()
         if key.startswith(IMPORT_TIME_PREFIXES)
     )

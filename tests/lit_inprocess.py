@@ -18,6 +18,7 @@ command is still started as a process, and a pipeline may mix the two.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import subprocess
 import tempfile
@@ -63,7 +64,7 @@ class FinishedPopen:
         done = inprocess.start(prog, data, cwd=cwd, env=env, merge_stderr=merged)
         self.returncode = done.returncode
         # lit closes the stdin it gave (PIPE): there is nothing to write to a finished process.
-        self.stdin = _temporary(b"", opened) if stdin == subprocess.PIPE else None
+        self.stdin = io.BytesIO() if stdin == subprocess.PIPE else None
         self.stdout = _deliver(done.stdout, stdout, opened)
         self.stderr = None if merged else _deliver(done.stderr, stderr, opened)
 

@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import inprocess
+import lit.builtin_commands.diff
 import lit.Test
 import pytest
 from lit_inprocess import run_test
@@ -155,8 +156,13 @@ def test_which_commands_run_in_process():
     for flags in (["--workers", "2"], ["--workers=3"], ["--ray"], ["--ray=auto"]):
         assert inprocess.program([str(BIN / "ascend-tune"), "layers.json", *flags]) is None
     assert inprocess.program([sys.executable, "benchmarks/bench_compile.py"]) is None
+    diff = Path(lit.builtin_commands.diff.__file__)
+    assert inprocess.program([sys.executable, str(diff), "-", "x"]) is not None
     assert inprocess.runs_in_process({**os.environ, "ASCEND_XDSL_DEBUG": "1"})
     assert not inprocess.runs_in_process({**os.environ, "OPENBLAS_NUM_THREADS": "7"})
+    # what lit's shell leaves behind after its diff; any other search path needs a process
+    assert inprocess.runs_in_process({**os.environ, "PYTHONPATH": str(diff.parent.parent)})
+    assert not inprocess.runs_in_process({**os.environ, "PYTHONPATH": "/elsewhere"})
 
 
 def _lit_test(tmp_path: Path, text: str) -> Path:
@@ -166,9 +172,18 @@ def _lit_test(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_lit_pipelines_redirections_and_not(tmp_path: Path):
+def test_lit_pipelines_redirections_and_not(tmp_path: Path, monkeypatch):
     """In-process stages on both sides of a real process (``tr``), files written with ``>``
-    and read with ``<``, ``2>&1`` and ``2>/dev/null`` under ``not``, and lit's ``diff``."""
+    and read with ``<``, ``2>&1`` and ``2>/dev/null`` under ``not``, and lit's ``diff``; only
+    ``tr`` is started as a process."""
+    started = []
+    real_popen = subprocess.Popen
+
+    def popen(args, *rest, **kwargs):
+        started.append(Path(args[0]).name)
+        return real_popen(args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
     path = _lit_test(
         tmp_path,
         "// RUN: ascend-opt %s | tr a-z A-Z | filecheck %s --check-prefix=UPPER\n"
@@ -185,6 +200,8 @@ def test_lit_pipelines_redirections_and_not(tmp_path: Path):
     )
     outcome = run_test(path)
     assert outcome.passed, outcome.report()
+    if not inprocess.subprocesses_only():
+        assert started == ["tr"]
 
 
 @pytest.mark.parametrize(
