@@ -157,8 +157,7 @@ def runs_in_process(env: Mapping[str, str] | None) -> bool:
     commands after it in the test: that folder holds lit's modules, none of which a tool
     imports, so it needs no process of its own."""
     return env is None or all(
-        os.environ.get(key) == value
-        or (key == "PYTHONPATH" and value == _lit_folder() and "PYTHONPATH" not in os.environ)
+        os.environ.get(key) == value or (key == "PYTHONPATH" and value == _lit_folder())
         for key, value in env.items()
         if key.startswith(IMPORT_TIME_PREFIXES)
     )
