@@ -59,25 +59,25 @@ BIN = Path(os.path.abspath(sys.executable)).parent
 
 IN_PROCESS = ("ascend-opt", "ascend-run", "ascend-conv", "ascend-tune", "xdsl-opt", "filecheck")
 """The console scripts run in this process. Each reads its arguments and streams, computes and
-exits; none starts processes or threads of its own, but ``ascend-tune`` with the flags of
+exits, and leaves no process or thread behind; ``ascend-tune`` only without the flags of
 :func:`_starts_processes`."""
 
 
 def _starts_processes(argv: Sequence[str]) -> bool:
     """``ascend-tune --ray`` (Ray is process-wide: a local instance started here would outlive
     the run, and one a test started would be found) or ``--workers N`` above 1 (a process pool,
-    forked from this process)."""
+    forked from this process), as the tool's own parser reads its flags."""
     if Path(argv[0]).name != "ascend-tune":
         return False
-    for i, arg in enumerate(argv):
-        if arg == "--ray" or arg.startswith("--ray="):
-            return True
-        workers = arg.removeprefix("--workers=") if arg.startswith("--workers=") else None
-        if arg == "--workers" and i + 1 < len(argv):
-            workers = argv[i + 1]
-        if workers is not None and workers != "1":
-            return True
-    return False
+    from ascend_xdsl.tools.tune import make_parser
+
+    quiet = io.StringIO()  # --help prints: that is the run's business, not this check's
+    try:
+        with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
+            args = make_parser().parse_args(list(argv[1:]))
+    except (Exception, SystemExit):  # refused flags (or --help): the tool says so and stops
+        return False
+    return args.ray is not None or args.workers > 1
 
 
 LIT_BUILTINS = ("diff", "cat")

@@ -153,7 +153,7 @@ def test_which_commands_run_in_process():
     assert inprocess.program(["filecheck", "x"], "/elsewhere/bin/filecheck") is None
     assert inprocess.program([str(BIN / "ascend-tune"), "layers.json", "--workers", "1"])
     # a process pool or Ray, and scripts that measure a fresh process: processes
-    for flags in (["--workers", "2"], ["--workers=3"], ["--ray"], ["--ray=auto"]):
+    for flags in (["--workers", "2"], ["--workers=3"], ["--work", "2"], ["--ray"], ["--ray=a"]):
         assert inprocess.program([str(BIN / "ascend-tune"), "layers.json", *flags]) is None
     assert inprocess.program([sys.executable, "benchmarks/bench_compile.py"]) is None
     diff = Path(lit.builtin_commands.diff.__file__)
