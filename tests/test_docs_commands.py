@@ -17,7 +17,9 @@ The commands run in order, per page, in a scratch folder that sees the repositor
 tests/ and benchmarks/ (so relative paths in the output stay as shown) and an empty docs/
 (``--plot docs/...`` writes there, not into the repository). What the prose says to edit is
 done: "Deleting the `TEXT` from `FILE` (line N)" writes the next command's missing .mlir file as
-FILE without line N, which must hold TEXT.
+FILE without line N, which must hold TEXT. The ``ascend-`` tools run in this process, as a new
+process would run them, but ``ascend-tune`` with a process pool; the benchmark scripts are
+started as processes (tests/inprocess.py).
 
 Not run: ``python3 -m venv``, ``pip install`` and ``pytest`` (they are the environment and this
 suite; ``.ci/run`` runs them), and docs/passes.md, whose commands tests/test_docs_excerpts.py
@@ -30,11 +32,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import inprocess
 import pytest
 from test_docs_excerpts import COMMANDS as PASSES_COMMANDS
 from test_docs_excerpts import check_excerpt, fenced_blocks
@@ -187,14 +189,8 @@ def test_every_command_shown_prints_what_is_shown(page: Path, tmp_path: Path):
         _prepare(command, cwd)
         for part in _runnable(command.line):
             env, argv, quick = _argv(part)
-            result = subprocess.run(
-                argv,
-                cwd=cwd,
-                env={**os.environ, **env},
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
+            # the ascend- tools in this process, the rest as processes (tests/inprocess.py)
+            result = inprocess.run(argv, cwd=cwd, env={**os.environ, **env}, timeout=300)
             assert "Traceback" not in result.stderr, f"{part}:\n{result.stderr}"
             benchmark = argv[0] == sys.executable
             if benchmark:

@@ -15,11 +15,11 @@ The op counts and the `cores=24` split quoted in the prose are checked too.
 
 import re
 import shlex
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import inprocess
 import pytest
 from xdsl.parser import Parser
 
@@ -96,11 +96,11 @@ def _args(line: str, files: dict[str, str], tmp_path: Path) -> list[str]:
 
 
 def run(line: str, tmp_path: Path, files: dict[str, str] | None = None) -> str:
-    """What a shown command prints, stdout then stderr."""
+    """What a shown command prints, stdout then stderr (run in this process: tests/inprocess.py)."""
     for name, text in (files or {}).items():
         (tmp_path / name).write_text(text)
     args = _args(line, files or {}, tmp_path)
-    result = subprocess.run([OPT, *args], capture_output=True, text=True, cwd=ROOT)
+    result = inprocess.run([OPT, *args], cwd=ROOT)
     return result.stdout + result.stderr
 
 

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import inprocess
 import numpy as np
 import pytest
 from test_runtime import SHAPES
@@ -356,7 +357,7 @@ def test_the_page_shows_what_the_commands_do(tmp_path: Path):
     for lines in commands:
         argv = shlex.split(lines[0][2:])
         argv[0] = str(BIN / Path(argv[0]).name)
-        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, check=False)
+        done = inprocess.run(argv, cwd=tmp_path)  # as a process would (tests/inprocess.py)
         assert (done.returncode, done.stderr) == (0, ""), lines[0]
         assert done.stdout.splitlines() == lines[1:], lines[0]
     excerpts = 0

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import inprocess
 import pytest
 
 ROOT = Path(__file__).parent.parent
@@ -12,7 +13,8 @@ EXAMPLE = str(ROOT / "examples" / "op_level.mlir")
 
 
 def opt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([OPT, *args], capture_output=True, text=True)
+    """What ``ascend-opt ARGS`` exits with and prints, run in this process (tests/inprocess.py)."""
+    return inprocess.run([OPT, *args])
 
 
 @pytest.mark.parametrize(

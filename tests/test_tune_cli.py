@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import inprocess
 import pytest
 
 from ascend_xdsl.dialects.dw_tiling import DwTiling
@@ -41,7 +42,8 @@ def layers_json(tmp_path):
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([TUNE, *args], capture_output=True, text=True, cwd=cwd)
+    """``ascend-tune ARGS``: in this process, but with a pool or Ray (tests/inprocess.py)."""
+    return inprocess.run([TUNE, *args], cwd=cwd)
 
 
 def test_json_output_has_the_promised_fields(layers_json):
@@ -203,9 +205,7 @@ SMALL_FLAGS = ["bp-filter", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", 
 
 
 def test_conv_tiling_tuned_runs_and_checks():
-    result = subprocess.run(
-        [CONV, *SMALL_FLAGS, "--tiling", "tuned"], capture_output=True, text=True
-    )
+    result = inprocess.run([CONV, *SMALL_FLAGS, "--tiling", "tuned"])
     assert result.returncode == 0, result.stderr
     assert "tiling tuned" in result.stdout and ": OK" in result.stdout
     assert result.stderr == ""  # no progress bar off a terminal
@@ -213,7 +213,7 @@ def test_conv_tiling_tuned_runs_and_checks():
 
 def test_conv_tiling_tuned_json_report_is_pure_json():
     args = [CONV, *SMALL_FLAGS, "--tiling", "tuned", "--report", "json", "--no-cache"]
-    result = subprocess.run(args, capture_output=True, text=True)
+    result = inprocess.run(args)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["check"]["ok"]
@@ -222,22 +222,20 @@ def test_conv_tiling_tuned_json_report_is_pure_json():
 def test_conv_tiling_tuned_is_never_slower_than_heuristic():
     def cycles(tiling: str) -> float:
         args = [CONV, *SMALL_FLAGS, "--tiling", tiling, "--cost-only", "--report", "json"]
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-        return json.loads(out)["cycles"]
+        result = inprocess.run(args)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)["cycles"]
 
     assert cycles("tuned") <= cycles("heuristic")
 
 
 def test_opt_strategy_tuned(tmp_path):
-    fmt = subprocess.run(
-        [CONV, *SMALL_FLAGS, "--emit", "format"], capture_output=True, text=True, check=True
-    ).stdout
-    (tmp_path / "in.mlir").write_text(fmt)
+    fmt = inprocess.run([CONV, *SMALL_FLAGS, "--emit", "format"])
+    assert fmt.returncode == 0, fmt.stderr
+    (tmp_path / "in.mlir").write_text(fmt.stdout)
     opt = str(Path(sys.executable).parent / "ascend-opt")
-    result = subprocess.run(
+    result = inprocess.run(
         [opt, "in.mlir", "-p", "ascend-tile-conv3d-bp-filter{strategy=tuned cores=2}"],
-        capture_output=True,
-        text=True,
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
