@@ -37,31 +37,9 @@ from xdsl.parser import Parser
 from ascend_xdsl.dialects.ascend import Ascend
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.hw.intmath import divsi, remsi
-from ascend_xdsl.ir.structured_printer import Language, StructuredPrinter, prints
+from ascend_xdsl.ir.structured_printer import StructuredPrinter, prints
 from ascend_xdsl.runtime.executors.interpreter import make_interpreter
-
-PYTHON = Language(
-    binary={
-        arith.AddiOp: "{a} + {b}",
-        arith.SubiOp: "{a} - {b}",
-        arith.MuliOp: "{a} * {b}",
-        arith.FloorDivSIOp: "{a} // {b}",
-        arith.CeilDivSIOp: "-(-{a} // {b})",
-        arith.RemSIOp: "_remsi({a}, {b})",
-        arith.DivSIOp: "_divsi({a}, {b})",
-        arith.MinSIOp: "min({a}, {b})",
-        arith.MaxSIOp: "max({a}, {b})",
-        arith.AndIOp: "{a} & {b}",
-        arith.OrIOp: "{a} | {b}",
-        arith.XOrIOp: "{a} ^ {b}",
-    },
-    select="{a} if {c} else {b}",
-    true="True",
-    false="False",
-    define="{name} = {expr}",
-    define_i1="{name} = {expr}",
-    fold=True,
-)
+from ascend_xdsl.runtime.executors.translator import PYTHON
 
 
 class Unsupported(RuntimeError):
