@@ -41,10 +41,14 @@ class UnknownHardwareError(ValueError):
 @dataclass(frozen=True)
 class Figure:
     value: int | float
+    """The figure; for a measured table (:attr:`points`), its number of rows."""
     unit: str
     source: str
     kind: str
     note: str = ""
+    points: tuple[tuple[float, float], ...] = ()
+    """A measured curve, (x, y) rows with x increasing (e.g. transfer KB -> GiB/s); empty for a
+    single value."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,13 @@ class HwConfig:
             return self.figures[key].value
         except KeyError:
             raise KeyError(f"hardware '{self.name}' has no figure '{key}'") from None
+
+    def points(self, key: str) -> tuple[tuple[float, float], ...]:
+        """The rows of the table figure ``key`` (see :attr:`Figure.points`)."""
+        self[key]  # the one "no figure" error
+        rows = self.figures[key].points
+        assert rows, f"figure '{key}' of '{self.name}' is not a table"
+        return rows
 
     def int(self, key: str) -> int:
         value = self[key]
@@ -152,7 +163,8 @@ def _figure(file: str, key: str, f: object) -> Figure:
     where = f"{file}: figure '{key}'"
     if not isinstance(f, dict):
         raise ValueError(f"{where} is not a table")
-    value = f.get("value")
+    points = _points(where, f.get("points"))
+    value = len(points) if points else f.get("value")
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{where} has no numeric value")
     source = f.get("source")
@@ -164,4 +176,23 @@ def _figure(file: str, key: str, f: object) -> Figure:
     note = f.get("note", "")
     if not isinstance(note, str):
         raise ValueError(f"{where} has a note that is not a string")
-    return Figure(value=value, unit=f.get("unit", ""), source=source, kind=kind, note=note)
+    return Figure(
+        value=value, unit=f.get("unit", ""), source=source, kind=kind, note=note, points=points
+    )
+
+
+def _points(where: str, rows: object) -> tuple[tuple[float, float], ...]:
+    """The rows of a table figure: at least two [x, y] number pairs, x increasing."""
+    if rows is None:
+        return ()
+    if not isinstance(rows, list) or len(rows) < 2:
+        raise ValueError(f"{where} has points that are not a list of at least two [x, y] rows")
+    out: list[tuple[float, float]] = []
+    for row in rows:
+        ok = isinstance(row, list) and len(row) == 2
+        if not ok or any(isinstance(v, bool) or not isinstance(v, int | float) for v in row):
+            raise ValueError(f"{where} has a point {row!r} that is not an [x, y] number pair")
+        if out and row[0] <= out[-1][0]:
+            raise ValueError(f"{where} has points whose x does not increase at {row!r}")
+        out.append((float(row[0]), float(row[1])))
+    return tuple(out)

@@ -12,21 +12,24 @@ Like the rest of this package it is pure data: it imports nothing of ours outsid
 
 from __future__ import annotations
 
-import math
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import pairwise
 
 from ascend_xdsl.hw import Figure, HwConfig, load
 
 GIB = 2**30
-"""Bytes of the msKPP tables' "GB" (their totalData is in units of 2**30 bytes)."""
+"""Bytes of the msKPP tables' "GB" (msKPP's own reader, ``data_adapter.cpp``, converts with
+1024**3)."""
 
-MTE2_POINTS: tuple[tuple[int, str], ...] = tuple(
-    (kb * 1024, f"mte2_gibps_{kb}kb") for kb in (1, 4, 8, 16, 32, 128, 256, 512)
-)
-"""The measured points of the GM -> L1 bandwidth curve (every row of msKPP's table): transfer
-bytes -> the figure (GiB/s)."""
+KIB = 1024
+"""Bytes of the msKPP tables' first column's unit (KB)."""
+
+BLOCK = 32
+"""Bytes of a GM burst block (a DataCopy ``len`` unit)."""
+
+PACKAGE_BLOCKS = 16
+"""Blocks of the largest cacheline package (the vendor's package sizes are 16, 8, 4, 3, 2, 1)."""
 
 LOAD3D_POWER_OF_TWO_STRIDES = frozenset({2, 4, 8})
 """The strideW values Table 4 of the Cube perf doc gives a formula for (other strides > 1 run at
@@ -43,11 +46,15 @@ class CostFigures:
     clock_hz: float
     cores: int
     mmad_overhead_cycles: int
+    mmad_startup_latency_cycles: int
+    """Cycles from a lone Mmad's start to its completion beyond its fractal count."""
+    mte1_issue_gap_cycles: int
+    """Cycles an L1 -> L0 load keeps MTE1 busy beyond its bytes over its rate."""
     load2d_latency_cycles: int
     load3d_latency_cycles: int
-    fixpipe_bytes_per_cycle: float
     fixpipe_latency_cycles: int
     mte2_latency_cycles: int
+    mte2_package_bytes: int
     l2_bytes_per_cycle_per_core: float
     hbm_bytes_per_cycle_per_core: float
     hbm_bytes_per_second_total: float
@@ -58,6 +65,8 @@ class CostFigures:
     pipe_queue_depth: int
     """Instructions a pipe's queue holds; the scalar unit stalls when it is full."""
     _config: HwConfig = field(repr=False, compare=False)
+    _curves: dict[str, tuple[tuple[float, float], ...]] = field(repr=False, compare=False)
+    """The measured table figures, first column in bytes."""
 
     # -- Cube ---------------------------------------------------------------------------------
 
@@ -80,29 +89,32 @@ class CostFigures:
         """Bytes per cycle of a 2-D LoadData from L1 into ``memory`` ("L0A" or "L0B")."""
         return float(self._int(f"load2d_{self._l0(memory)}_bytes_per_cycle"))
 
-    def load3d_bytes_per_cycle(self, memory: str, stride_w: int, kernel_rows: int) -> float:
+    def load3d_bytes_per_cycle(self, memory: str, stride_w: int, row_switches: int) -> float:
         """Bytes per cycle of a Load3D v2 (img2col) from L1 into ``memory`` ("L0A" or "L0B"),
-        for a W stride ``stride_w`` and ``kernel_rows`` rows the kernel slides over in H: Table
-        4 of the Cube perf doc (hicann/asc-devkit docs/zh/api/附录/Cube指令理论性能汇总.md).
+        for a W stride ``stride_w`` and ``row_switches``, the times the output positions of
+        one 16-position fractal switch to the next row (0: none): Table 4 of the Cube perf doc
+        (hicann/asc-devkit docs/zh/api/附录/Cube指令理论性能汇总.md), read as the vendor's dW
+        tiler reads it (CubeUtil::GetLoad3dThroughput, docs/cost-model.md).
 
-        L0A: 256 at strideW = 1 and n = 1; floor(512 / (n + 2)) at strideW = 1;
-        floor(512 / (2 strideW [+ n])) at strideW in {2, 4, 8}; never below 32, and 32 for any
-        other strideW. L0B: 128; floor(512 / (n + 4)); floor(512 / (2 strideW + 2 [+ n])); never
-        below floor(512 / 18) = 28, and 28 for any other strideW."""
-        if stride_w < 1 or kernel_rows < 1:
+        L0A: floor(512 / (n + 2)) at strideW = 1 (256 with no switch); floor(512 / (2 strideW
+        + n)) at strideW in {2, 4, 8}; never below 32, and 32 for any other strideW. L0B:
+        floor(512 / (n + 4)); floor(512 / (2 strideW + 2 + n)); never below floor(512 / 18) =
+        28, and 28 for any other strideW."""
+        if stride_w < 1 or row_switches < 0:
             raise ValueError(
-                f"load3d needs stride_w >= 1 and kernel_rows >= 1, got {stride_w}, {kernel_rows}"
+                f"load3d needs stride_w >= 1 and row_switches >= 0, got {stride_w}, "
+                f"{row_switches}"
             )
         l0 = self._l0(memory)
         floor_rate = self._int(f"load3d_{l0}_min_bytes_per_cycle")
         num = self._int("load3d_numerator_bytes")
-        n = kernel_rows
+        n = row_switches
         if stride_w == 1:
-            if n == 1:
+            if n == 0:
                 return float(self._int(f"load3d_{l0}_peak_bytes_per_cycle"))
             denom = n + self._int(f"load3d_{l0}_row_offset")
         elif stride_w in LOAD3D_POWER_OF_TWO_STRIDES:
-            denom = self._int("load3d_stride_factor") * stride_w + (n if n > 1 else 0)
+            denom = self._int("load3d_stride_factor") * stride_w + n
             if l0 == "l0b":
                 denom += self._int("load3d_l0b_stride_offset")
         else:
@@ -113,14 +125,39 @@ class CostFigures:
 
     def mte2_bytes_per_cycle(self, transfer_bytes: int) -> float:
         """Bytes per cycle of one GM -> L1 DataCopy of ``transfer_bytes`` on one core alone (L2
-        hits): msKPP's measured curve, log-linear in the transfer size between its points and
-        clamped outside them, in GiB/s converted with the clock."""
+        hits): msKPP's measured curve (``mte2_gm_to_l1_curve``), linear in bytes between its
+        rows as msKPP interpolates it, clamped outside them, GiB/s converted with the clock."""
         if transfer_bytes <= 0:
             raise ValueError(f"mte2 transfer of {transfer_bytes} bytes")
-        points = [(size, float(self._config[name])) for size, name in MTE2_POINTS]
-        size = min(max(transfer_bytes, points[0][0]), points[-1][0])
-        (s0, b0), (s1, b1) = next((p, q) for p, q in pairwise(points) if size <= q[0])
-        gibps = b0 + math.log(size / s0) / math.log(s1 / s0) * (b1 - b0)
+        gibps = _interpolate(self._curve("mte2_gm_to_l1_curve"), transfer_bytes)
+        return gibps * GIB / self.clock_hz
+
+    def mte2_copy_cycles(self, transfer_bytes: int) -> float:
+        """Cycles one GM -> L1 copy of ``transfer_bytes`` (as moved: packages, see
+        :meth:`mte2_moved_bytes`) occupies MTE2 on one core alone: size over the curve's rate,
+        and at least the per-copy time of the curve's smallest row (a copy under 1 KB pays the
+        fixed cost of a 1 KB copy)."""
+        smallest = int(self._curve("mte2_gm_to_l1_curve")[0][0])
+        floor = smallest / self.mte2_bytes_per_cycle(smallest)
+        return max(floor, transfer_bytes / self.mte2_bytes_per_cycle(transfer_bytes))
+
+    def mte2_moved_bytes(self, bursts: int, burst_bytes: int) -> int:
+        """Bytes of bandwidth ``bursts`` bursts of ``burst_bytes`` each cost: every burst is
+        split into cacheline packages of 16, 8, 4, 3, 2 or 1 blocks of 32 B, and each package
+        costs ``mte2_package_bytes`` (the vendor's package model,
+        CubeUtil::GetMilanPkgNumByCacheline with CycleCalculator::GetMte2BCycle; reimplemented
+        from its description in docs/cost-model.md)."""
+        blocks = -(-burst_bytes // BLOCK)
+        return bursts * mte2_packages(blocks) * self.mte2_package_bytes
+
+    # -- FIX ----------------------------------------------------------------------------------
+
+    def fixpipe_bytes_per_cycle(self, transfer_bytes: int) -> float:
+        """Bytes per cycle of one L0C -> GM Fixpipe of ``transfer_bytes``: msKPP's measured
+        curve (``fixpipe_l0c_to_gm_curve``, KB -> GiB/s), linear between rows, clamped."""
+        if transfer_bytes <= 0:
+            raise ValueError(f"fixpipe transfer of {transfer_bytes} bytes")
+        gibps = _interpolate(self._curve("fixpipe_l0c_to_gm_curve"), transfer_bytes)
         return gibps * GIB / self.clock_hz
 
     # -- reports ------------------------------------------------------------------------------
@@ -137,11 +174,43 @@ class CostFigures:
     def _int(self, name: str) -> int:
         return self._config.int(name)
 
+    def _curve(self, name: str) -> tuple[tuple[float, float], ...]:
+        """A measured table figure with its first column converted from KB to bytes."""
+        return self._curves[name]
+
     @staticmethod
     def _l0(memory: str) -> str:
         if memory not in ("L0A", "L0B"):
             raise ValueError(f"'{memory}' is not an L1 -> L0 load target (one of L0A, L0B)")
         return memory.lower()
+
+
+def mte2_packages(blocks: int) -> int:
+    """Cacheline packages a burst of ``blocks`` 32 B blocks is split into: whole 16-block
+    packages, then one package per set bit of the remainder (8, 4, 2, 1 blocks), except that a
+    2-block and a 1-block piece travel together as one 3-block package."""
+    if blocks < 0:
+        raise ValueError(f"a burst of {blocks} blocks")
+    whole, rest = divmod(blocks, PACKAGE_BLOCKS)
+    pieces = bin(rest).count("1")
+    if rest & 0b11 == 0b11:
+        pieces -= 1
+    return whole + pieces
+
+
+def _curve_bytes(config: HwConfig, name: str) -> tuple[tuple[float, float], ...]:
+    return tuple((kb * KIB, y) for kb, y in config.points(name))
+
+
+def _interpolate(points: tuple[tuple[float, float], ...], x: float) -> float:
+    """The curve's y at ``x``: linear between its rows, the end rows' y outside them."""
+    if x <= points[0][0]:
+        return points[0][1]
+    if x >= points[-1][0]:
+        return points[-1][1]
+    i = bisect_left(points, x, key=lambda p: p[0])
+    (x0, y0), (x1, y1) = points[i - 1], points[i]
+    return y0 + (x - x0) / (x1 - x0) * (y1 - y0)
 
 
 def from_config(config: HwConfig) -> CostFigures:
@@ -151,11 +220,13 @@ def from_config(config: HwConfig) -> CostFigures:
         clock_hz=float(c["clock_mhz"]) * 1e6,
         cores=c.aic_count,
         mmad_overhead_cycles=c.int("mmad_overhead_cycles"),
+        mmad_startup_latency_cycles=c.int("mmad_startup_latency_cycles"),
+        mte1_issue_gap_cycles=c.int("mte1_issue_gap_cycles"),
         load2d_latency_cycles=c.int("load2d_latency_cycles"),
         load3d_latency_cycles=c.int("load3d_latency_cycles"),
-        fixpipe_bytes_per_cycle=float(c["fixpipe_bytes_per_cycle"]),
         fixpipe_latency_cycles=c.int("fixpipe_latency_cycles"),
         mte2_latency_cycles=c.int("mte2_latency_cycles"),
+        mte2_package_bytes=c.int("mte2_package_bytes"),
         l2_bytes_per_cycle_per_core=float(c["l2_bytes_per_cycle_per_core"]),
         hbm_bytes_per_cycle_per_core=float(c["hbm_bytes_per_cycle_per_core"]),
         hbm_bytes_per_second_total=float(c["hbm_bytes_per_second_total"]),
@@ -165,6 +236,10 @@ def from_config(config: HwConfig) -> CostFigures:
         scalar_op_cycles=c.int("scalar_op_cycles"),
         pipe_queue_depth=c.int("pipe_queue_depth"),
         _config=c,
+        _curves={
+            name: _curve_bytes(c, name)
+            for name in ("mte2_gm_to_l1_curve", "fixpipe_l0c_to_gm_curve")
+        },
     )
 
 

@@ -145,6 +145,9 @@ class Work(NamedTuple):
     element_bytes: int = 2
     """Bytes of the element type the instruction computes or moves (the Cube's rate depends on
     it)."""
+    burst: int = 0
+    """Bytes of each of ``rows`` separate GM bursts of a strided copy; 0 when the copy is one
+    contiguous run (the MTE2 package model charges each burst its cacheline packages)."""
 
 
 class Effects(NamedTuple):

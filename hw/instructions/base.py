@@ -150,5 +150,12 @@ class DataInstruction(Instruction):
 
     @abstractmethod
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
-        """Cycles the instruction occupies its pipe. A GM transfer runs at most at
-        ``gm_share`` bytes per cycle, the core's share of the chip's L2 bandwidth."""
+        """Cycles the instruction occupies its pipe: after them the pipe issues its next
+        instruction. A GM transfer runs at most at ``gm_share`` bytes per cycle, the core's
+        share of the chip's L2 bandwidth."""
+
+    def latency(self, figures: CostFigures, effects: Effects) -> float:
+        """Cycles from the end of the instruction's occupancy to its completion (its results
+        visible to a flag or barrier after it). Pipelined pipes overlap it with the next
+        instruction, so it is not charged as occupancy (docs/cost-model.md)."""
+        return 0.0

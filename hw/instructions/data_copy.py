@@ -64,7 +64,11 @@ class DataCopy:
             self.pipe,
             (Span("GM", src, src + self.src_bytes),),
             (Span(dst_memory, dst, dst + self.dst_bytes),),
-            Work(bytes=self.count * self.run, rows=self.count),
+            Work(
+                bytes=self.count * self.run,
+                rows=self.count,
+                burst=0 if self.count == 1 or self.src_step == self.run else self.run,
+            ),
             "data_copy",
         )
 
@@ -112,11 +116,17 @@ class DataCopyInstruction(DataInstruction):
         return bound.gm, bound.gm + bound.geometry.src_bytes
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
-        # The measured curve is the bandwidth a copy of that size reaches on one core alone,
-        # start-up included (hw/cost_figures.py): adding the start-up latency again would count
-        # it twice. With other cores copying at once, the core's share of L2 caps it.
-        size = effects.work.bytes
-        return size / min(figures.mte2_bytes_per_cycle(size), gm_share)
+        # The measured curve is a copy's occupancy on one core alone, per-copy cost included
+        # (hw/cost_figures.py); a strided copy moves whole cacheline packages per burst (the
+        # vendor's package model). With other cores copying at once, the core's share of L2
+        # caps the rate.
+        work = effects.work
+        moved = figures.mte2_moved_bytes(work.rows, work.burst) if work.burst else work.bytes
+        return max(figures.mte2_copy_cycles(moved), moved / gm_share)
+
+    def latency(self, figures: CostFigures, effects: Effects) -> float:
+        # What a dependent reader waits beyond the copy's occupancy (GE's GM -> L1 start-up).
+        return float(figures.mte2_latency_cycles)
 
 
 DATA_COPY = DataCopyInstruction()

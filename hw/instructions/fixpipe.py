@@ -110,10 +110,14 @@ class FixpipeInstruction(DataInstruction):
         return bound.gm, bound.gm + bound.geometry.dst_elems * ACC_BYTES
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
-        rate = figures.fixpipe_bytes_per_cycle
+        size = effects.work.bytes
+        rate = figures.fixpipe_bytes_per_cycle(size)
         if any(span.memory == "GM" for span in effects.writes):
             rate = min(rate, gm_share)
-        return figures.fixpipe_latency_cycles + effects.work.bytes / rate
+        return size / rate
+
+    def latency(self, figures: CostFigures, effects: Effects) -> float:
+        return float(figures.fixpipe_latency_cycles)
 
 
 FIXPIPE = FixpipeInstruction()

@@ -93,7 +93,11 @@ class Load2dInstruction(DataInstruction):
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
         rate = figures.load2d_bytes_per_cycle(effects.writes[0].memory)
-        return figures.load2d_latency_cycles + effects.work.bytes / rate
+        return effects.work.bytes / rate + figures.mte1_issue_gap_cycles
+
+    def latency(self, figures: CostFigures, effects: Effects) -> float:
+        # A lone load completes LOADPERF's 28 cycles after its bytes are written.
+        return float(max(0, figures.load2d_latency_cycles - figures.mte1_issue_gap_cycles))
 
 
 LOAD2D = Load2dInstruction()

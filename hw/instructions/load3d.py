@@ -18,6 +18,22 @@ from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataI
 from ascend_xdsl.hw.isa import Effects, InstructionError, Pipe, Span, Work, check
 
 
+FRACTAL_POSITIONS = 16
+"""Output positions (img2col rows) of one fractal, whose row switches set Load3D's rate."""
+
+
+def row_switches(wout: int) -> int:
+    """Times the output positions of one 16-position fractal switch to the next output row,
+    for ``wout`` positions a row: the vendor's dW tiler's reading of Table 4's ``n``
+    (CycleCalculator::GetMte1BCycle: 16 / W, (16 - 1) / W when W divides 16; docs/cost-model.md
+    says why W is the output width here)."""
+    if wout >= FRACTAL_POSITIONS:
+        return 0
+    if FRACTAL_POSITIONS % wout == 0:
+        return (FRACTAL_POSITIONS - 1) // wout
+    return FRACTAL_POSITIONS // wout
+
+
 def out_width(l1_w: int, pad_left: int, pad_right: int, kw: int, sw: int, dw: int) -> int:
     """``Wout`` of load3d: output positions per feature-map row."""
     return (l1_w + pad_left + pad_right - dw * (kw - 1) - 1) // sw + 1
@@ -132,7 +148,7 @@ class Load3d:
                 bytes=out,
                 m=self.m_ext,
                 k=self.k_ext,
-                rows=self.kernel[0],
+                rows=row_switches(self.wout),
                 stride=self.stride,
                 kernel=self.kernel,
             ),
@@ -189,10 +205,15 @@ class Load3dInstruction(DataInstruction):
         return Bound(g, (src.memory, s_addr, dst.memory, dst.address(dst_slot)))
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
-        # Table 4: the rate depends on the destination, strideW and the kernel rows.
+        # Table 4: the rate depends on the destination, strideW and the row switches inside a
+        # fractal (Work.rows); the next load issues one cycle after this one's last write.
         work = effects.work
         rate = figures.load3d_bytes_per_cycle(effects.writes[0].memory, work.stride[1], work.rows)
-        return figures.load3d_latency_cycles + work.bytes / rate
+        return work.bytes / rate + figures.mte1_issue_gap_cycles
+
+    def latency(self, figures: CostFigures, effects: Effects) -> float:
+        # A lone load completes LOADPERF's 50 cycles after its bytes are written.
+        return float(max(0, figures.load3d_latency_cycles - figures.mte1_issue_gap_cycles))
 
 
 LOAD3D = Load3dInstruction()

@@ -123,5 +123,12 @@ class MmadInstruction(DataInstruction):
         w = effects.work
         return float(mmad_cycles(figures, w.m, w.n, w.k, w.element_bytes))
 
+    def latency(self, figures: CostFigures, effects: Effects) -> float:
+        # A lone Mmad completes mmad_startup_latency_cycles after its fractals (msKPP 910b3),
+        # of which mmad_overhead_cycles are occupancy.
+        return float(
+            max(0, figures.mmad_startup_latency_cycles - figures.mmad_overhead_cycles)
+        )
+
 
 MMAD = MmadInstruction()

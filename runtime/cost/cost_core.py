@@ -170,7 +170,7 @@ class CostCore(MachineBase):
         """A pipe busy past :attr:`cycle_limit` means the core, and so the launch, takes
         longer: the caller only wants to know that (the tuner, against its best so far)."""
         t = self.line
-        if max(t.issue, *t.free.values()) > self.cycle_limit:
+        if t.cycles > self.cycle_limit:
             raise CycleLimitExceeded(f"block {self.block_idx} exceeds {self.cycle_limit} cycles")
 
     def finish(self) -> None:

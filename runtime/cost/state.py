@@ -10,8 +10,9 @@ recorded state to ``Timeline.restore`` (replay it). A state has three parts:
 * :class:`Shape`, what must match for two states to compare: which pipes a ``wait_flag``
   holds, how many instructions each pipe's queue holds, how many events are in flight per
   (src, dst, id);
-* :class:`Clocks`, the times: the issue clock, each pipe's free time, the hold times, the start
-  times of the queued instructions and the arrival times of the events in flight;
+* :class:`Clocks`, the times: the issue clock, each pipe's free and completion times, the hold
+  times, the start times of the queued instructions and the arrival times of the events in
+  flight;
 * :class:`Counters`, what only adds up: scalar ops, FLOPs, GM bytes, busy cycles and
   instructions per pipe.
 
@@ -57,8 +58,9 @@ class Clocks(NamedTuple):
 
     issue: float
     later: tuple[float, ...]
-    """Per timed pipe when it is free; per held pipe until when; per timed pipe the start times
-    of its queued instructions; per event key in flight the arrival times."""
+    """Per timed pipe when it is free; per timed pipe when its last instruction completes; per
+    held pipe until when; per timed pipe the start times of its queued instructions; per event
+    key in flight the arrival times."""
 
     def minus(self, other: Clocks) -> Clocks:
         pairs = zip(self.later, other.later, strict=True)
@@ -150,19 +152,23 @@ class TimelineState(NamedTuple):
         """Per timed pipe: when it is free."""
         return self.clocks.later[: len(TIMED_PIPES)]
 
+    def done(self) -> tuple[float, ...]:
+        """Per timed pipe: when its last instruction completes."""
+        return self.clocks.later[len(TIMED_PIPES) : 2 * len(TIMED_PIPES)]
+
     def holds(self) -> tuple[float, ...]:
         """Per held pipe (``shape.holds``): until when."""
-        at = len(TIMED_PIPES)
+        at = 2 * len(TIMED_PIPES)
         return self.clocks.later[at : at + len(self.shape.holds)]
 
     def queues(self) -> list[tuple[float, ...]]:
         """Per timed pipe: the start times of its queued instructions."""
-        at = len(TIMED_PIPES) + len(self.shape.holds)
+        at = 2 * len(TIMED_PIPES) + len(self.shape.holds)
         return _split(self.clocks.later, at, self.shape.queues)
 
     def events(self) -> list[tuple[float, ...]]:
         """Per event key in flight (``shape.events``): the arrival times."""
-        at = len(TIMED_PIPES) + len(self.shape.holds) + sum(self.shape.queues)
+        at = 2 * len(TIMED_PIPES) + len(self.shape.holds) + sum(self.shape.queues)
         return _split(self.clocks.later, at, [n for _, n in self.shape.events])
 
 

@@ -10,10 +10,11 @@ The model, per core:
 * the scalar unit issues every instruction in program order; issuing costs
   ``scalar_op_cycles``, and so does each index-arithmetic op the executor counts;
 * each pipe (MTE2, MTE1, M, FIX) executes its instructions in issue order: an instruction
-  starts when it has been issued and its pipe is free, and takes its latency plus its size over
-  its throughput (its instruction's cost rule, ``hw/instructions/``, from the figures of
-  ``hw/cost_figures.py``);
-* ``set_flag src -> dst`` fires once all earlier ``src`` work is done, and arrives
+  starts when it has been issued and its pipe is free, occupies the pipe for its size over its
+  throughput (its instruction's cost rule, ``hw/instructions/``, from the figures of
+  ``hw/cost_figures.py``), and completes its fixed latency later: issue and completion are
+  modelled apart, so a pipelined pipe overlaps one instruction's latency with the next;
+* ``set_flag src -> dst`` fires once all earlier ``src`` work has completed, and arrives
   ``flag_latency_cycles`` later; ``wait_flag`` holds pipe ``dst`` until the matching set has
   arrived (events match first-in first-out per (src, dst, id), as the flag model counts them);
   ``pipe_barrier ALL`` waits for every pipe. Flags and barriers are the only ordering between
@@ -62,6 +63,12 @@ def duration(figures: CostFigures, effects: Effects, gm_share: float = math.inf)
     return data_instruction(effects.instruction).cost(figures, effects, gm_share)
 
 
+def completion_latency(figures: CostFigures, effects: Effects) -> float:
+    """Cycles from the end of an instruction's occupancy to its completion: its spec's
+    ``latency`` (``hw/instructions/``)."""
+    return data_instruction(effects.instruction).latency(figures, effects)
+
+
 @dataclass(frozen=True, slots=True)
 class Slice:
     """One instruction on the timeline."""
@@ -82,6 +89,13 @@ class Slice:
     bottleneck: Pipe | None = None
     """For such a span: the pipe busiest over it, which the critical path charges it to
     (inside a steady span the busiest pipe sets the pace)."""
+    done: float | None = None
+    """When the instruction completes (its results visible to a flag): ``end`` plus its fixed
+    latency; None for a span (it completes at ``end``)."""
+
+    @property
+    def completes(self) -> float:
+        return self.end if self.done is None else self.done
 
 
 @dataclass
@@ -95,6 +109,8 @@ class Timeline:
     issue: float = 0.0
     """The scalar unit's clock: when the next instruction is issued."""
     free: dict[Pipe, float] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0.0))
+    done: dict[Pipe, float] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0.0))
+    """Per pipe, when its last instruction so far completes (``free`` plus its latency)."""
     busy: dict[Pipe, float] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0.0))
     count: dict[Pipe, int] = field(default_factory=lambda: dict.fromkeys(TIMED_PIPES, 0))
     scalar_ops: int = 0
@@ -110,7 +126,7 @@ class Timeline:
     _events: dict[tuple[Pipe, Pipe, int], deque[tuple[float, int, Pipe]]] = field(
         default_factory=lambda: defaultdict(deque)
     )
-    _durations: dict[tuple[str, object, str], float] = field(default_factory=dict)
+    _durations: dict[tuple[str, object, str], tuple[float, float]] = field(default_factory=dict)
     _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
     """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
 
@@ -142,19 +158,23 @@ class Timeline:
     def instruction(self, op: Operation | None, effects: Effects) -> None:
         self.run(op, *self.cost_of(effects))
 
-    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int, Work]:
-        """What timing an instruction needs of its effects: its pipe, its cycles, the bytes it
-        moves to or from GM, its FLOPs (an mmad's 2·m·n·k) and its work (for traces)."""
+    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int, Work, float]:
+        """What timing an instruction needs of its effects: its pipe, its occupancy in cycles,
+        the bytes it moves to or from GM, its FLOPs (an mmad's 2·m·n·k), its work (for traces)
+        and its completion latency beyond the occupancy."""
         pipe, work = effects.pipe, effects.work
         # A kernel repeats a few instruction shapes many times: cost each shape once.
         shape = (effects.instruction, work, effects.writes[0].memory if effects.writes else "")
-        length = self._durations.get(shape)
-        if length is None:
-            length = self._durations[shape] = duration(self.figures, effects, self.gm_share)
+        timing = self._durations.get(shape)
+        if timing is None:
+            timing = self._durations[shape] = (
+                duration(self.figures, effects, self.gm_share),
+                completion_latency(self.figures, effects),
+            )
         flops = 2 * work.m * work.n * work.k if pipe == Pipe.M else 0
         spans = (*effects.reads, *effects.writes)
         gm = work.bytes if any(span.memory == "GM" for span in spans) else 0  # moved bytes
-        return pipe, length, gm, flops, work
+        return pipe, timing[0], gm, flops, work, timing[1]
 
     def run(
         self,
@@ -164,10 +184,12 @@ class Timeline:
         gm_bytes: int,
         flops: int,
         work: Work | None = None,
+        latency: float = 0.0,
     ) -> None:
-        """One instruction of ``length`` cycles on ``pipe`` (see :meth:`cost_of`). It is
-        issued once its pipe's queue has room: the scalar unit stalls while ``queue_depth``
-        earlier instructions of the pipe have not started."""
+        """One instruction occupying ``pipe`` for ``length`` cycles and completing ``latency``
+        cycles after that (see :meth:`cost_of`). It is issued once its pipe's queue has room:
+        the scalar unit stalls while ``queue_depth`` earlier instructions of the pipe have not
+        started."""
         queue = self._queues[pipe]
         issued, cause, why = self._issue(), -1, Pipe.S
         if len(queue) == queue.maxlen and queue[0][0] > issued:
@@ -180,17 +202,22 @@ class Timeline:
         self.mmad_flops += flops
         self.gm_bytes += gm_bytes
         end = start + length
+        done = end + latency
         self.free[pipe] = end
+        if done > self.done[pipe]:
+            self.done[pipe] = done
         self.busy[pipe] += length
         self.count[pipe] += 1
         self._last[pipe] = len(self.slices)
         queue.append((start, len(self.slices)))
-        self.slices.append(Slice(op, pipe, start, end, cause, why, work))
+        self.slices.append(Slice(op, pipe, start, end, cause, why, work, done=done))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()
         if src in self.free:
             fired, cause, why = self._ready(src, issued)
+            if self.done[src] > fired:  # it fires when the pipe's work has completed
+                fired, cause, why = self.done[src], self._last.get(src, -1), src
         else:  # an event from the scalar unit fires when it is issued
             fired, cause, why = issued, -1, Pipe.S
         arrival = fired + self.figures.flag_latency_cycles
@@ -210,8 +237,8 @@ class Timeline:
         self._issue()
         if pipe != Pipe.ALL:
             return  # in-pipe order is already program order here
-        latest = max(TIMED_PIPES, key=lambda p: self.free[p])
-        t = self.free[latest]
+        latest = max(TIMED_PIPES, key=lambda p: self.done[p])
+        t = self.done[latest]
         for p in TIMED_PIPES:
             held = self._hold.get(p)
             if self.free[p] < t and (held is None or held[0] < t):
@@ -225,6 +252,7 @@ class Timeline:
         holds = tuple(sorted(self._hold))
         queues = [self._queues[p] for p in TIMED_PIPES]
         later = [self.free[p] for p in TIMED_PIPES]
+        later += [self.done[p] for p in TIMED_PIPES]
         later += [self._hold[p][0] for p in holds]
         for q in queues:
             later += [start for start, _ in q]
@@ -275,6 +303,8 @@ class Timeline:
             if end > start:
                 self._span(p, start, end, label, busiest)
             last[p] = self._last.get(p, -1)
+        for p, done in zip(TIMED_PIPES, record.done(), strict=True):
+            self.done[p] = base + done
         self._hold = {
             p: (base + t, last[p], p) for p, t in zip(shape.holds, record.holds(), strict=True)
         }
@@ -301,6 +331,8 @@ class Timeline:
             self.free[p] += d * times
             if self.free[p] > start:
                 span[p] = self._span(p, start, self.free[p], label, busiest)
+        for p, d in zip(TIMED_PIPES, change.done(), strict=True):
+            self.done[p] += d * times
         for p, d in zip(sorted(self._hold), change.holds(), strict=True):
             time, cause, why = self._hold[p]
             self._hold[p] = (time + d * times, span.get(why, cause), why)
@@ -317,8 +349,9 @@ class Timeline:
 
     @property
     def cycles(self) -> float:
-        """The core's makespan: when its last pipe goes idle (or the scalar unit finishes)."""
-        return max(self.issue, *self.free.values())
+        """The core's makespan: when its last instruction completes (or the scalar unit
+        finishes)."""
+        return max(self.issue, *self.free.values(), *self.done.values())
 
     def critical_path(self) -> dict[str, float]:
         """Cycles of the makespan on each pipe along the chain of waits that ends at the last
@@ -331,14 +364,15 @@ class Timeline:
         if not self.slices:
             share["S"] = self.cycles
             return dict(share)
-        i = max(range(len(self.slices)), key=lambda j: self.slices[j].end)
+        i = max(range(len(self.slices)), key=lambda j: self.slices[j].completes)
         reached = self.cycles
         gap_kind = "S"
         while True:
             s = self.slices[i]
-            if s.end < reached:
-                share[gap_kind] += reached - s.end
-            share[str(s.bottleneck or s.pipe)] += max(0.0, min(s.end, reached) - s.start)
+            end = s.completes  # an instruction's latency is its pipe's time on the path
+            if end < reached:
+                share[gap_kind] += reached - end
+            share[str(s.bottleneck or s.pipe)] += max(0.0, min(end, reached) - s.start)
             reached = min(reached, s.start)
             if s.cause < 0:
                 share["S"] += reached
