@@ -51,6 +51,7 @@ from ascend_xdsl.lowering.build import FUNC_NAME, build_module
 from ascend_xdsl.lowering.options import CompileError, CompileOptions
 from ascend_xdsl.lowering.pipeline import LEVELS, compile_levels
 from ascend_xdsl.runtime.cost.model import COST_ONLY
+from ascend_xdsl.runtime.cost.operator import operator_cost
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
 from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
@@ -201,6 +202,8 @@ def _execute(
         result.outputs, costs = _interpret(module, entry, result.inputs, hw, options)
     result.run_seconds = time.perf_counter() - start
     count_problem_flops(costs, result.problem)
+    if costs:  # the dW kernel's report carries the whole operator's kernels
+        costs[-1].operator = operator_cost(entry, costs, costs[-1].figures)
     result.costs = costs
 
 

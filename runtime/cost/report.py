@@ -11,7 +11,7 @@ each assume their own share. docs/cost-model.md describes the model and its limi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Operation
 
@@ -21,6 +21,9 @@ from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS
 from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Timeline
+
+if TYPE_CHECKING:
+    from ascend_xdsl.runtime.cost.operator import OperatorCost
 
 #: msprof's names of the pipes (PipeUtilization.csv): each instruction's pipe as its spec names
 #: it (``hw/instructions/``), and the scalar unit.
@@ -100,6 +103,9 @@ class CostReport:
     """Loop iterations the cost-only mode extrapolated instead of running (0 for a full run)."""
     tensor_bytes: int = 0
     """Bytes of the GM tensors the launch reads and writes (its operands), for the L2 model."""
+    operator: OperatorCost | None = None
+    """The whole operator this launch is the dW kernel of: every kernel of the host function
+    (``runtime/cost/operator.py``); None when only the launch was costed."""
 
     @property
     def core_cycles(self) -> float:
@@ -211,6 +217,15 @@ class CostReport:
             "gm_bytes": self.gm_traffic[0],
             "hbm_bytes": self.gm_traffic[1],
             "extrapolated_iterations": self.extrapolated,
+            **self._operator_json(),
+        }
+
+    def _operator_json(self) -> dict[str, Any]:
+        if self.operator is None:
+            return {}
+        return {
+            "end_to_end_seconds": self.operator.end_to_end_seconds,
+            "kernels": [k.to_json() for k in self.operator.kernels],
         }
 
     def summary_lines(self) -> list[str]:
@@ -223,7 +238,7 @@ class CostReport:
             f"{k} {v / total:.0%}" for k, v in sorted(critical.items(), key=lambda kv: -kv[1])
         )
         cores = j["cores"]
-        return [
+        lines = [
             f"modelled on {self.hw}: {self.cycles:,.0f} cycles = {self.seconds * 1e6:,.1f} us, "
             f"{self.tflops:.1f} TFLOP/s of {self.peak_tflops:.1f} peak "
             f"({self.efficiency:.1%}), {self.bound} bound (waits on {self.bottleneck})",
@@ -232,3 +247,12 @@ class CostReport:
             f"cores: {cores['count']}, cycles {cores['min_cycles']:,.0f} to "
             f"{cores['max_cycles']:,.0f}",
         ]
+        if self.operator is not None:
+            kernels = "  ".join(
+                f"{k.name} {k.seconds * 1e6:,.1f}" for k in self.operator.kernels
+            )
+            lines.append(
+                f"end to end: {self.operator.end_to_end_seconds * 1e6:,.1f} us in "
+                f"{len(self.operator.kernels)} kernels (us): {kernels}"
+            )
+        return lines

@@ -11,7 +11,12 @@ the Trace Event Format document that ui.perfetto.dev and chrome://tracing both l
   (``ascend.mmad``), and in ``args`` the op's location (``runtime/locations.describe_op``), its
   bytes, its shape (m, n, k for an mmad or a load3d), its start and end in cycles and what it
   waited for. A slice with a ``label`` (an aggregated, extrapolated span of a loop) is named by
-  its label and has ``aggregated: true``.
+  its label and has ``aggregated: true``;
+* when the report costs the whole operator (``runtime/cost/operator.py``), one more process,
+  ``host``, on top: one track, ``stream``, with the kernels the host launches one after the
+  other (TransData x, TransData dy, MemSet, the dW kernel, TransData dW), each with its seconds
+  and cycles; its times are the operator's, from its first kernel, while the cores' times are
+  the dW kernel's own.
 
 The file is written atomically: to a temporary file in the same folder, renamed over ``path``.
 """
@@ -36,6 +41,9 @@ PIPE_TRACKS: dict[Pipe, int] = {pipe: i + 1 for i, pipe in enumerate(TIMED_PIPES
 
 #: Process ids of a launch's cores when several launches are traced: launch * this + block.
 LAUNCH_PID_STRIDE = 1000
+
+#: The process id of the host's kernel sequence (sorted above every core).
+HOST_PID = 999_999
 
 
 class _Locations:
@@ -112,6 +120,34 @@ def trace_events(reports: CostReport | Sequence[CostReport]) -> list[dict[str, A
                     }
                 )
         offset += report.cycles
+    if launches and launches[-1].operator is not None:
+        events.extend(_host_events(launches[-1]))
+    return events
+
+
+def _host_events(report: CostReport) -> list[dict[str, Any]]:
+    """The host's stream: every kernel of the operator, one after the other."""
+    assert report.operator is not None
+    events = [
+        _meta("process_name", HOST_PID, 0, {"name": "host"}),
+        _meta("process_sort_index", HOST_PID, 0, {"sort_index": -1}),
+        _meta("thread_name", HOST_PID, 1, {"name": "stream"}),
+    ]
+    t = 0.0
+    for kernel in report.operator.kernels:
+        events.append(
+            {
+                "name": kernel.name,
+                "cat": "kernel",
+                "ph": "X",
+                "pid": HOST_PID,
+                "tid": 1,
+                "ts": t * 1e6,
+                "dur": kernel.seconds * 1e6,
+                "args": {"seconds": kernel.seconds, "cycles": kernel.cycles},
+            }
+        )
+        t += kernel.seconds
     return events
 
 
