@@ -43,6 +43,8 @@ class KernelCost:
     cycles: float
     launch: bool = False
     """True for the dW kernel (an ``ascend.launch``), False for the vector kernels."""
+    bytes: int = 0
+    """Bytes a vector kernel reads and writes (0 for a launch: its report counts them)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "seconds": self.seconds, "cycles": self.cycles}
@@ -80,7 +82,7 @@ def vector_kernel(
     seconds = figures.kernel_launch_seconds + moved_bytes / (
         figures.hbm_bytes_per_second_total * efficiency
     )
-    return KernelCost(name, seconds, seconds * figures.clock_hz)
+    return KernelCost(name, seconds, seconds * figures.clock_hz, bytes=moved_bytes)
 
 
 def operator_cost(
