@@ -25,6 +25,12 @@ GIB = 2**30
 KIB = 1024
 """Bytes of the msKPP tables' first column's unit (KB)."""
 
+MSKPP_CLOCK_HZ = 1.8e9
+"""The clock msKPP converts its tables' GB/s to bytes per cycle with, whatever the SKU
+(Ascend/mskpp csrc/prof_data/data_adapter.cpp: "freq fixed at 1800 MHz at initialisation"): its
+curves are per cycle, so they give the same bytes per cycle on every SKU."""
+
+
 BLOCK = 32
 """Bytes of a GM burst block (a DataCopy ``len`` unit)."""
 
@@ -130,11 +136,12 @@ class CostFigures:
     def mte2_bytes_per_cycle(self, transfer_bytes: int) -> float:
         """Bytes per cycle of one GM -> L1 DataCopy of ``transfer_bytes`` on one core alone (L2
         hits): msKPP's measured curve (``mte2_gm_to_l1_curve``), linear in bytes between its
-        rows as msKPP interpolates it, clamped outside them, GiB/s converted with the clock."""
+        rows as msKPP interpolates it, clamped outside them, GiB/s converted to bytes per cycle as
+        msKPP converts them (:data:`MSKPP_CLOCK_HZ`)."""
         if transfer_bytes <= 0:
             raise ValueError(f"mte2 transfer of {transfer_bytes} bytes")
         gibps = _interpolate(self._curve("mte2_gm_to_l1_curve"), transfer_bytes)
-        return gibps * GIB / self.clock_hz
+        return gibps * GIB / MSKPP_CLOCK_HZ
 
     def mte2_copy_cycles(self, transfer_bytes: int) -> float:
         """Cycles one GM -> L1 copy of ``transfer_bytes`` (as moved: packages, see
@@ -162,7 +169,7 @@ class CostFigures:
         if transfer_bytes <= 0:
             raise ValueError(f"fixpipe transfer of {transfer_bytes} bytes")
         gibps = _interpolate(self._curve("fixpipe_l0c_to_gm_curve"), transfer_bytes)
-        return gibps * GIB / self.clock_hz
+        return gibps * GIB / MSKPP_CLOCK_HZ
 
     # -- reports ------------------------------------------------------------------------------
 
