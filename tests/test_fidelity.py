@@ -1,8 +1,10 @@
 """Fidelity of the cost model (issue #8 item 6): the vendor's own figures, as tests.
 
 Part 1 runs the single-instruction programs of ``tests/fidelity/`` through ``ascend-run FILE
---random-inputs --report json`` and compares the busy cycles of the instruction's pipe with the
-row of the vendor table that program reproduces. The expected values are the tables' numbers
+--random-inputs --report json`` and compares the lone instruction's cycles (issue to
+completion: the report's makespan) with the row of the vendor table that program reproduces,
+and its pipe's busy cycles (the occupancy, latency excluded) with the same row less the fixed
+latency the model charges on completion. The expected values are the tables' numbers
 (bandwidth, latency, cycles), written here with the table and row cited, never computed from the
 model's figures. Where the model deliberately differs from a row, the test asserts the
 documented difference. Part 2 does the same for the msKPP GM -> L1 curve, within 10 %. Part 3
@@ -47,6 +49,14 @@ MMAD_HEAD_OVERHEAD = 2
 convention; the model charges 2 cycles of M-pipe occupancy per instruction, the overhead that
 msKPP's measured 910b1 table shows for back-to-back Mmads (8073 of 8192 FLOP/cycle)."""
 
+MMAD_LONE_OVERHEAD = 23
+"""A lone Mmad completes 23 cycles after its fractals (msKPP MMAD_FP16_FP16_FP32_1_core_910b3:
+cycles = 23 + fractals on every row); 2 of them are occupancy (:data:`MMAD_HEAD_OVERHEAD`)."""
+
+MTE1_ISSUE_GAP = 1
+"""pypto's pipe model (CalcLoad2d / CalcLoad3d): the next load issues one cycle after this one's
+last write, so a load keeps MTE1 busy for bytes / rate + 1 and completes its latency later."""
+
 
 def cost_json(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict:
     """The JSON report of ``ascend-run tests/fidelity/NAME.mlir`` with :data:`TOOL_FLAGS`."""
@@ -80,6 +90,9 @@ class Row:
     source: str
     model_delta: float = 0.0
     """The model's documented difference from the row (modelled = expected + model_delta)."""
+    latency: float = 0.0
+    """What of the row the model charges on completion instead of occupancy: busy cycles =
+    expected + model_delta - latency."""
 
     def __str__(self) -> str:
         return self.file
@@ -98,7 +111,11 @@ MMAD_ROWS = [
     # CUBE's formula pads m, n and k to the fractal: ceil_m·ceil_n·ceil_k / 4096 = 32·32·32/4096.
     Row("mmad_f16_17x17x17", "cube", 8, "CUBE Mmad formula, (17,17,17) padded to (32,32,32)"),
 ]
-MMAD_ROWS = [Row(r.file, r.pipe, r.expected, r.source, MMAD_HEAD_OVERHEAD) for r in MMAD_ROWS]
+MMAD_ROWS = [
+    Row(r.file, r.pipe, r.expected, r.source, MMAD_LONE_OVERHEAD,
+        MMAD_LONE_OVERHEAD - MMAD_HEAD_OVERHEAD)
+    for r in MMAD_ROWS
+]  # fmt: skip
 
 # LoadData 2D (and LoadDataWithTranspose). TheoryCycle = Latency + DataSize / Bandwidth
 # (LOADPERF "Theoretical Duration"): L0A 256 B/cycle, L0B 128 B/cycle (CUBE Table 3 and
@@ -129,48 +146,55 @@ LOAD2D_ROWS = [
     ),
 ]
 
-# Load3D v2 (img2col). Bandwidth: CUBE Table 4 by strideW and the kernel's rows in H (n); the
-# table's [512/x] is read as the floor, "never below" 32 (L0A) and [512/18] = 28 (L0B); latency
-# 50 cycles (LOADPERF scenarios 5 (L0A) and 6 (L0B)). Every program writes 128 positions x 16n
-# columns of f16 = 4096·n bytes (kernel [n, 1], stride [1, strideW]).
+# Load3D v2 (img2col). Bandwidth: CUBE Table 4 by strideW and n, the row switches inside one
+# 16-position fractal (the vendor's dW tiler's reading, CycleCalculator::GetMte1BCycle: 16 / W,
+# (16 - 1) / W when W divides 16); the table's [512/x] read as the floor, "never below" 32 (L0A)
+# and [512/18] = 28 (L0B); latency 50 cycles (LOADPERF scenarios 5 (L0A) and 6 (L0B)). Every
+# program reads a 32-wide map with a kernel of width 1 and writes 128 positions x 16·rows
+# columns of f16 = 4096·rows bytes, so Wout = 31 // strideW + 1 and n follows from it, while the
+# kernel height (the "rows" of the file name, which an earlier reading took for n) changes only
+# the bytes.
 _TABLE4 = [
-    # strideW, n, L0A B/cycle, L0B B/cycle, the Table 4 row
-    (1, 1, 256, 128, "strideW 1, n 1"),
-    (1, 3, 512 // 5, 512 // 7, "strideW 1, n > 1: [512/(n+2)], [512/(n+4)]"),
-    (1, 16, 32, 28, "strideW 1, n > 1: 512/18 and 512/20 are below the floors 32 and 28"),
-    (2, 1, 512 // 4, 512 // 6, "strideW 2, n 1: [512/(2s)], [512/(2s+2)]"),
-    (4, 1, 512 // 8, 512 // 10, "strideW 4, n 1"),
-    (8, 1, 512 // 16, 512 // 18, "strideW 8, n 1"),
-    (2, 3, 512 // 7, 512 // 9, "strideW 2, n > 1: [512/(2s+n)], [512/(2s+2+n)]"),
-    (8, 3, 32, 28, "strideW 8, n > 1: 512/19 and 512/21 are below the floors"),
-    (3, 1, 32, 28, "strideW > 1 and not 2, 4, 8: 32 and [512/18]"),
+    # strideW, kernel rows, Wout, n, L0A B/cycle, L0B B/cycle, the Table 4 row
+    (1, 1, 32, 0, 256, 128, "strideW 1, no row switch"),
+    (1, 3, 32, 0, 256, 128, "strideW 1, no row switch (a 3-row kernel)"),
+    (1, 16, 32, 0, 256, 128, "strideW 1, no row switch (a 16-row kernel)"),
+    (2, 1, 16, 0, 512 // 4, 512 // 6, "strideW 2, no switch (16 // 16 with W dividing 16: 0)"),
+    (4, 1, 8, 1, 512 // 9, 512 // 11, "strideW 4, n 1: [512/(2s+n)], [512/(2s+2+n)]"),
+    (8, 1, 4, 3, 32, 28, "strideW 8, n 3: 512/19 and 512/21 are below the floors"),
+    (2, 3, 16, 0, 512 // 4, 512 // 6, "strideW 2, no switch (a 3-row kernel)"),
+    (8, 3, 4, 3, 32, 28, "strideW 8, n 3 (a 3-row kernel)"),
+    (3, 1, 11, 1, 32, 28, "strideW > 1 and not 2, 4, 8: 32 and [512/18]"),
 ]
 LOAD3D_ROWS = [
     Row(
-        f"load3d_{mem}_stridew{s}_rows{n}",
+        f"load3d_{mem}_stridew{s}_rows{rows}",
         "mte1",
-        50 + 4096 * n / rate,
+        50 + 4096 * rows / rate,
         f"CUBE Table 4 ({row}), {mem.upper()} {rate} B/cycle; LOADPERF scenario {scen} (50)",
+        0.0,
+        50 - MTE1_ISSUE_GAP,
     )
-    for s, n, a, b, row in _TABLE4
+    for s, rows, _, _, a, b, row in _TABLE4
     for mem, rate, scen in (("l0a", a, 5), ("l0b", b, 6))
 ]
 
 # Fixpipe. CUBE Table 7 and FIXPERF give only L0C -> L1 for dav-2201 (float -> half 64
 # elements/cycle = 128 B/cycle, latency 20 cycles); the dialect's fixpipe writes float32 to GM,
-# which no official row covers. What applies is the latency (FIXPERF scenarios 1-2: 20 cycles);
-# the bandwidth is msKPP's measured L0C -> GM plateau, 111 B/cycle (hw/atlas-a2-910b2.toml
-# fixpipe_bytes_per_cycle). So the expected value here is FIXPERF's latency plus the bytes at
-# msKPP's rate; a FIXPERF row with its own bandwidth would be 20 + M·N·2 / 128.
+# which no official row covers. What applies is the latency (FIXPERF scenarios 1-2: 20 cycles,
+# on completion); the bandwidth is msKPP's measured L0C -> GM curve (L0C_TO_GM_910b1: KB ->
+# GB/s, GB = 2^30 B, at 1.8 GHz as msKPP's data_adapter.cpp converts it): 1 KB at 20.78 GB/s,
+# 128 KB at 196.84 GB/s. A FIXPERF row with its own bandwidth would be 20 + M·N·2 / 128.
+_MSKPP_B_PER_CYCLE = 2**30 / 1.8e9
 FIXPIPE_ROWS = [
-    Row("fixpipe_16x16", "fixpipe", 20 + 1024 / 111, "FIXPERF latency (16,64,16); msKPP L0C->GM"),
-    Row(
-        "fixpipe_128x256",
-        "fixpipe",
-        20 + 131072 / 111,
-        "FIXPERF latency (128,64,256); msKPP L0C->GM",
-    ),
-]
+    Row("fixpipe_16x16", "fixpipe", 20 + 1024 / (20.78 * _MSKPP_B_PER_CYCLE),
+        "FIXPERF latency (16,64,16); msKPP L0C->GM 1 KB row", 0.0, 20),
+    Row("fixpipe_128x256", "fixpipe", 20 + 131072 / (196.84 * _MSKPP_B_PER_CYCLE),
+        "FIXPERF latency (128,64,256); msKPP L0C->GM 128 KB row", 0.0, 20),
+]  # fmt: skip
+
+LOAD2D_ROWS = [Row(r.file, r.pipe, r.expected, r.source, 0.0, 28 - MTE1_ISSUE_GAP)
+               for r in LOAD2D_ROWS]  # fmt: skip
 
 ROWS = MMAD_ROWS + LOAD2D_ROWS + LOAD3D_ROWS + FIXPIPE_ROWS
 
@@ -179,8 +203,12 @@ ROWS = MMAD_ROWS + LOAD2D_ROWS + LOAD3D_ROWS + FIXPIPE_ROWS
 def test_single_instruction_row(
     row: Row, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    modelled = busy(cost_json(row.file, tmp_path, capsys), row.pipe)
-    assert modelled == pytest.approx(row.expected + row.model_delta, rel=1e-9), row.source
+    report = cost_json(row.file, tmp_path, capsys)
+    occupancy = busy(report, row.pipe)
+    # issue to completion of the lone instruction is the table's row
+    assert report["cycles"] == pytest.approx(row.expected + row.model_delta, rel=1e-9), row.source
+    # and its pipe is free the fixed latency earlier (the next instruction could start then)
+    assert occupancy == pytest.approx(row.expected + row.model_delta - row.latency, rel=1e-9)
 
 
 def test_mmad_head_overhead_is_the_only_difference(
@@ -200,8 +228,9 @@ def test_mmad_head_overhead_is_the_only_difference(
 
 # MSKPP GM_TO_L1_910b1: {KB, "GB/s" (GiB/s), totalData (GiB), time (us), cycles, ...}; each row
 # is 1024 back-to-back copies of KB kilobytes (totalData = 1024 x KB), timed at 1.8 GHz (cycles
-# = time x 1800), so one copy takes cycles / 1024. The model interpolates between these rows
-# (log-linear in the size), whose GiB/s figures are in hw/*.toml; the cycles column checks them.
+# = time x 1800), so one copy takes cycles / 1024: the copy's occupancy of MTE2. The model
+# interpolates linearly between all 36 rows (hw/*.toml), as msKPP does; the cycles column
+# checks a sample of them.
 MSKPP_GM_TO_L1 = {
     # KB: (GiB/s, cycles of 1024 copies)
     1: (9.932434723156117, 176977),
@@ -231,10 +260,10 @@ def test_data_copy_on_the_mskpp_curve(
 def test_bandwidth_floor_counts_bytes_moved(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The GM floor divides the bytes a launch moves by the chip's HBM rate: 32 B/cycle per core
-    (INI ddr_rate) x 24 cores = 768 B/cycle on 910B2, so 2048 bytes take 2.67 cycles."""
+    """The GM floor divides the bytes a launch moves by the chip's HBM rate: 1.49 TB/s on 910B2
+    (cann-bench's measured Sigmoid), 827.8 B/cycle at 1.8 GHz, so 2048 bytes take 2.47 cycles."""
     report = cost_json("fixpipe_16x32_strided", tmp_path, capsys)
-    assert report["bandwidth_floor_cycles"] == pytest.approx(2048 / (32 * 24), rel=1e-3)
+    assert report["bandwidth_floor_cycles"] == pytest.approx(2048 / (1.49e12 / 1.8e9), rel=1e-3)
 
 
 def test_every_program_is_checked() -> None:
@@ -291,38 +320,42 @@ def test_never_above_peak(layer: tuple) -> None:
 
 
 def test_deep_channel_layer_bound() -> None:
-    """1x256x8x16x16, weight 256x256x3x3x3, padding 1, on the heuristic's 24 cores: 65 % of
-    peak, and bound by MTE1 rather than the Cube. Each k step of the vendor's 128/64/128 tile
-    loads 16 KB of img2col(x) into L0B at Table 4's floor(512 / (3 + 4)) = 73 B/cycle for a
-    3-row kernel (274 cycles with the 50-cycle latency) and 16 KB of dy into L0A (114), against
-    258 Cube cycles: MTE1 is busy 86 % of the time, the Cube 65 %."""
+    """1x256x8x16x16, weight 256x256x3x3x3, padding 1, on the heuristic's 24 cores: 78 % of
+    peak, bound by the Cube. Each k step of the vendor's 128/64/128 tile loads 16 KB of
+    img2col(x) into L0B at 128 B/cycle (W = 16: no row switch inside a fractal, whatever the
+    3-row kernel; 129 cycles) and 16 KB of dy into L0A (65), against 258 Cube cycles. Under the
+    old reading (n = kernel height, 73 B/cycle, and the 50-cycle latency as occupancy) MTE1 was
+    busy 86 % and bound it at 65 % of peak."""
     cost = layer_cost(*DEEP)
-    assert cost.bound == "memory"
-    assert cost.bottleneck == "mte1"
-    assert cost.efficiency == pytest.approx(0.648, abs=0.01)
+    assert cost.bound == "compute"
+    assert cost.bottleneck == "cube"
+    assert cost.efficiency == pytest.approx(0.780, abs=0.01)
     ratios = cost.pipe_ratios()
-    assert ratios["mte1"] > ratios["cube"] > 0.6
+    assert ratios["cube"] > ratios["mte1"] > 0.5
 
 
 def test_deep_channel_layer_is_cube_bound_with_a_deeper_m_tile() -> None:
     """The same layer with base_m 256 (one L0C buffer of 256x128 f32): a k step's Cube time
-    doubles (514 cycles) while its L0B load stays the same, so the Cube binds."""
+    doubles (514 cycles) while its L0B load stays the same, so the Cube binds even more; the
+    fixpipe no longer overlaps the mmads (one L0C buffer), so it is slower (59 % of peak)."""
     cost = layer_cost(*DEEP, override="base_m=256 base_k=64 cl0_pbuffer=1")
     assert cost.bound == "compute"
     assert cost.bottleneck == "cube"
+    assert cost.efficiency < layer_cost(*DEEP).efficiency
 
 
 def test_short_k_layer_is_fixpipe_bound() -> None:
     """1x256x4x8x8 with the same weight: K = Ho x Wo = 64 per core (the split is batch x Dout 4
     x Dk 3), one k step per tile, so each 128x128 tile is 258 Cube cycles and a 64 KB fixpipe
-    (610 cycles): the fixpipe binds even with both L0C buffers in use (23,277 cycles). The
-    chip's bandwidth floor is far below it: 24.6 MB of GM traffic through L2 (9,557 cycles at
-    110 B/cycle x 24 cores), of which the 7.3 MB of distinct tensor bytes come from HBM."""
+    (559 cycles at msKPP's 117 B/cycle): the fixpipe binds even with both L0C buffers in use
+    (21,581 cycles). The chip's bandwidth floor is far below it: 24.6 MB of GM traffic through
+    L2 (9,309 cycles at 110 B/cycle x 24 cores), of which the 7.3 MB of distinct tensor bytes
+    come from HBM."""
     cost = layer_cost(*SHORT_K)
     assert cost.bound == "latency"
     assert cost.bottleneck == "fixpipe"
-    assert cost.cycles == pytest.approx(23277, rel=0.02)
-    assert cost.bandwidth_cycles == pytest.approx(9557, rel=0.02)
+    assert cost.cycles == pytest.approx(21581, rel=0.02)
+    assert cost.bandwidth_cycles == pytest.approx(9309, rel=0.02)
     assert cost.pipe_ratios()["fixpipe"] > 0.9
 
 
@@ -351,7 +384,7 @@ def test_l0_double_buffering_lowers_cycles() -> None:
 
 def test_l0c_double_buffering_lowers_cycles() -> None:
     """Each L1 block of this layer holds one L0C tile: the CO1 slots alternate over the walk,
-    so the fixpipe of one tile overlaps the mmads of the next (33,969 against 23,373 cycles)."""
+    so the fixpipe of one tile overlaps the mmads of the next (33,739 against 22,385 cycles)."""
     single = layer_cost(*WIDE_OUT, cores=1, override="cl0_pbuffer=1")
     double = layer_cost(*WIDE_OUT, cores=1)
     assert double.cycles < single.cycles / 1.3
@@ -373,11 +406,12 @@ def test_doubling_the_batch_doubles_cycles() -> None:
 def test_gemm_8192_against_the_measured_matmul() -> None:
     """End to end: a 1x1x1 dW is a GEMM. x 1x8192x8x32x32 and a 8192x8192x1x1x1 weight in fp16
     is M = N = K = 8192, which torch runs at 302.9 TFLOP/s on 24 cores of a 910B2
-    (tilelang-ascend issue #79). The model (cost-only, the heuristic tiling) gives 212 TFLOP/s,
-    0.70 of it: the chip's bandwidth floor binds a little (the 512 MB of tensors do not fit the
-    192 MB L2, so most of the cores' 11 GB of re-reads miss it); the cores alone (each copying
-    at its share of L2) would take 9.20 M cycles, 215 TFLOP/s, 0.71. Pinned here so that the
-    gap, recorded in docs/cost-model.md, is seen when the model moves."""
+    (tilelang-ascend issue #79; 305.5 in zzc0721/torch-performance-test-data issue 109). The
+    model (cost-only, the heuristic tiling) gives 212 TFLOP/s, 0.70 of it: the dW heuristic's
+    L1 blocks of 128 KB a side leave no room to double-buffer L1 here, so the Cube waits for
+    every L1 refill (60 % busy). The tuned tiling reaches 1.06 of the measured 4096^3 matmul
+    (benchmarks/bench_measured.py, docs/cost-model.md); the tuner is too slow for a test.
+    Pinned here so that the gap is seen when the model moves."""
     from ascend_xdsl.runtime.api import compiled_levels, model_cost
 
     problem = shape_from_torch_args((1, 8192, 8, 32, 32), (8192, 8192, 1, 1, 1))
@@ -385,6 +419,5 @@ def test_gemm_8192_against_the_measured_matmul() -> None:
     (cost,) = model_cost(module, "atlas-a2-910b2", problem=problem)
     assert cost.flops == 2 * 8192**3
     assert cost.tflops / 302.9 == pytest.approx(0.70, abs=0.03)
-    assert cost.bottleneck == "gm bandwidth"
-    core_only = cost.flops / (cost.core_cycles / cost.figures.clock_hz) / 1e12
-    assert core_only / 302.9 == pytest.approx(0.71, abs=0.03)
+    assert cost.bottleneck == "cube"
+    assert cost.pipe_ratios()["cube"] == pytest.approx(0.60, abs=0.03)
