@@ -16,7 +16,8 @@ targets (each within 25 %, geomean |error| at most 12 %).
 Also the GEMM-equivalent dW (1x1x1 kernel, M = N = K) against torch_npu's measured fp16
 square matmuls on 910B2.
 
-Run: python benchmarks/bench_measured.py [--fit] [--no-gemm]. Recorded in docs/cost-model.md.
+Run: python benchmarks/bench_measured.py [--fit] [--no-gemm] [--quick]. Recorded in
+docs/cost-model.md (``--quick``: two cases, no GEMM, for tests/test_docs_commands.py).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ TARGET_CASE = 0.25
 """Every held-out case's |error| must stay within this."""
 TARGET_GEOMEAN = 0.12
 """The held-out cases' geometric mean |error| must stay within this."""
+
+QUICK_CASES = (13, 14)
+"""A calibration and a held-out case, both small: what ``--quick`` runs."""
 
 GEMMS = {
     4096: (314.5, "zzc0721/torch-performance-test-data issue 109: torch_npu fp16 4096^3 on 910B2"),
@@ -133,8 +137,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fit", action="store_true", help="fit the figures on the odd cases")
     parser.add_argument("--no-gemm", action="store_true", help="skip the GEMM comparison")
+    parser.add_argument("--quick", action="store_true", help="cases 13 and 14 only, no GEMM")
     args = parser.parse_args()
     cases = load_cases()
+    if args.quick:
+        cases = [c for c in cases if c["case_id"] in QUICK_CASES]
+        args.no_gemm = True
     if args.fit:
         launch_us, efficiency = fit(cases)
         print(f"kernel_launch_us = {launch_us:.2f}  transdata_hbm_efficiency = {efficiency:.3f}")

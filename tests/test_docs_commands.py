@@ -49,6 +49,7 @@ NOT_RUN = ("python3 -m venv", "pip install", "pytest")
 QUICK = {
     "bench_conv3d_weight.py": ["--tiny", "--repeat", "1", "--no-memory"],
     "bench_scaling.py": ["--tiny", "--quick"],
+    "bench_measured.py": ["--quick"],
     # the whole suite takes minutes: two layers of examples/ with a small budget instead
     # (tests/test_benchmarks.py checks the page and the plot it writes), written into the
     # scratch folder's docs/, not over the repository's recorded page

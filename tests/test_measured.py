@@ -1,0 +1,62 @@
+"""The whole-operator model against cann-bench's measured 910B2 dW cases
+(benchmarks/measured_910b2.json, benchmarks/bench_measured.py, docs/cost-model.md "Validation").
+
+The calibration set (odd case ids) and the held-out set (even) stay apart: the fit sees only
+the odd ones. The errors of all 20 cases, as bench_measured.py printed them when the figures
+were fitted, are pinned below; three small held-out cases are re-modelled here (the full 20
+take a minute: the benchmark runs them) and must give their pinned error. The targets are met
+on the geomean and missed by one case (14): pinned as it is, so a change either way shows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).parent.parent / "benchmarks" / "bench_measured.py"
+_spec = importlib.util.spec_from_file_location("bench_measured", BENCH)
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["bench_measured"] = bench  # its dataclasses look their module up
+_spec.loader.exec_module(bench)
+
+RECORDED = {
+    1: +0.048, 2: +0.092, 3: -0.153, 4: +0.119, 5: +0.070, 6: +0.164, 7: -0.040, 8: +0.178,
+    9: +0.089, 10: -0.033, 11: +0.061, 12: +0.150, 13: +0.022, 14: +0.269, 15: -0.033,
+    16: -0.139, 17: -0.276, 18: -0.152, 19: +0.055, 20: -0.020,
+}  # fmt: skip
+"""modelled / measured - 1 per case (docs/cost-model.md)."""
+
+
+def test_the_data_file_holds_the_20_cases_with_their_source():
+    cases = bench.load_cases()
+    assert [c["case_id"] for c in cases] == list(range(1, 21))
+    assert all(c["measured_us"] > 0 for c in cases)
+    assert "33b3074" in json.loads(bench.DATA.read_text())["source"]
+
+
+def test_the_fit_sees_only_the_calibration_cases():
+    cases = bench.load_cases()
+    calibration = bench.calibration_cases(cases)
+    assert {c["case_id"] for c in calibration} == set(range(1, 21, 2))
+    assert not any(bench.is_calibration(c) for c in cases if c["case_id"] % 2 == 0)
+
+
+def test_the_recorded_held_out_errors_against_the_targets():
+    held = [e for cid, e in RECORDED.items() if cid % 2 == 0]
+    geomean = math.exp(sum(math.log(abs(e)) for e in held) / len(held))
+    assert geomean <= bench.TARGET_GEOMEAN  # met: 10.6 %
+    misses = {cid for cid, e in RECORDED.items() if cid % 2 == 0 and abs(e) > bench.TARGET_CASE}
+    assert misses == {14}  # missed: the smallest case, launch-bound (docs/cost-model.md)
+
+
+@pytest.mark.parametrize("case_id", [6, 12, 14])
+def test_held_out_cases_give_their_recorded_error(case_id):
+    case = next(c for c in bench.load_cases() if c["case_id"] == case_id)
+    modelled = bench.operator_of(case).end_to_end_seconds * 1e6
+    assert modelled / case["measured_us"] - 1 == pytest.approx(RECORDED[case_id], abs=0.002)
