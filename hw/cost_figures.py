@@ -112,8 +112,7 @@ class CostFigures:
         28, and 28 for any other strideW."""
         if stride_w < 1 or row_switches < 0:
             raise ValueError(
-                f"load3d needs stride_w >= 1 and row_switches >= 0, got {stride_w}, "
-                f"{row_switches}"
+                f"load3d needs stride_w >= 1 and row_switches >= 0, got {stride_w}, {row_switches}"
             )
         l0 = self._l0(memory)
         floor_rate = self._int(f"load3d_{l0}_min_bytes_per_cycle")

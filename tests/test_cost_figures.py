@@ -208,8 +208,10 @@ def test_a_strided_copy_of_short_bursts_costs_its_packages(capsys):
     contiguous = f.mte2_copy_cycles(512 * 64)
     ratio = strided / contiguous
     with capsys.disabled():
-        print(f"\n512 x 64 B against 32 KB contiguous: {ratio:.2f}x here; the vendor's own "
-              f"formula (300 + bytes / 96) gives {(300 + 512 * 512 / 96) / (300 + 32768 / 96):.2f}x")
+        print(
+            f"\n512 x 64 B against 32 KB contiguous: {ratio:.2f}x here; the vendor's own "
+            f"formula (300 + bytes / 96) gives {(300 + 512 * 512 / 96) / (300 + 32768 / 96):.2f}x"
+        )
     assert 4.0 < ratio < 5.0
     assert f.mte2_moved_bytes(16, 512) == 16 * 512  # bursts of whole packages cost their bytes
 

@@ -102,7 +102,7 @@ def _ours(name: str):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_per_k_step_busy_cycles_against_the_vendors_cycle_calculator(name, capsys):
-    problem, module, report = _ours(name)
+    problem, _, report = _ours(name)
     core = report.slowest
     steps = core.instructions["cube"]
     ours = {

@@ -17,7 +17,6 @@ from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
 from ascend_xdsl.hw.isa import Effects, InstructionError, Pipe, Span, Work, check
 
-
 FRACTAL_POSITIONS = 16
 """Output positions (img2col rows) of one fractal, whose row switches set Load3D's rate."""
 

@@ -126,9 +126,7 @@ class MmadInstruction(DataInstruction):
     def latency(self, figures: CostFigures, effects: Effects) -> float:
         # A lone Mmad completes mmad_startup_latency_cycles after its fractals (msKPP 910b3),
         # of which mmad_overhead_cycles are occupancy.
-        return float(
-            max(0, figures.mmad_startup_latency_cycles - figures.mmad_overhead_cycles)
-        )
+        return float(max(0, figures.mmad_startup_latency_cycles - figures.mmad_overhead_cycles))
 
 
 MMAD = MmadInstruction()

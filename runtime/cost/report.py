@@ -248,9 +248,7 @@ class CostReport:
             f"{cores['max_cycles']:,.0f}",
         ]
         if self.operator is not None:
-            kernels = "  ".join(
-                f"{k.name} {k.seconds * 1e6:,.1f}" for k in self.operator.kernels
-            )
+            kernels = "  ".join(f"{k.name} {k.seconds * 1e6:,.1f}" for k in self.operator.kernels)
             lines.append(
                 f"end to end: {self.operator.end_to_end_seconds * 1e6:,.1f} us in "
                 f"{len(self.operator.kernels)} kernels (us): {kernels}"
