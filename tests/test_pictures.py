@@ -70,8 +70,14 @@ def test_trace_has_a_process_per_core_and_a_track_per_pipe(report, tmp_path):
     events = _load(path)
     meta = [e for e in events if e["ph"] == "M"]
     processes = {e["pid"]: e["args"]["name"] for e in meta if e["name"] == "process_name"}
-    assert processes == {c.block: f"core {c.block}" for c in report.cores}
+    # the cores, and the host's kernel sequence (the report costs the whole operator)
+    assert report.operator is not None
+    assert processes == {
+        **{c.block: f"core {c.block}" for c in report.cores},
+        trace.HOST_PID: "host",
+    }
     threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in meta if e["name"] == "thread_name"}
+    assert threads.pop((trace.HOST_PID, 1)) == "stream"
     assert threads == {
         (c.block, trace.PIPE_TRACKS[p]): str(p) for c in report.cores for p in TIMED_PIPES
     }
@@ -90,10 +96,28 @@ def test_trace_has_a_process_per_core_and_a_track_per_pipe(report, tmp_path):
     assert {e["ph"] for e in events} == {"M", "X"}
 
 
+def test_the_host_track_is_the_operators_kernels_in_order(report, tmp_path):
+    path = tmp_path / "t.json"
+    trace.write_trace(report, path)
+    host = [e for e in _load(path) if e["ph"] == "X" and e["pid"] == trace.HOST_PID]
+    assert report.operator is not None
+    kernels = report.operator.kernels
+    assert [e["name"] for e in host] == [k.name for k in kernels]
+    assert [e["name"].split()[0] for e in host] == [
+        "TransData", "TransData", "MemSet", "conv3d_bp_filter_kernel", "TransData"
+    ]  # fmt: skip
+    for before, after in zip(host, host[1:], strict=False):
+        assert after["ts"] == pytest.approx(before["ts"] + before["dur"])
+    assert host[-1]["ts"] + host[-1]["dur"] == pytest.approx(
+        report.operator.end_to_end_seconds * 1e6
+    )
+
+
 def test_one_event_per_slice_on_its_core_and_pipe(report, tmp_path):
     path = tmp_path / "t.json"
     trace.write_trace(report, path)
-    events = [e for e in _load(path) if e["ph"] == "X"]
+    # the cores' events; the host's kernel sequence has its own test above
+    events = [e for e in _load(path) if e["ph"] == "X" and e["pid"] != trace.HOST_PID]
     assert len(events) == sum(len(c.timeline.slices) for c in report.cores)
     got = Counter((e["pid"], e["tid"]) for e in events)
     want = Counter(
@@ -114,7 +138,8 @@ def test_one_event_per_slice_on_its_core_and_pipe(report, tmp_path):
 def test_times_are_microseconds_at_the_reports_clock(report, tmp_path):
     path = tmp_path / "t.json"
     trace.write_trace(report, path)
-    events = [e for e in _load(path) if e["ph"] == "X"]
+    # the cores' events (the host's kernel sequence is in the operator's time, tested above)
+    events = [e for e in _load(path) if e["ph"] == "X" and e["pid"] != trace.HOST_PID]
     us = 1e6 / report.figures.clock_hz
     for core in report.cores:
         mine = [e for e in events if e["pid"] == core.block]
@@ -126,7 +151,12 @@ def test_times_are_microseconds_at_the_reports_clock(report, tmp_path):
         end = max(e["ts"] + e["dur"] for e in mine)
         assert end <= core.cycles * us * (1 + 1e-9)
         assert end == pytest.approx(max(s.end for s in core.timeline.slices) * us)
-    assert max(e["ts"] + e["dur"] for e in events) == pytest.approx(report.core_cycles * us)
+    # a slice ends when its pipe is free; the core's cycles end at its last completion, at most
+    # the longest fixed latency (MTE2's) later
+    last = max(e["ts"] + e["dur"] for e in events)
+    assert last <= report.core_cycles * us * (1 + 1e-9)
+    latency = report.figures.mte2_latency_cycles * us
+    assert last >= report.core_cycles * us - latency
 
 
 def test_labelled_slice_is_named_by_its_label(report):
@@ -143,7 +173,8 @@ def test_labelled_slice_is_named_by_its_label(report):
 
 
 def test_several_launches_are_separate_processes_one_after_the_other(report):
-    events = trace.trace_events([report, report])
+    # the cores' processes; the host's (the last report's operator) is tested above
+    events = [e for e in trace.trace_events([report, report]) if e["pid"] != trace.HOST_PID]
     names = {e["pid"]: e["args"]["name"] for e in events if e["name"] == "process_name"}
     assert len(names) == 2 * len(report.cores)
     assert sorted(names.values())[0] == "launch 1 core 0"
@@ -218,7 +249,9 @@ def _run(capsys, *argv):
 def _check_trace(path: Path, cores: int) -> None:
     events = _load(path)
     processes = [e for e in events if e["name"] == "process_name"]
-    assert len(processes) == cores
+    # one per core, and the host's kernel sequence
+    assert len(processes) == cores + 1
+    assert processes[-1]["args"]["name"] == "host"
     assert any(e["ph"] == "X" for e in events)
 
 
@@ -239,8 +272,10 @@ def test_conv_trace_with_json_report(capsys, tmp_path):
     document = json.loads(out)
     events = _load(t)
     us = 1e6 / 1.8e9
-    end = max(e["ts"] + e["dur"] for e in events if e["ph"] == "X")
+    end = max(e["ts"] + e["dur"] for e in events if e["ph"] == "X" and e["pid"] != trace.HOST_PID)
     assert end <= document["cycles"] * us * (1 + 1e-9)
+    host = [e for e in events if e["ph"] == "X" and e["pid"] == trace.HOST_PID]
+    assert host[-1]["ts"] + host[-1]["dur"] == pytest.approx(document["end_to_end_seconds"] * 1e6)
 
 
 @pytest.mark.parametrize("flag", ["--trace", "--plot"])
