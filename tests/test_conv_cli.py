@@ -83,10 +83,13 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert check_line.startswith("  check against the reference: max abs error")
     assert check_line.endswith(": OK")
     # The cost model's lines close the summary (runtime/cost/report.py).
-    assert lines[-4].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
-    assert lines[-3].startswith("  pipes busy on the slowest core: mte2 ")
-    assert lines[-2].startswith("  critical path: ")
-    assert lines[-1].startswith("  cores: 4, cycles ")
+    assert lines[-5].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
+    assert lines[-4].startswith("  pipes busy on the slowest core: mte2 ")
+    assert lines[-3].startswith("  critical path: ")
+    assert lines[-2].startswith("  cores: 4, cycles ")
+    # and the whole operator: TransData x and dy, MemSet dW, the kernel, TransData dW
+    assert lines[-1].startswith("  end to end: ")
+    assert " in 5 kernels (us): TransData x " in lines[-1]
     assert "using the embedded default layer" in err
 
 
@@ -105,6 +108,14 @@ def test_report_json_is_one_document_with_the_cost_keys(capsys):
     assert report["flops"] == 2 * (16 * 16 * 2 * 3 * 3) * (1 * 4 * 6 * 6)
     assert 0 < report["efficiency"] <= 1
     assert set(report["pipes"]) == {"mte2", "mte1", "cube", "fixpipe", "scalar"}
+    # the whole operator (issue 16): `seconds` stays the dW kernel's
+    kernels = report["kernels"]
+    assert [k["name"].split()[0] for k in kernels] == [
+        "TransData", "TransData", "MemSet", "conv3d_bp_filter_kernel", "TransData"
+    ]  # fmt: skip
+    assert all(set(k) == {"name", "seconds", "cycles"} for k in kernels)
+    assert report["end_to_end_seconds"] == sum(k["seconds"] for k in kernels)
+    assert kernels[3]["seconds"] > report["seconds"]  # the kernel plus its launch
 
 
 def test_both_executors_check_the_same_numbers(capsys):
@@ -137,7 +148,7 @@ def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
     assert code == 1
     (checked,) = [line for line in out.splitlines() if "check against the reference" in line]
     assert checked.endswith(": FAILED")
-    assert out.rstrip().splitlines()[-1].startswith("  cores: ")  # the whole summary
+    assert out.rstrip().splitlines()[-1].startswith("  end to end: ")  # the whole summary
     assert_one_line_error(err, "dW is outside the tolerance of the reference")
 
 
