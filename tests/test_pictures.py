@@ -12,6 +12,7 @@ import re
 import shlex
 import sys
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,7 @@ def test_the_host_track_is_the_operators_kernels_in_order(report, tmp_path):
     assert [e["name"].split()[0] for e in host] == [
         "TransData", "TransData", "MemSet", "conv3d_bp_filter_kernel", "TransData"
     ]  # fmt: skip
-    for before, after in zip(host, host[1:], strict=False):
+    for before, after in pairwise(host):
         assert after["ts"] == pytest.approx(before["ts"] + before["dur"])
     assert host[-1]["ts"] + host[-1]["dur"] == pytest.approx(
         report.operator.end_to_end_seconds * 1e6
