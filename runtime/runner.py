@@ -49,7 +49,7 @@ from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.ir.program import conv_problem, find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module
 from ascend_xdsl.lowering.options import CompileError, CompileOptions
-from ascend_xdsl.lowering.pipeline import LEVELS, compile_levels
+from ascend_xdsl.lowering.pipeline import BUILD_LOCK, LEVELS, compile_levels
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
@@ -260,10 +260,15 @@ def _entry(module: ModuleOp, entry: str | func.FuncOp) -> func.FuncOp:
 def compiled(problem: ConvBpFilterShape, options: CompileOptions) -> dict[str, ModuleOp]:
     """The module after each level for ``problem``, cached (the last 128 problems and options:
     compiling is deterministic; :func:`clear_compile_cache` frees them). A tiling file is read
-    at every compile: it may have changed since the last."""
+    at every compile: it may have changed since the last.
+
+    Safe to call from several threads: compiles take turns (``lowering.pipeline.BUILD_LOCK``
+    says why), and the lookup waits for them, so threads asking for the same problem on a
+    cold cache compile it once."""
     if options.tiling_file:
         return compile_levels(build_module(problem), options)
-    return _compiled(problem, options)
+    with BUILD_LOCK:
+        return _compiled(problem, options)
 
 
 @lru_cache(maxsize=128)
