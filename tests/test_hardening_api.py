@@ -14,6 +14,7 @@ import math
 import os
 import threading
 from fractions import Fraction
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -550,3 +551,75 @@ def test_four_threads_on_a_cold_cache_match_the_sequential_results(same):
     for got, want in zip(threaded, sequential, strict=True):
         assert isinstance(got, np.ndarray), repr(got)
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+# -- item 10: the API-level calls check their operands --------------------------------------------
+
+API_EXAMPLE = Path(__file__).parent.parent / "examples" / "api_level.mlir"
+
+
+def _api_program(value: int, edit: tuple[str, str]) -> builtin.ModuleOp:
+    """The shipped API-level example with one operand replaced by ``value`` computed at run
+    time (block index + constant), so that no verifier sees it."""
+    from ascend_xdsl.lowering.pipeline import make_context
+
+    text = API_EXAMPLE.read_text().replace(
+        "  %k = arith.constant 784 : index\n",
+        "  %k = arith.constant 784 : index\n  %bi = ascend.get_block_idx : index\n"
+        f"  %cbad = arith.constant {value} : index\n  %bad = arith.addi %bi, %cbad : index\n",
+        1,
+    )
+    assert edit[0] in text
+    module = Parser(make_context(), text.replace(*edit, 1)).parse_module()
+    module.verify()
+    return module
+
+
+API_CALLS = {
+    "K = 0": (0, ("%m, %n, %k : !obj", "%m, %n, %bad : !obj"), "set_single_shape", "K = 0 is"),
+    "N = -144": (
+        -144,
+        ("%m, %n, %k : !obj", "%m, %bad, %k : !obj"),
+        "set_single_shape",
+        "N = -144 is outside 1 to 576",
+    ),
+    "position 100": (
+        100,
+        ("set_start_position %obj, %c0", "set_start_position %obj, %bad"),
+        "set_start_position",
+        "hoStartIdx 100 is outside 0 to 27",
+    ),
+    "position -3": (
+        -3,
+        ("set_start_position %obj, %c0", "set_start_position %obj, %bad"),
+        "set_start_position",
+        "hoStartIdx -3 is outside",
+    ),
+    "dy offset 10**9": (
+        10**9,
+        ("%dy[%c0]", "%dy[%bad]"),
+        "set_grad_output",
+        "offset 1000000000 is outside dy",
+    ),
+    "K past Ho": (
+        27,
+        ("set_start_position %obj, %c0", "set_start_position %obj, %bad"),
+        "iterate",
+        "K = 784 positions from hoStartIdx 27 run past",
+    ),
+}
+
+
+@pytest.mark.parametrize("executor", ["compiled", "interp"])
+@pytest.mark.parametrize("case", API_CALLS)
+def test_api_calls_check_their_operands_when_made(case, executor):
+    from ascend_xdsl.runtime.executors.api_sim import ApiCallError
+    from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
+
+    value, edit, call, message = API_CALLS[case]
+    module = _api_program(value, edit)
+    job = ModuleJob(module, load_hw(HW), "main")
+    with pytest.raises(ApiCallError, match=f"^ascend.{call}: {message}") as info:
+        run(job, RunOptions(cost="none", executor=executor, progress=False))
+    assert "\n" not in str(info.value)
+    assert info.value.ascend_op.name == f"ascend.{call}"  # the location the tools print
