@@ -274,6 +274,26 @@ def _compile_levels(
     return modules
 
 
+def compile_from(module: ModuleOp, level: str, options: CompileOptions | None = None) -> ModuleOp:
+    """A copy of ``module``, a program already at ``level``, compiled to the last level by
+    the stages after ``level`` (an API-level program written by hand: the cost-only mode
+    times hardware-level kernels, so it lowers one as the pipeline would). Raises
+    :class:`CompileError` naming the level when a pass rejects it."""
+    options = CompileOptions.create() if options is None else options
+    start = _check_level(level)
+    passes = [(lvl, p) for lvl, p in pipeline_passes(options) if LEVELS.index(lvl) > start]
+    ctx = make_context()
+    with BUILD_LOCK:
+        work = module.clone()
+        for stage_level, p in passes:
+            try:
+                p.apply(ctx, work)
+            except PassFailedException as e:
+                raise CompileError(stage_level, e) from None
+        work.verify()
+    return work
+
+
 @dataclass(frozen=True)
 class AscendPipelinePass(ModulePass):
     """The whole chain of :data:`PIPELINE` as one pass, with the one option set.

@@ -44,12 +44,13 @@ from xdsl.interpreter import Interpreter, PythonValues
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from ascend_xdsl.dialects import api_level
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.ir.program import conv_problem, find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module
 from ascend_xdsl.lowering.options import CompileError, CompileOptions
-from ascend_xdsl.lowering.pipeline import BUILD_LOCK, LEVELS, compile_levels
+from ascend_xdsl.lowering.pipeline import BUILD_LOCK, LEVELS, compile_from, compile_levels
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
@@ -190,6 +191,9 @@ def _execute(
     """Run ``entry`` of ``module`` on ``result.inputs`` as ``options`` say; fill ``result``."""
     start = time.perf_counter()
     if options.cost == "cost-only":
+        if _has_api_calls(module):
+            # The model times hardware instructions: lower the API calls as the pipeline does.
+            module = compile_from(module, "api", CompileOptions.create(hw=hw))
         costs = COST_ONLY.predict(
             module,
             hw,
@@ -202,6 +206,10 @@ def _execute(
     result.run_seconds = time.perf_counter() - start
     count_problem_flops(costs, result.problem)
     result.costs = costs
+
+
+def _has_api_calls(module: ModuleOp) -> bool:
+    return any(isinstance(op, api_level.OPS) for op in module.walk())
 
 
 @dataclass

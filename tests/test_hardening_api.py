@@ -623,3 +623,34 @@ def test_api_calls_check_their_operands_when_made(case, executor):
         run(job, RunOptions(cost="none", executor=executor, progress=False))
     assert "\n" not in str(info.value)
     assert info.value.ascend_op.name == f"ascend.{call}"  # the location the tools print
+
+
+# -- item 10: cost-only on an API-level program lowers it first ----------------------------------
+
+
+def test_model_cost_of_an_api_level_module_is_that_of_its_hardware_level():
+    from ascend_xdsl.runtime.api import compiled_levels, model_cost, problem_of
+
+    x, dy = _small_inputs()
+    levels = compiled_levels(problem_of(x, SMALL_W, dy), HW, "heuristic", 2, "")
+    (api,) = model_cost(levels["api"], HW)
+    (hw,) = model_cost(levels["hw"], HW)
+    assert api.cycles == hw.cycles and api.flops == hw.flops and api.cycles > 0
+    assert any(op.name == "ascend.iterate" for op in levels["api"].walk())  # not lowered in place
+
+
+def test_ascend_run_cost_only_on_an_api_level_program(tmp_path, capsys):
+    from ascend_xdsl.runtime.api import compiled_levels, model_cost, problem_of
+    from ascend_xdsl.tools import run as run_tool
+
+    x, dy = _small_inputs()
+    levels = compiled_levels(problem_of(x, SMALL_W, dy), HW, "heuristic", 2, "")
+    program = tmp_path / "api.mlir"
+    program.write_text(str(levels["api"]))
+    assert run_tool.main([str(program), "--cost-only", "--report", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert not err
+    import json
+
+    (hw,) = model_cost(levels["hw"], HW)
+    assert json.loads(out)["cycles"] == hw.cycles
