@@ -85,9 +85,9 @@ def _rescored(
     except Exception as e:  # what the search counts as a rejected candidate
         raise BadCacheEntry(f"{name} tiling cannot be compiled and timed ({e})") from None
     if score is SLOWER or abs(score.cycles - claimed.cycles) > RESCORE_TOLERANCE * score.cycles:
-        measured = "more" if score is SLOWER else f"{score.cycles:.0f}"
+        measured = "more than that" if score is SLOWER else f"{score.cycles:g}"
         raise BadCacheEntry(
-            f"{name} claims {claimed.cycles:.0f} cycles, the cost model gives {measured}"
+            f"{name} claims {claimed.cycles:g} cycles, the cost model gives {measured}"
         )
     return score
 
