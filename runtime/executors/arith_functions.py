@@ -12,8 +12,9 @@ wraps to N bits. An ``i1`` is a Python bool (true is -1 when read signed: ``true
 ``false``, ``cmpi slt, true, false`` is true), as the compiled executor keeps it. ``index``
 values are Python ints that do not wrap: kernels index buffers of at most a few GB, and the
 compiled executor inlines plain Python arithmetic for them (``runtime/executors/translator.py``);
-both executors therefore agree. A division or remainder by zero raises ``ZeroDivisionError``
-with the compiled executor's message, which the runner pins to the op.
+both executors therefore agree. A division or remainder by zero raises the
+``ZeroDivisionError`` of the functions the compiled executor calls too (``hw/intmath.py``,
+Python's ``//``), which the runner pins to the op; xDSL's own ``divsi`` asserts instead.
 The compiled executor (``runtime/executors/compiled.py``) does not use these functions: it
 inlines the same arithmetic into its generated code.
 """
@@ -77,27 +78,6 @@ CMPI: dict[int, Any] = {
 }
 """``arith.cmpi`` predicates by number: 2-5 signed, 6-9 unsigned (ult, ule, ugt, uge)."""
 
-_DIVISIONS = (
-    arith.DivSIOp,
-    arith.RemSIOp,
-    arith.FloorDivSIOp,
-    arith.CeilDivSIOp,
-    arith.DivUIOp,
-    arith.RemUIOp,
-)
-
-
-def _divide_checked(fn: Callable[[int, int], int]) -> Callable[[int, int], int]:
-    """``fn`` raising the compiled executor's ``ZeroDivisionError`` for a zero divisor (the
-    stock functions assert instead, and ``ceil_div`` would say "integer division")."""
-
-    def divide(a: int, b: int) -> int:
-        if not b:
-            raise ZeroDivisionError("integer division or modulo by zero")
-        return fn(a, b)
-
-    return divide
-
 
 def width_of(t: Attribute) -> int | None:
     """Bits of an integer type; None for ``index`` (unbounded, see the module docstring)."""
@@ -141,8 +121,6 @@ def binary_function(op: Operation) -> Callable[[Any, Any], Any]:
         return lambda a, b: compare(as_signed(a, width), as_signed(b, width))
     unsigned = type(op) in _UNSIGNED
     fn = (_UNSIGNED if unsigned else _SIGNED)[type(op)]
-    if isinstance(op, _DIVISIONS):
-        fn = _divide_checked(fn)
     if unsigned:
         return lambda a, b: wrapped(fn(as_unsigned(a, width), as_unsigned(b, width)), width)
     if width is None:
