@@ -20,12 +20,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import arith, builtin, func, scf
+from xdsl.dialects import builtin, func
 from xdsl.parser import Parser
 
-from ascend_xdsl.dialects.ascend import Ascend
 from ascend_xdsl.hw import load as load_hw
+from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.executors.compiled import UnsupportedOpError, compile_kernel
 from ascend_xdsl.runtime.executors.interpreter import make_interpreter
 from ascend_xdsl.runtime.machine.budget import Budget
@@ -69,10 +68,7 @@ def _mlir(op: str, a: int, b: int, width: int) -> int | bool | None:
 
 
 def _parse(text: str) -> builtin.ModuleOp:
-    ctx = Context()
-    for dialect in (builtin.Builtin, arith.Arith, scf.Scf, func.Func, Ascend):
-        ctx.load_dialect(dialect)
-    module = Parser(ctx, text).parse_module()
+    module = Parser(make_context(), text).parse_module()
     module.verify()
     return module
 
@@ -561,8 +557,6 @@ API_EXAMPLE = Path(__file__).parent.parent / "examples" / "api_level.mlir"
 def _api_program(value: int, edit: tuple[str, str]) -> builtin.ModuleOp:
     """The shipped API-level example with one operand replaced by ``value`` computed at run
     time (block index + constant), so that no verifier sees it."""
-    from ascend_xdsl.lowering.pipeline import make_context
-
     text = API_EXAMPLE.read_text().replace(
         "  %k = arith.constant 784 : index\n",
         "  %k = arith.constant 784 : index\n  %bi = ascend.get_block_idx : index\n"
@@ -663,8 +657,6 @@ HW_EXAMPLE = Path(__file__).parent.parent / "examples" / "hw_level.mlir"
 
 def _dividing_kernel(op: str) -> builtin.ModuleOp:
     """The shipped hardware-level example whose kernel divides by its block index (0)."""
-    from ascend_xdsl.lowering.pipeline import make_context
-
     text = HW_EXAMPLE.read_text().replace(
         "  %true = arith.constant true\n",
         "  %true = arith.constant true\n  %bi = ascend.get_block_idx : index\n"
