@@ -6,6 +6,9 @@
   edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
   ``check-ascendc`` included).
+* integer ``arith`` of every width runs in the interpreter on random operands, against MLIR's
+  definition; a tuning-cache entry with one field set to an edge value is refused by the
+  cache's check in one line, or comes back legal and re-scored.
 
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
