@@ -53,7 +53,17 @@ from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.dialects.attributes import ConvTypeAttr, DwTilingAttr
+from ascend_xdsl.dialects.hw_base import constant_value
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
+
+
+def _check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int) -> None:
+    """A constant operand below ``low`` is refused here; a computed one by the simulation
+    (``runtime/executors/api_sim.py``), which also knows the tiling's upper bounds."""
+    c = constant_value(value)
+    if c is not None and c < low:
+        bound = "be at least 1" if low == 1 else "not be negative"
+        raise VerifyException(f"{op.name} {what} must {bound}, got {c}")
 
 
 def _check_tensor_matches(
@@ -163,6 +173,7 @@ class _SetTensorOp(_ObjectCall):
         _check_tensor_matches(
             self, self.ROLE, getattr(self.object_type, self.ROLE), self.tensor.type
         )
+        _check_constant_at_least(self, "offset", self.offset, 0)
 
 
 @irdl_op_definition
@@ -195,6 +206,10 @@ class SetSingleShapeOp(_ObjectCall):
     def __init__(self, obj: SSAValue, m: SSAValue, n: SSAValue, k: SSAValue):
         super().__init__(operands=[obj, m, n, k])
 
+    def verify_(self) -> None:
+        for what, value in (("M", self.m), ("N", self.n), ("K", self.k)):
+            _check_constant_at_least(self, what, value, 1)
+
 
 @irdl_op_definition
 class SetStartPositionOp(_ObjectCall):
@@ -207,6 +222,9 @@ class SetStartPositionOp(_ObjectCall):
 
     def __init__(self, obj: SSAValue, ho_start: SSAValue):
         super().__init__(operands=[obj, ho_start])
+
+    def verify_(self) -> None:
+        _check_constant_at_least(self, "hoStartIdx", self.ho_start, 0)
 
 
 @irdl_op_definition

@@ -49,6 +49,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr, element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.types import GmTensorType
 
@@ -109,6 +110,17 @@ def _tiling_expectations(problem: ConvBpFilterShape) -> tuple[tuple[str, int], .
         ("dilation_h", dh),
         ("dilation_w", dw),
     )
+
+
+def tiling_problem_mismatch(problem: ConvBpFilterShape, tiling: DwTiling) -> str | None:
+    """Why ``tiling`` is not a tiling of ``problem`` (the first field that restates the problem
+    with another value), or None. The op's verifier and the tuning cache both ask it."""
+    for field, expected in _tiling_expectations(problem):
+        if getattr(tiling, field) != expected:
+            return (
+                f"tiling {field} = {getattr(tiling, field)} does not match the problem's {expected}"
+            )
+    return None
 
 
 @irdl_op_definition
@@ -208,13 +220,9 @@ class Conv3DBackpropFilterOp(IRDLOperation):
                 f"groups = {problem.groups}"
             )
         if self.tiling is not None:
-            tiling = self.tiling.tiling
-            for field, expected in _tiling_expectations(problem):
-                if getattr(tiling, field) != expected:
-                    raise VerifyException(
-                        f"tiling {field} = {getattr(tiling, field)} does not match the problem's "
-                        f"{expected}"
-                    )
+            mismatch = tiling_problem_mismatch(problem, self.tiling.tiling)
+            if mismatch is not None:
+                raise VerifyException(mismatch)
 
     def _verify_operand_kinds(self) -> None:
         kinds = [isinstance(v.type, GmTensorType) for v in (self.x, self.dy, self.result)]

@@ -86,7 +86,17 @@ CPP = Language(
         arith.OrIOp: "{a} | {b}",
         arith.XOrIOp: "{a} ^ {b}",
     },
-    boolean={arith.AndIOp: "{a} && {b}", arith.OrIOp: "{a} || {b}", arith.XOrIOp: "{a} != {b}"},
+    boolean={
+        arith.AndIOp: "{a} && {b}",
+        arith.OrIOp: "{a} || {b}",
+        arith.XOrIOp: "{a} != {b}",
+        # MLIR's one-bit wrap: true + true = false, and true is -1 read signed.
+        arith.AddiOp: "{a} != {b}",
+        arith.SubiOp: "{a} != {b}",
+        arith.MuliOp: "{a} && {b}",
+        arith.MinSIOp: "{a} || {b}",
+        arith.MaxSIOp: "{a} && {b}",
+    },
     helpers={
         arith.FloorDivSIOp: "FloorDiv",
         arith.CeilDivSIOp: "CeilDiv",

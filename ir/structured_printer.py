@@ -145,6 +145,13 @@ COMPARE: dict[str, Callable[[int, int], bool]] = {
 }
 """The ``arith.cmpi`` predicates the base prints: the signed ones (index values are signed)."""
 
+MIRRORED: dict[str, str] = {"slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle"}
+"""An ordered comparison of two i1 with the operands' order undone: i1 true is -1 when read
+signed, so ``true < false`` there, while the printed booleans order true after false."""
+
+BIT_OPS: tuple[type[Operation], ...] = (arith.AndIOp, arith.OrIOp, arith.XOrIOp)
+"""The ops whose ``binary`` template is already right on booleans (no carry, no sign)."""
+
 ARITH_OPS: tuple[type[Operation], ...] = (*FOLD, arith.CmpiOp, arith.SelectOp)
 """The arith ops the base prints besides ``arith.constant``."""
 
@@ -393,11 +400,15 @@ class StructuredPrinter(ABC):
         a, b = op.operands
         result = op.results[0]
         language = self.LANGUAGE
+        # MLIR's i1: true is -1 read signed, and results wrap to one bit (true + true = false).
+        i1_operands = is_i1(a.type)
+        booleans = False
         if kind == "cmpi":
             cmpi = cast(arith.CmpiOp, op)
             predicate = arith.CMPI_COMPARISON_OPERATIONS[cmpi.predicate.value.data]
             fold: Callable[[int, int], int | bool] = COMPARE[predicate]
-            template = f"{{a}} {language.compare[predicate]} {{b}}"
+            infix = MIRRORED.get(predicate, predicate) if i1_operands else predicate
+            template = f"{{a}} {language.compare[infix]} {{b}}"
         else:
             fold = FOLD[type(op)]
             booleans = is_i1(result.type) and type(op) in language.boolean
@@ -405,12 +416,14 @@ class StructuredPrinter(ABC):
         la, lb = self.literal(a), self.literal(b)
         if language.fold and la is not None and lb is not None:
             try:
-                folded = fold(int(la), int(lb))
+                folded = fold(-int(la), -int(lb)) if i1_operands else fold(int(la), int(lb))
             except ZeroDivisionError:
                 pass  # it raises when the printed code runs, on the op's own line
             else:
-                self.literals[result] = bool(folded) if is_i1(result.type) else int(folded)
+                self.literals[result] = bool(int(folded) & 1) if is_i1(result.type) else int(folded)
                 return
+        if i1_operands and kind != "cmpi" and not (booleans or isinstance(op, BIT_OPS)):
+            raise self.unsupported(op)  # no spelling of its one-bit result on booleans
         expr = template.format(a=self.ref(a), b=self.ref(b))
         helper = language.helpers.get(type(op))
         if helper is not None:

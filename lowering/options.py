@@ -49,13 +49,23 @@ Override = str | Mapping[str, int] | Sequence[str]
 
 def override_text(override: Override) -> str:
     """``override`` in the tiler's one spelling, ``"FIELD=N FIELD=N"``; ``TypeError`` for
-    anything else (the tiler parses and checks the fields)."""
+    anything else. The text is split on white space by the tiler, so a mapping key or a
+    sequence item is checked here, where it is still one item: a key must be a tiling field
+    (``{"base_k=16 iterate_order": 1}`` would otherwise set two fields) and an item hold no
+    white space (:class:`PipelineError`, naming it); the tiler checks the rest."""
     if isinstance(override, str):
         return override
     if isinstance(override, Mapping):
+        fields = set(DwTiling.field_names())
+        for key in override:
+            if not isinstance(key, str) or key not in fields:
+                raise PipelineError(f"override key {key!r} is not a dw_tiling field")
         items = [f"{k}={operator.index(v)}" for k, v in override.items()]
     elif isinstance(override, Sequence) and all(isinstance(v, str) for v in override):
         items = list(override)
+        for item in items:
+            if not item or item.split() != [item]:
+                raise PipelineError(f"override item {item!r} is not one FIELD=N")
     else:
         raise TypeError(
             'override must be "FIELD=N ...", a sequence of "FIELD=N" or a mapping of fields '

@@ -33,6 +33,7 @@ only through its stage's map, so both consumers stay in step.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -197,6 +198,21 @@ def pipeline_spec(options: CompileOptions, stop_after: str = LEVELS[-1]) -> str:
     return ",".join(str(p.pipeline_pass_spec()) for _, p in pipeline_passes(options, stop_after))
 
 
+BUILD_LOCK = threading.RLock()
+"""Held while passes run: they are not safe to run in two threads at once.
+
+The lowering builds IR with xDSL's ``ImplicitBuilder``. Its current builder is per thread,
+but to reach it, the outermost ``ImplicitBuilder`` of a thread replaces the class attribute
+``Operation.__post_init__`` (process-wide) with a wrapper and puts back, on exit, whatever it
+found on entry. Two threads building at once interleave those saves and restores: one thread's
+builder stops receiving ops while it is still open (ops go missing: "value defined out of its
+IsolatedFromAbove parent"), or the wrapper ends up wrapped twice and each op is inserted twice
+("Can't add to a block an operation already attached to a block"). Nothing in the passes
+themselves is shared, so one lock around a compile is the whole fix: under the GIL a second
+compile could not run in parallel anyway. Re-entrant, because the ``tuned`` strategy compiles
+its candidates from inside the tiler pass."""
+
+
 def compile_levels(
     module: ModuleOp,
     options: CompileOptions | None = None,
@@ -217,6 +233,17 @@ def compile_levels(
     pass needed to reach ``stop_after`` is not registered and :class:`CompileError` when a pass
     rejects the problem or its options. ``registry`` replaces the pass registry (for tests).
     """
+    with BUILD_LOCK:
+        return _compile_levels(module, options, stop_after, registry, verify)
+
+
+def _compile_levels(
+    module: ModuleOp,
+    options: CompileOptions | None,
+    stop_after: str | None,
+    registry: PassRegistry | None,
+    verify: bool,
+) -> dict[str, ModuleOp]:
     options = CompileOptions.create() if options is None else options
     stop_after = stop_after or LEVELS[-1]
     passes = pipeline_passes(options, stop_after, registry)
@@ -245,6 +272,26 @@ def compile_levels(
         if i + 1 == len(passes) or passes[i + 1][0] != level:
             modules[level] = work.clone()
     return modules
+
+
+def compile_from(module: ModuleOp, level: str, options: CompileOptions | None = None) -> ModuleOp:
+    """A copy of ``module``, a program already at ``level``, compiled to the last level by
+    the stages after ``level`` (an API-level program written by hand: the cost-only mode
+    times hardware-level kernels, so it lowers one as the pipeline would). Raises
+    :class:`CompileError` naming the level when a pass rejects it."""
+    options = CompileOptions.create() if options is None else options
+    start = _check_level(level)
+    passes = [(lvl, p) for lvl, p in pipeline_passes(options) if LEVELS.index(lvl) > start]
+    ctx = make_context()
+    with BUILD_LOCK:
+        work = module.clone()
+        for stage_level, p in passes:
+            try:
+                p.apply(ctx, work)
+            except PassFailedException as e:
+                raise CompileError(stage_level, e) from None
+        work.verify()
+    return work
 
 
 @dataclass(frozen=True)
@@ -285,5 +332,6 @@ class AscendPipelinePass(ModulePass):
             raise PassFailedException(e.reason) from e
         except PipelineError as e:
             raise PassFailedException(f"{self.name}: {e}") from e
-        for _, p in passes:
-            p.apply(ctx, op)
+        with BUILD_LOCK:
+            for _, p in passes:
+                p.apply(ctx, op)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import ml_dtypes
@@ -59,14 +59,39 @@ IntOr3 = int | Sequence[int]
 _DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
 
 
+class LevelCopies(Mapping[str, ModuleOp]):
+    """The module of each level, as the caller's own copies.
+
+    The runner hands out the modules of its compile cache, which the next call of the same
+    problem runs: a caller who edits them (erases the launch) would change what that call
+    computes. Each level is cloned the first time it is looked up, so ``conv3d_weight``, which
+    never looks, pays nothing."""
+
+    def __init__(self, modules: Mapping[str, ModuleOp]) -> None:
+        self._cached = dict(modules)
+        self._copies: dict[str, ModuleOp] = {}
+
+    def __getitem__(self, level: str) -> ModuleOp:
+        if level not in self._copies:
+            self._copies[level] = self._cached[level].clone()
+        return self._copies[level]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cached)
+
+    def __len__(self) -> int:
+        return len(self._cached)
+
+
 @dataclass
 class Conv3dWeightResult:
-    """What one run gives: dW (float32, (Cout, Cin/g, kD, kH, kW)), the IR of each level, and
-    the modelled cost of the hardware-level program on the target (None for other levels)."""
+    """What one run gives: dW (float32, (Cout, Cin/g, kD, kH, kW)), the IR of each level (the
+    caller's own copies, :class:`LevelCopies`), and the modelled cost of the hardware-level
+    program on the target (None for other levels)."""
 
     grad_weight: np.ndarray
     problem: ConvBpFilterShape
-    modules: dict[str, ModuleOp] = field(default_factory=dict)
+    modules: Mapping[str, ModuleOp] = field(default_factory=dict)
     cost: CostReport | None = None
 
 
@@ -103,13 +128,14 @@ def compiled_levels(
     cores: int | None,
     override: str,
     dk: str = "separate",
-) -> dict[str, ModuleOp]:
-    """The module after each level for ``problem`` (cached by the runner: compiling is
-    deterministic; ``runtime.runner.clear_compile_cache()`` frees them)."""
+) -> Mapping[str, ModuleOp]:
+    """The module after each level for ``problem``, the caller's own copies
+    (:class:`LevelCopies`) of what the runner caches (compiling is deterministic;
+    ``runtime.runner.clear_compile_cache()`` frees them)."""
     options = CompileOptions.create(
         hw=hw_name, cores=cores, tiling=tiling, override=override, dk=dk
     )
-    return compiled(problem, options)
+    return LevelCopies(compiled(problem, options))
 
 
 def interpret(
@@ -191,7 +217,7 @@ def run_conv3d_weight(
             max_iterations=max_iterations,
         ),
     )
-    return Conv3dWeightResult(result.grad_weight, problem, result.modules, result.cost)
+    return Conv3dWeightResult(result.grad_weight, problem, LevelCopies(result.modules), result.cost)
 
 
 def model_cost(
@@ -227,7 +253,7 @@ class KernelRun:
 
 
 def run_compiled(
-    modules: dict[str, ModuleOp],
+    modules: Mapping[str, ModuleOp],
     problem: ConvBpFilterShape,
     *,
     hw: str | HwConfig,

@@ -44,12 +44,13 @@ from xdsl.interpreter import Interpreter, PythonValues
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from ascend_xdsl.dialects import api_level
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.ir.program import conv_problem, find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module
 from ascend_xdsl.lowering.options import CompileError, CompileOptions
-from ascend_xdsl.lowering.pipeline import LEVELS, compile_levels
+from ascend_xdsl.lowering.pipeline import BUILD_LOCK, LEVELS, compile_from, compile_levels
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.operator import operator_cost
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
@@ -191,6 +192,9 @@ def _execute(
     """Run ``entry`` of ``module`` on ``result.inputs`` as ``options`` say; fill ``result``."""
     start = time.perf_counter()
     if options.cost == "cost-only":
+        if _has_api_calls(module):
+            # The model times hardware instructions: lower the API calls as the pipeline does.
+            module = compile_from(module, "api", CompileOptions.create(hw=hw))
         costs = COST_ONLY.predict(
             module,
             hw,
@@ -205,6 +209,10 @@ def _execute(
     if costs:  # the dW kernel's report carries the whole operator's kernels
         costs[-1].operator = operator_cost(entry, costs, costs[-1].figures)
     result.costs = costs
+
+
+def _has_api_calls(module: ModuleOp) -> bool:
+    return any(isinstance(op, api_level.OPS) for op in module.walk())
 
 
 @dataclass
@@ -263,10 +271,15 @@ def _entry(module: ModuleOp, entry: str | func.FuncOp) -> func.FuncOp:
 def compiled(problem: ConvBpFilterShape, options: CompileOptions) -> dict[str, ModuleOp]:
     """The module after each level for ``problem``, cached (the last 128 problems and options:
     compiling is deterministic; :func:`clear_compile_cache` frees them). A tiling file is read
-    at every compile: it may have changed since the last."""
+    at every compile: it may have changed since the last.
+
+    Safe to call from several threads: compiles take turns (``lowering.pipeline.BUILD_LOCK``
+    says why), and the lookup waits for them, so threads asking for the same problem on a
+    cold cache compile it once."""
     if options.tiling_file:
         return compile_levels(build_module(problem), options)
-    return _compiled(problem, options)
+    with BUILD_LOCK:
+        return _compiled(problem, options)
 
 
 @lru_cache(maxsize=128)

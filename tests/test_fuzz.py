@@ -6,6 +6,9 @@
   edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
   ``check-ascendc`` included).
+* integer ``arith`` of every width runs in the interpreter on random operands, against MLIR's
+  definition; a tuning-cache entry with one field set to an edge value is refused by the
+  cache's check in one line, or comes back legal and re-scored.
 
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
@@ -273,3 +276,88 @@ def conv_flags(draw: st.DrawFn) -> list[str]:
 )
 def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
+
+
+# -- integer arith and the tuning cache (issue #20) ------------------------------------------------
+
+ARITH_FUZZ = settings(FUZZ, max_examples=LONG or 60)
+
+
+@ARITH_FUZZ
+@given(
+    op=st.sampled_from(
+        ["addi", "subi", "muli", "divsi", "remsi", "floordivsi", "ceildivsi", "minsi", "maxsi"]
+    ),
+    width=st.sampled_from([1, 8, 16, 32, 64]),
+    data=st.data(),
+)
+def test_integer_arith_wraps_as_mlir(op: str, width: int, data) -> None:
+    """Random operands of every width, in the interpreter, against MLIR's definition written
+    independently (tests/test_hardening_api.py); undefined cases (a zero divisor, MIN / -1)
+    are skipped."""
+    from test_hardening_api import _function, _interpreted, _mlir
+
+    values = st.integers(-(2 ** (width - 1)), 2 ** (width - 1) - 1)
+    a, b = data.draw(values), data.draw(values)
+    expected = _mlir(op, a, b, width)
+    if expected is None:
+        return
+    args = (bool(a), bool(b)) if width == 1 else (a, b)
+    assert _interpreted(_function(op, f"i{width}"), *args) == (expected,)
+
+
+_HONEST: dict[str, object] = {}
+
+
+def _honest_entry() -> dict:
+    """A real search result of a small layer (heuristic only: budget 1), computed once."""
+    if not _HONEST:
+        from test_hardening_api import HW as TUNE_HW
+        from test_hardening_api import TUNE_CORES, _tune_problem
+
+        from ascend_xdsl.tuning.search import search
+
+        _HONEST["entry"] = search(_tune_problem(), TUNE_HW, TUNE_CORES, budget=1).to_json()
+    return _HONEST["entry"]  # type: ignore[return-value]
+
+
+EDGE_VALUES = [0, -1, 1, 15, 17, -16, 2**31, 10**30, 1.0, -5.0, float("nan"), float("inf"), "7",
+               None, True, [], {}]  # fmt: skip
+
+
+@settings(FUZZ, max_examples=LONG or 8)
+@given(data=st.data())
+def test_a_mutated_cache_entry_is_refused_or_true(data) -> None:
+    """One field of an honest entry (a tiling field, a score, a count) set to an edge value:
+    the check refuses it (BadCacheEntry, one line) or what it returns is legal and re-scored."""
+    import copy
+    import math
+
+    from test_hardening_api import HW as TUNE_HW
+    from test_hardening_api import TUNE_CORES, _tune_problem
+
+    from ascend_xdsl.hw import load as load_hw
+    from ascend_xdsl.tuning.cached_search import BadCacheEntry, verified
+    from ascend_xdsl.tuning.search import fits
+
+    entry = copy.deepcopy(_honest_entry())
+    side = data.draw(st.sampled_from(["heuristic", "tuned", None]))
+    if side is None:
+        target, keys = entry, ["candidates", "rejected", "seconds"]
+    elif data.draw(st.booleans()):
+        target, keys = entry[side]["tiling"], sorted(entry[side]["tiling"])
+    else:
+        target, keys = entry[side], ["cycles", "efficiency", "bound", "bottleneck"]
+    key = data.draw(st.sampled_from(keys))
+    target[key] = data.draw(st.sampled_from(EDGE_VALUES))
+    try:
+        result = verified(entry, _tune_problem(), TUNE_HW, TUNE_CORES)
+    except BadCacheEntry as e:
+        assert "\n" not in str(e)
+        return
+    hw = load_hw(TUNE_HW)
+    for tiling, score in ((result.heuristic, result.heuristic_score),
+                          (result.tuned, result.tuned_score)):  # fmt: skip
+        assert fits(tiling, hw, TUNE_CORES)
+        assert math.isfinite(score.cycles) and score.cycles > 0
+    assert result.tuned_score.cycles <= result.heuristic_score.cycles

@@ -5,19 +5,132 @@
 ``strategy=tuned`` names it in ``passes/tiling_options.SEARCHES`` and imports it when the
 strategy first runs, so ``--tiling tuned``, ``tiling="tuned"`` in the Python API and
 ``ascend-tune`` all reach this one function.
+
+A cache entry is data from disk and is checked before it is used (:func:`verified`); a bad
+one is discarded with a one-line warning (the ``ascend_xdsl.tuning`` logger, which prints on
+standard error when nothing else is configured) and the search runs again. What it trusts
+and what it checks is in docs/runtime.md, "The tuning cache".
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import sys
+from typing import Any
 
 from tqdm import tqdm
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.op_level import tiling_problem_mismatch
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.tuning import cache
-from ascend_xdsl.tuning.search import BUDGET, TuneResult, search
+from ascend_xdsl.tuning.search import (
+    BUDGET,
+    SLOWER,
+    Score,
+    TuneResult,
+    fits,
+    heuristic_candidates,
+    score_tiling,
+    search,
+)
+
+LOG = logging.getLogger("ascend_xdsl.tuning")
+
+RESCORE_TOLERANCE = 1e-9
+"""Relative difference allowed between the cycles an entry claims and its re-score (the cost
+model is deterministic: the same compiler gives the same cycles)."""
+
+
+class BadCacheEntry(ValueError):
+    """A cache entry whose content does not hold up (see :func:`verified`)."""
+
+
+def _tiling_error(
+    name: str, tiling: DwTiling, problem: ConvBpFilterShape, hw: HwConfig, cores: int
+) -> str | None:
+    """Why ``tiling`` could not have come out of the search of ``problem``: another layer's,
+    or one the search would have dropped (``search.fits``: the buffers, every core busy and
+    at most ``cores`` of them)."""
+    mismatch = tiling_problem_mismatch(problem, tiling)
+    if mismatch is not None:
+        return f"{name} {mismatch}"
+    errors = tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
+    if errors:
+        return f"{name} tiling is illegal: {errors[0]}"
+    if not fits(tiling, hw, cores):
+        return f"{name} tiling uses {tiling.core_num} cores, the request has {cores}"
+    return None
+
+
+def _cycles_error(name: str, claimed: Score) -> str | None:
+    cycles = claimed.cycles
+    number = isinstance(cycles, int | float) and not isinstance(cycles, bool)
+    if number and math.isfinite(cycles) and cycles > 0:
+        return None
+    return f"{name} cycles {cycles!r} are not a positive finite number"
+
+
+def _rescored(
+    name: str, claimed: Score, problem: ConvBpFilterShape, hw: str, tiling: DwTiling
+) -> Score:
+    """The cost model's score of ``tiling`` if it agrees with the one ``claimed`` (whose
+    cycles :func:`_cycles_error` has checked)."""
+    limit = claimed.cycles * (1 + RESCORE_TOLERANCE) + 1
+    try:
+        score = score_tiling(problem, hw, tiling, cycle_limit=limit)
+    except Exception as e:  # what the search counts as a rejected candidate
+        raise BadCacheEntry(f"{name} tiling cannot be compiled and timed ({e})") from None
+    if score is SLOWER or abs(score.cycles - claimed.cycles) > RESCORE_TOLERANCE * score.cycles:
+        measured = "more than that" if score is SLOWER else f"{score.cycles:g}"
+        raise BadCacheEntry(
+            f"{name} claims {claimed.cycles:g} cycles, the cost model gives {measured}"
+        )
+    return score
+
+
+def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: int) -> TuneResult:
+    """The cached result ``data`` of the search of ``problem`` on ``hw`` over ``cores``, if it
+    holds up; :class:`BadCacheEntry` naming the first thing that does not.
+
+    Checked: the layout and kinds of every field; both tilings are tilings of ``problem`` that
+    pass the search's own legality check; the heuristic's is the one the heuristic gives now;
+    the tuned one is not slower; each claimed cycle count is a positive finite number that a
+    re-score by the cost-only mode reproduces (the scores returned are the re-scores). Not
+    checked: that the tuned tiling is the best the search would find (that takes the search).
+    """
+    try:
+        result = TuneResult.from_json(data, cached=True)
+    except (KeyError, TypeError, ValueError) as e:
+        raise BadCacheEntry(f"is not a search result ({e})") from None
+    for name in ("candidates", "rejected"):
+        value = getattr(result, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise BadCacheEntry(f"{name} {value!r} is not a count")
+    if not isinstance(result.seconds, int | float) or not 0 <= result.seconds < math.inf:
+        raise BadCacheEntry(f"seconds {result.seconds!r} is not a duration")
+    config = load_hw(hw)
+    sides = (
+        ("heuristic", result.heuristic, result.heuristic_score),
+        ("tuned", result.tuned, result.tuned_score),
+    )
+    for name, tiling, claimed in sides:  # the cheap checks first, the re-scores last
+        error = _cycles_error(name, claimed) or _tiling_error(name, tiling, problem, config, cores)
+        if error is not None:
+            raise BadCacheEntry(error)
+    if result.heuristic != heuristic_candidates(problem, config, cores)[0]:
+        raise BadCacheEntry("heuristic tiling is not the one the heuristic gives")
+    heuristic = _rescored("heuristic", result.heuristic_score, problem, hw, result.heuristic)
+    same = result.tuned == result.heuristic and result.tuned_score == result.heuristic_score
+    tuned = heuristic if same else _rescored("tuned", result.tuned_score, problem, hw, result.tuned)
+    if tuned.cycles > heuristic.cycles:
+        raise BadCacheEntry("tuned tiling is slower than the heuristic's, which the search keeps")
+    result.heuristic_score, result.tuned_score = heuristic, tuned
+    return result
+
 
 PROGRESS_AFTER = 2.0
 """Seconds a search runs before its progress bar appears (on a terminal only)."""
@@ -40,11 +153,19 @@ def tune(
     """
     cores = cores or load_hw(hw).aic_count
     key = cache.cache_key(problem, hw, cores, budget)
-    if use_cache and (hit := cache.load(key)) is not None:
+    if use_cache:
         try:
-            return TuneResult.from_json(hit, cached=True)
-        except (KeyError, TypeError, ValueError):
-            pass  # a file from an older layout: search again and overwrite it
+            hit = cache.load(key)
+            if hit is not None:
+                return verified(hit, problem, hw, cores)
+        except cache.CacheEntryError as e:
+            LOG.warning("ascend-xdsl: warning: %s; discarded, searching again", e)
+        except BadCacheEntry as e:
+            LOG.warning(
+                "ascend-xdsl: warning: tuning cache entry %s: %s; discarded, searching again",
+                cache.entry_path(key),
+                e,
+            )
     bar = tqdm(
         total=budget,
         desc="tuning",

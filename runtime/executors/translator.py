@@ -67,6 +67,15 @@ PYTHON = Language(
         arith.OrIOp: "{a} | {b}",
         arith.XOrIOp: "{a} ^ {b}",
     },
+    # On i1 (booleans) with MLIR's one-bit wrap: true + true = false, true is -1 when read
+    # signed, so the minimum of true and false is true.
+    boolean={
+        arith.AddiOp: "{a} != {b}",
+        arith.SubiOp: "{a} != {b}",
+        arith.MuliOp: "{a} & {b}",
+        arith.MinSIOp: "{a} | {b}",
+        arith.MaxSIOp: "{a} & {b}",
+    },
     select="{a} if {c} else {b}",
     true="True",
     false="False",

@@ -203,3 +203,43 @@ scf.while () : () -> () {
 }
 ascend.end %obj : !obj
 // CHECK: Operation does not verify: ascend.iterate needs a preceding ascend.set_start_position
+
+// -----
+
+// A single shape with K = 0 (a constant; a computed one is refused when the call runs).
+!obj = !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
+%obj = "test.op"() : () -> !obj
+%m = arith.constant 64 : index
+%k = arith.constant 0 : index
+ascend.set_single_shape %obj, %m, %m, %k : !obj
+// CHECK: Operation does not verify: ascend.set_single_shape K must be at least 1, got 0
+
+// -----
+
+// A single shape with N = -144.
+!obj = !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
+%obj = "test.op"() : () -> !obj
+%m = arith.constant 64 : index
+%n = arith.constant -144 : index
+ascend.set_single_shape %obj, %m, %n, %m : !obj
+// CHECK: Operation does not verify: ascend.set_single_shape N must be at least 1, got -144
+
+// -----
+
+// A start row of -3.
+!obj = !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
+%obj = "test.op"() : () -> !obj
+%row = arith.constant -3 : index
+ascend.set_start_position %obj, %row : !obj
+// CHECK: Operation does not verify: ascend.set_start_position hoStartIdx must not be negative, got -3
+
+// -----
+
+// An x offset of -1.
+!obj = !ascend.conv3d_bp_filter<#ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, ND, i32>, #ascend.conv_type<GM, NDC1HWC0, f16>, #ascend.conv_type<GM, FRACTAL_Z_3D, f32>>
+!act = !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>
+%obj = "test.op"() : () -> !obj
+%x = "test.op"() : () -> !act
+%off = arith.constant -1 : index
+ascend.set_input %obj, %x[%off] : !obj, !act
+// CHECK: Operation does not verify: ascend.set_input offset must not be negative, got -1
