@@ -61,10 +61,10 @@ def cost_json(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def busy(report: dict, pipe: str) -> float:
     """The busy cycles of ``pipe``, after checking that no other timed pipe did anything (the
     program has exactly one timed instruction)."""
-    others = {p: report["pipes"][p]["busy_cycles"] for p in PIPES if p != pipe}
+    others = {p: report["cost"]["pipes"][p]["busy_cycles"] for p in PIPES if p != pipe}
     assert not any(others.values()), f"other pipes busy: {others}"
-    assert report["cores"]["count"] == 1
-    return report["pipes"][pipe]["busy_cycles"]
+    assert report["cost"]["core_spread"]["count"] == 1
+    return report["cost"]["pipes"][pipe]["busy_cycles"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ embedded default layer and says so on standard error. What it prints is built in
 * ``--tiling tuned`` compiles the tiling the search of ``tuning/`` finds, by the tiler's one
   route to it (``passes/tiling_options.SEARCHES``; cached on disk, ``--no-cache`` searches
   again), with a progress bar on standard error when it is a terminal.
-* ``--report json`` prints one JSON document instead of the summary: the cost model's report
-  (``runtime/cost/report.py``), the problem and the reference check.
+* ``--report json`` prints one JSON document instead of the summary: the report of
+  docs/report.schema.json (``runtime/reports/document.py``): the problem, the tiling, the cost
+  model's report (``runtime/cost/report.py``) and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
   seeded random inputs (``--seed``), checks dW against the reference (``runtime/reports/check.py``)
   and prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
@@ -110,7 +111,7 @@ def bp_filter(args: argparse.Namespace) -> str:
     write_pictures(result.costs, args.trace, args.plot, problem_title(problem))
     check = None if args.cost_only else result.check()
     if args.report == "json":
-        text = json_report(problem, options.hw, result, check)
+        text = json_report(problem, options.hw, result, check, args.tiling)
     else:
         text = summary(result, options.hw, args.tiling, check)
     if check is not None and not check.ok:

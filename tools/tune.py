@@ -5,8 +5,10 @@ Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling sea
 layer: the heuristic's and the tuned tiling's modelled cycles, the speedup, the tuned tiling's
 efficiency against the roofline and its bottleneck, and the tuned tiling.
 
-* ``--format table|json|csv``: a text table (default), a JSON list of objects (at least
-  ``heuristic_cycles``, ``tuned_cycles``, ``speedup`` and ``tiling``, every DwTiling field), or CSV.
+* ``--format table|json|csv``: a text table (default), the JSON report of
+  docs/report.schema.json (``layers``: one object per layer with its ``problem``, the
+  heuristic's and the tuned cycles, the tuned ``tiling`` with every DwTiling field, ``cached``,
+  ...), or CSV with the same columns (``problem`` and ``tiling`` as JSON text).
 * ``--workers N``: a local process pool of N processes (the default: 1, in this process).
 * ``--ray [ADDRESS]``: one Ray task per layer on the cluster at ADDRESS, or on a local Ray
   instance when no address is given (the ``[ray]`` extra; ``--workers N`` above 1 then sets the
@@ -33,6 +35,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ascend_xdsl.hw import DEFAULT_HW, UnknownHardwareError, load
+from ascend_xdsl.runtime.reports.document import tune_document
 from ascend_xdsl.tools.errors import (
     CliError,
     OneLineParser,
@@ -59,7 +62,12 @@ CSV_COLUMNS = (
     "tiling_summary",
     "candidates",
     "tuning_seconds",
+    "cached",
+    "problem",
+    "tiling",
 )
+"""The CSV's columns; ``problem`` and ``tiling`` hold the row's JSON objects as compact JSON
+text (a ``tiling`` cell saved to a file is what ``--tiling fixed:FILE`` reads)."""
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -128,7 +136,10 @@ def format_csv(rows: Sequence[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    for row in rows:
+        cells = {k: json.dumps(v, separators=(",", ":")) if isinstance(v, dict) else v
+                 for k, v in row.items()}  # fmt: skip
+        writer.writerow(cells)
     return out.getvalue()
 
 
@@ -171,7 +182,7 @@ def run(args: argparse.Namespace) -> str:
     finally:
         bar.close()
     if args.format == "json":
-        return json.dumps(rows, indent=2) + "\n"
+        return json.dumps(tune_document(hw.name, rows), indent=2) + "\n"
     if args.format == "csv":
         return format_csv(rows)
     return format_table(rows)
