@@ -22,6 +22,8 @@ from ascend_xdsl.tools.flags import add_max_iterations_flag, ints
 PROG = "ascend-conv"
 ASCENDC = "ascendc"
 """``--emit ascendc``: not an IR level but the Ascend C project written from the API level."""
+TILING = "tiling"
+"""``--emit tiling``: the tiling the strategy chose, as ``--tiling fixed:FILE`` reads it."""
 
 DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
     "input": (2, 64, 8, 28, 28),
@@ -82,8 +84,9 @@ def add_compile_flags(bp: argparse.ArgumentParser) -> None:
         "--tiling",
         metavar="heuristic|tuned|fixed:FILE",
         default="heuristic",
-        help="tiling strategy (tuned searches for the fastest tiling by the cost model, cached; "
-        "fixed:FILE reads one #ascend.dw_tiling<...> from FILE)",
+        help="tiling strategy (default heuristic; tuned searches for the fastest tiling by the "
+        "cost model, cached; fixed:FILE reads one #ascend.dw_tiling<...> from FILE, or JSON: "
+        "the tiling object of --report json or ascend-tune --format json, or that report)",
     )
     bp.add_argument(
         "--no-cache",
@@ -105,8 +108,10 @@ def add_compile_flags(bp: argparse.ArgumentParser) -> None:
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument(
         "--emit",
-        choices=(*LEVELS, ASCENDC),
-        help="print the IR at this level and stop; ascendc: write the Ascend C project to -o DIR",
+        choices=(*LEVELS, TILING, ASCENDC),
+        help="print the IR at this level and stop; tiling: print the tiling of --tiling as one "
+        "#ascend.dw_tiling<...> that --tiling fixed:FILE reads back; ascendc: write the Ascend "
+        "C project to -o DIR",
     )
 
 

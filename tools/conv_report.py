@@ -15,6 +15,7 @@ from io import StringIO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.hw import HwConfig
@@ -36,6 +37,13 @@ def _tiling_of(modules: dict[str, ModuleOp]) -> DwTiling:
     tiling = tiling_of_module(modules["api"])
     assert tiling is not None, "the API level of a compiled problem has an ascend.init"
     return tiling
+
+
+def tiling_text(api_module: ModuleOp) -> str:
+    """``--emit tiling``: the tiling of the API level as one ``#ascend.dw_tiling<...>`` line."""
+    out = StringIO()
+    Printer(stream=out).print_attribute(DwTilingAttr(_tiling_of({"api": api_module})))
+    return out.getvalue() + "\n"
 
 
 def _dims(shape: Sequence[int]) -> str:
