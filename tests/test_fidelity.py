@@ -234,7 +234,7 @@ def test_bandwidth_floor_counts_bytes_moved(
     """The GM floor divides the bytes a launch moves by the chip's HBM rate: 32 B/cycle per core
     (INI ddr_rate) x 24 cores = 768 B/cycle on 910B2, so 2048 bytes take 2.67 cycles."""
     report = cost_json("fixpipe_16x32_strided", tmp_path, capsys)
-    assert report["bandwidth_floor_cycles"] == pytest.approx(2048 / (32 * 24), rel=1e-3)
+    assert report["cost"]["bandwidth_floor_cycles"] == pytest.approx(2048 / (32 * 24), rel=1e-3)
 
 
 def test_every_program_is_checked() -> None:
