@@ -62,6 +62,9 @@ class FakeTensor:
     def size(self) -> tuple[int, ...]:  # torch's size is a method: np.size must not be used
         return self.array.shape
 
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+
 
 @pytest.fixture
 def fake_torch(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
@@ -155,3 +158,14 @@ def test_against_torch_itself():
         want = torch.nn.grad.conv3d_weight(xk.float(), W_SHAPE, dyk.float(), padding=1)
         assert isinstance(got, torch.Tensor) and got.dtype == torch.float32
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-3)
+
+
+def test_the_non_finite_note_counts_a_tensors_values(fake_torch):
+    from ascend_xdsl.runtime.reports.check import non_finite_note
+
+    x, dy = _inputs(np.float16)
+    x[0, 0, 0, 0, :2] = np.inf
+    note = non_finite_note(FakeTensor(x, "float16"), FakeTensor(dy, "float16"))
+    assert note is not None and note.startswith("x holds 2 Inf/NaN values")
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning, match="x holds 2 Inf/NaN"):
+        conv3d_weight(FakeTensor(x, "float16"), W_SHAPE, FakeTensor(dy, "float16"), padding=1)
