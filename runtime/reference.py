@@ -90,7 +90,8 @@ def conv3d_weight_reference(
     # One BLAS thread: these GEMMs are long and thin (Cout/g x Cin/g outputs, N·Do·Ho·Wo terms),
     # and a second thread made them 5 to 20 times slower on a shared 2-core machine
     # (docs/performance.md), as in the runner (runtime/runner.py).
-    with threadpool_limits(limits=1, user_api="blas"):
+    # An Inf times a padding zero is NaN, as torch has it: no warning for IEEE arithmetic.
+    with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
         for tap in range(taps):
             a, b, c = np.unravel_index(tap, (kd, kh, kw))
             # The input positions this tap reads for every output position.

@@ -134,7 +134,7 @@ def test_bad_layers_files_fail_in_one_line(tmp_path, text, message):
         (["L", "--format", "xml"], 2, "invalid choice: 'xml'"),
         (["L", "--hw", "nope"], 1, "unknown hardware 'nope'"),
         (["L", "--cores", "99"], 1, "--cores 99: atlas-a2-910b2 has 24"),
-        ([], 2, "the following arguments are required: LAYERS"),
+        ([], 2, "LAYERS is required"),
     ],
 )
 def test_bad_flags(layers_json, args, code, message):
