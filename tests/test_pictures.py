@@ -348,7 +348,7 @@ def test_docs_plot_command_runs(capsys, tmp_path):
     """The command docs/cost-model.md shows for its picture writes that picture."""
     pytest.importorskip("matplotlib")
     page = (ROOT / "docs" / "cost-model.md").read_text()
-    (line,) = re.findall(r"^\$ (ascend-conv bp-filter --plot \S+)$", page, re.M)
+    (line,) = re.findall(r"^\$ \.venv/bin/(ascend-conv bp-filter --plot \S+)$", page, re.M)
     argv = shlex.split(line)[1:]
     shown = argv[argv.index("--plot") + 1]
     assert shown == "docs/cost-default-layer.png"
