@@ -1,6 +1,9 @@
 """Replayable tilings: ``ascend-conv --emit tiling`` writes the tiling of any strategy as
 ``--tiling fixed:FILE`` reads it, and ``fixed:`` also reads the tuner's and the reports' JSON;
-a tuned tiling replayed gives the tuned cycles."""
+a tuned tiling replayed gives the tuned cycles.
+
+The small layer is the one of tests/test_tune_cli.py, with the same options: its search is
+cached for the session (tests/conftest.py), so whichever file runs first pays for it once."""
 
 from __future__ import annotations
 
