@@ -191,7 +191,7 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
         f"{wall:.0f} s. The command:",
         "",
         "```",
-        f"python benchmarks/bench_tuning.py --workers {args.workers}",
+        f".venv/bin/python benchmarks/bench_tuning.py --workers {args.workers}",
         "```",
         "",
         "The layers are `benchmarks/layers.json` (batch 1; the same file works with",

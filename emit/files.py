@@ -141,7 +141,9 @@ from ascend_xdsl.runtime.api import random_inputs
 from ascend_xdsl.runtime.reports.check import check
 
 # The problem of the host function and its launch's ascend.conv attribute.
-PROBLEM = shape_from_torch_args({problem})
+PROBLEM = shape_from_torch_args(
+{problem}
+)
 
 
 def main(argv: list[str]) -> int:
@@ -151,6 +153,7 @@ def main(argv: list[str]) -> int:
     folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
     x, dy = random_inputs(PROBLEM, seed)
     if argv[0] == "make":
+        folder.mkdir(parents=True, exist_ok=True)
         formats.ncdhw_to_ndc1hwc0(x, C0).tofile(folder / "x.bin")
         formats.ncdhw_to_ndc1hwc0(dy, C0).tofile(folder / "dy.bin")
         return 0
@@ -179,8 +182,15 @@ def emit_data_script(host: func.FuncOp) -> str | None:
     p = conv_problem(host)
     if p is None:
         return None
-    problem = (
-        f"{p.input_shape}, {p.weight_shape}, stride={p.strides}, padding={p.pads}, "
-        f"dilation={p.dilations}, groups={p.groups}, dtype={p.dtype!r}"
-    )
-    return _DATA_SCRIPT.format(problem=problem)
+    # One argument a line, as ruff formats a call this long: the project passes the linter
+    # wherever it is written (inside a repository that runs ruff, for one).
+    arguments = [
+        f"{p.input_shape}",
+        f"{p.weight_shape}",
+        f"stride={p.strides}",
+        f"padding={p.pads}",
+        f"dilation={p.dilations}",
+        f"groups={p.groups}",
+        f'dtype="{p.dtype}"',
+    ]
+    return _DATA_SCRIPT.format(problem="\n".join(f"    {a}," for a in arguments))

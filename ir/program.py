@@ -11,10 +11,29 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType, ModuleOp
 
+from ascend_xdsl.dialects.api_level import InitOp
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.launch import CONV_ATTR, LaunchOp
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
+
+
+def op_count(module: ModuleOp) -> int:
+    """The operations of ``module`` besides itself: the "N ops" the tools print per level."""
+    return sum(1 for _ in module.walk()) - 1
+
+
+def tiling_of_module(module: ModuleOp) -> DwTiling | None:
+    """The tiling of the first ``ascend.init`` of ``module`` (API level), else of the first
+    tiled ``ascend.conv3d_backprop_filter`` (format level); None when there is neither (the
+    hardware level keeps no record of it)."""
+    for op in module.walk():
+        if isinstance(op, InitOp):
+            return op.tiling.tiling
+        if isinstance(op, Conv3DBackpropFilterOp) and op.tiling is not None:
+            return op.tiling.tiling
+    return None
 
 
 def find_function(module: ModuleOp, name: str) -> func.FuncOp | None:

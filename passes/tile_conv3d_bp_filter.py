@@ -8,7 +8,8 @@ Runs on the format level and attaches ``tiling = #ascend.dw_tiling<…>`` to eve
   ``conv/conv3d_backprop_filter_v2/op_host/op_tiling/arch22/``), with the multi-core split over
   ``cores`` AI Cores
   (``cores=0``: every AI Cube core of ``hw``);
-* ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>``, what
+* ``fixed`` — the tiling in ``tiling_file`` (a file holding one ``#ascend.dw_tiling<…>`` or the
+  JSON of one, see ``tiling_from_json``, what
   ``ascend-conv --tiling fixed:FILE`` passes) or, without a file, the one the op already
   carries, checked against ``hw``;
 * ``tuned`` — the tiling found by the search of the tuning package (``tuning/``, above the
@@ -24,6 +25,7 @@ buffers of ``hw`` fails the pass with a message naming the buffer, what it needs
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
@@ -86,7 +88,8 @@ def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
 
 
 def read_tiling_file(ctx: Context, path: str) -> DwTiling:
-    """The ``#ascend.dw_tiling<...>`` written in the file at ``path``."""
+    """The tiling written in the file at ``path``: one ``#ascend.dw_tiling<...>`` (what
+    ``ascend-conv --emit tiling`` writes), or JSON (:func:`tiling_from_json`)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read(MAX_TILING_FILE_BYTES + 1)
@@ -101,6 +104,8 @@ def read_tiling_file(ctx: Context, path: str) -> DwTiling:
             f"tiling file '{path}': larger than the {MAX_TILING_FILE_BYTES // 1024} kB a "
             "#ascend.dw_tiling<...> takes"
         )
+    if text.lstrip().startswith(("{", "[")):
+        return tiling_from_json(text, path)
     parser = Parser(ctx, text, name=path)
     try:
         attr = parser.parse_attribute()
@@ -118,6 +123,43 @@ def read_tiling_file(ctx: Context, path: str) -> DwTiling:
     if not isinstance(attr, DwTilingAttr):
         raise PassFailedException(f"{path}: expected #ascend.dw_tiling<...>, got {attr}")
     return attr.tiling
+
+
+def tiling_from_json(text: str, path: str) -> DwTiling:
+    """A tiling given as JSON: an object of DwTiling fields (the tuner's ``tiling``), or a
+    report holding one under ``tiling`` (``--report json`` of ascend-conv, a row of
+    ``ascend-tune --format json``), or an ascend-tune report of one layer
+    (docs/report.schema.json)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PassFailedException(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+    if isinstance(data, dict) and isinstance(data.get("layers"), list):
+        if len(data["layers"]) != 1:
+            raise PassFailedException(
+                f"{path}: an ascend-tune report of {len(data['layers'])} layers: which tiling? "
+                "save the 'tiling' of one layer"
+            )
+        data = data["layers"][0]
+    if isinstance(data, dict) and "tiling" in data:
+        data = data["tiling"]
+    if not isinstance(data, dict):
+        raise PassFailedException(
+            f"{path}: expected a JSON object of DwTiling fields, or a report with a 'tiling'"
+            + (
+                " (this report has none: the hardware level keeps no tiling)"
+                if data is None
+                else ""
+            )
+        )
+    try:
+        tiling = DwTiling.from_dict(data)
+        DwTilingAttr(tiling).verify()
+    except ValueError as e:  # from_dict's unknown, missing or non-integer fields
+        raise PassFailedException(f"{path}: {e}") from None
+    except VerifyException as e:
+        raise PassFailedException(f"{path}: {first_line_of(e)}") from None
+    return tiling
 
 
 MAX_TILING_FILE_BYTES = 64 * 1024

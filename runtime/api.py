@@ -16,6 +16,7 @@ import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -23,6 +24,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
+from ascend_xdsl.ir.program import op_count
 from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions, Override, load_target, override_text
 from ascend_xdsl.runtime.cost.report import CostReport
@@ -36,6 +38,7 @@ from ascend_xdsl.runtime.runner import (
     random_inputs,
     run,
 )
+from ascend_xdsl.runtime.tensors import as_inputs
 
 __all__ = [
     "Conv3dWeightResult",
@@ -89,10 +92,24 @@ class Conv3dWeightResult:
     caller's own copies, :class:`LevelCopies`), and the modelled cost of the hardware-level
     program on the target (None for other levels)."""
 
-    grad_weight: np.ndarray
+    grad_weight: Any
+    """A numpy array, or a torch tensor when the inputs were tensors."""
     problem: ConvBpFilterShape
     modules: Mapping[str, ModuleOp] = field(default_factory=dict)
     cost: CostReport | None = None
+
+    def __repr__(self) -> str:
+        # The default repr prints every module in full (26 kB for a small layer): a notebook
+        # wants one line, and the IR is one attribute away.
+        dw = self.grad_weight
+        kind = type(dw).__module__.split(".")[0]
+        levels = ", ".join(f"{level}: {op_count(m)} ops" for level, m in self.modules.items())
+        cost = "None" if self.cost is None else f"<{self.cost.cycles:,.0f} cycles>"
+        return (
+            f"Conv3dWeightResult(grad_weight={kind} {str(dw.dtype).removeprefix('torch.')} "
+            f"{'x'.join(map(str, dw.shape))}, problem={self.problem!r}, "
+            f"modules={{{levels}}}, cost={cost})"
+        )
 
 
 def problem_of(
@@ -104,12 +121,10 @@ def problem_of(
     dilation: IntOr3 = 1,
     groups: int = 1,
 ) -> ConvBpFilterShape:
-    """The checked problem of torch-style arguments; raises ``ValueError`` naming the problem."""
-    x, dy = np.asarray(input), np.asarray(grad_output)
-    if x.dtype not in _DTYPES or dy.dtype != x.dtype:
-        raise TypeError(
-            f"input and grad_output must both be float16 or bfloat16, got {x.dtype} and {dy.dtype}"
-        )
+    """The checked problem of torch-style arguments (numpy arrays or torch tensors, see
+    ``runtime/tensors.py``); raises ``ValueError`` naming the problem."""
+    inputs = as_inputs(input, grad_output)
+    x, dy = inputs.x, inputs.dy
     problem = shape_from_torch_args(
         x.shape, weight_size, stride, padding, dilation, groups, _DTYPES[x.dtype]
     )
@@ -195,6 +210,7 @@ def run_conv3d_weight(
     executor: str = "compiled",
     cost: bool = True,
     max_iterations: int | None = None,
+    cast: str | None = None,
 ) -> Conv3dWeightResult:
     """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
     ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`); with ``cost`` (the
@@ -202,22 +218,26 @@ def run_conv3d_weight(
     doubles the run time, which ``conv3d_weight`` does not pay). ``tiling`` is
     ``"heuristic"``, ``"tuned"`` (the search of ``tuning/``, cached on disk) or
     ``"fixed:FILE"``; ``override`` is ``"FIELD=N ..."``, a sequence of ``"FIELD=N"`` or a
-    mapping of fields to integers; the errors, warnings and ``max_iterations`` are those of
-    :func:`conv3d_weight`."""
-    problem = problem_of(input, weight_size, grad_output, stride, padding, dilation, groups)
-    note = non_finite_note(input, grad_output)
+    mapping of fields to integers; the inputs, ``cast``, the errors, warnings and
+    ``max_iterations`` are those of :func:`conv3d_weight` (``grad_weight`` is a torch tensor
+    when the inputs are)."""
+    inputs = as_inputs(input, grad_output, cast)
+    problem = problem_of(inputs.x, weight_size, inputs.dy, stride, padding, dilation, groups)
+    note = non_finite_note(inputs.x, inputs.dy)
     options = CompileOptions.create(hw=hw, cores=cores, tiling=tiling, override=override, dk=dk)
     if note is not None:
         warnings.warn(note, NonFiniteInputWarning, stacklevel=2)
     result = run(
-        CompileJob(problem, options, level, (np.asarray(input), np.asarray(grad_output))),
+        CompileJob(problem, options, level, (inputs.x, inputs.dy)),
         RunOptions(
             cost="full" if cost and level == "hw" else "none",
             executor=executor,
             max_iterations=max_iterations,
         ),
     )
-    return Conv3dWeightResult(result.grad_weight, problem, LevelCopies(result.modules), result.cost)
+    return Conv3dWeightResult(
+        inputs.result(result.grad_weight), problem, LevelCopies(result.modules), result.cost
+    )
 
 
 def model_cost(
@@ -284,11 +304,15 @@ def conv3d_weight(
     tiling: str = "heuristic",
     executor: str = "compiled",
     max_iterations: int | None = None,
-) -> np.ndarray:
+    cast: str | None = None,
+) -> Any:
     """dW like ``torch.nn.grad.conv3d_weight(input, weight_size, grad_output, ...)``.
 
     ``input`` (N, Cin, D, H, W) and ``grad_output`` (N, Cout, Do, Ho, Wo) are float16 or
-    ml_dtypes.bfloat16 numpy arrays; stride, padding and dilation are an int or 3 values
+    ml_dtypes.bfloat16 numpy arrays, or torch float16 or bfloat16 tensors (contiguous or not;
+    dW is then a float32 torch tensor on the device of ``input``). Other types (float32) raise
+    ``TypeError`` naming the conversion, unless ``cast="f16"`` or ``cast="bf16"`` asks to round
+    them (``runtime/tensors.py``). stride, padding and dilation are an int or 3 values
     (padding also 6 values: front, back, up, down, left, right). Returns float32 dW of shape
     ``weight_size``, computed by the hardware-level program on every AI core of ``hw``.
 
@@ -312,4 +336,5 @@ def conv3d_weight(
         executor=executor,
         cost=False,
         max_iterations=max_iterations,
+        cast=cast,
     ).grad_weight

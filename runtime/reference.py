@@ -15,7 +15,10 @@ accumulated in float32, matching the fp32 L0C of the cube unit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 Triple = tuple[int, int, int]
 Pads6 = tuple[int, int, int, int, int, int]
@@ -58,35 +61,50 @@ def conv3d_weight_reference(
     dilation: Triple = (1, 1, 1),
     groups: int = 1,
     accumulate: type[np.floating] = np.float32,
+    on_tap: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """dW (Cout, Cin/g, kD, kH, kW) from x (N, Cin, D, H, W) and dy (N, Cout, Do, Ho, Wo).
     ``padding6`` is (front, back, up, down, left, right). ``accumulate`` is the type the products
     are summed in and returned as (float32 as in L0C; float64 gives the exact value to check
-    against).
+    against). ``on_tap(done, total)`` is called after each kernel tap (a progress line).
 
-    Vectorised: one einsum per kernel tap over (n, do, ho, wo), all groups at once."""
+    Vectorised: one GEMM per kernel tap, (Cout/g, N·Do·Ho·Wo) × (N·Do·Ho·Wo, Cin/g) per group,
+    so numpy's BLAS does the sums (an einsum over the same axes runs in numpy's own loops, about
+    20 times slower on a 2x64x16x56x56 layer, docs/performance.md)."""
     _check_shapes(x, dy, weight_shape, stride, padding6, dilation, groups)
     cout, cin_g, kd, kh, kw = weight_shape
     n = x.shape[0]
     do, ho, wo = dy.shape[2:]
     pf, pb, pu, pd, pl, pr = padding6
-    xp = np.pad(x.astype(accumulate), ((0, 0), (0, 0), (pf, pb), (pu, pd), (pl, pr)))
-    dyg = dy.astype(accumulate).reshape(n, groups, cout // groups, do, ho, wo)
+    # x as (group, Cin/g, N, D, H, W), padded: a tap's window is then one strided view.
+    xg = x.reshape(n, groups, cin_g, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
+    xp = np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+    # dy as (group, N·Do·Ho·Wo, Cout/g): the right operand of every tap's GEMM.
+    positions = n * do * ho * wo
+    dyg = dy.astype(accumulate).reshape(n, groups, cout // groups, do * ho * wo)
+    dyg = np.ascontiguousarray(dyg.transpose(1, 0, 3, 2)).reshape(groups, positions, -1)
     sd, sh, sw = stride
     dd, dh, dw = dilation
     out = np.zeros((groups, cout // groups, cin_g, kd, kh, kw), dtype=accumulate)
-    for a in range(kd):
-        for b in range(kh):
-            for c in range(kw):
-                # The input positions this tap reads for every output position.
-                win = xp[
-                    :,
-                    :,
-                    a * dd : a * dd + sd * (do - 1) + 1 : sd,
-                    b * dh : b * dh + sh * (ho - 1) + 1 : sh,
-                    c * dw : c * dw + sw * (wo - 1) + 1 : sw,
-                ].reshape(n, groups, cin_g, do, ho, wo)
-                out[..., a, b, c] = np.einsum("ngodhw,ngidhw->goi", dyg, win)
+    taps = kd * kh * kw
+    # One BLAS thread: these GEMMs are long and thin (Cout/g x Cin/g outputs, N·Do·Ho·Wo terms),
+    # and a second thread made them 5 to 20 times slower on a shared 2-core machine
+    # (docs/performance.md), as in the runner (runtime/runner.py).
+    # An Inf times a padding zero is NaN, as torch has it: no warning for IEEE arithmetic.
+    with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
+        for tap in range(taps):
+            a, b, c = np.unravel_index(tap, (kd, kh, kw))
+            # The input positions this tap reads for every output position.
+            win = xp[
+                ...,
+                a * dd : a * dd + sd * (do - 1) + 1 : sd,
+                b * dh : b * dh + sh * (ho - 1) + 1 : sh,
+                c * dw : c * dw + sw * (wo - 1) + 1 : sw,
+            ].reshape(groups, cin_g, positions)
+            # (g, Cin/g, P) @ (g, P, Cout/g) -> (g, Cin/g, Cout/g): dW[co, ci] summed over P.
+            out[..., a, b, c] = np.matmul(win, dyg).transpose(0, 2, 1)
+            if on_tap is not None:
+                on_tap(tap + 1, taps)
     return out.reshape(weight_shape)
 
 

@@ -137,13 +137,14 @@ class RunResult:
         """The cost report of the last launch (the dW kernel's), if the job was costed."""
         return self.costs[-1] if self.costs else None
 
-    def check(self) -> CheckResult:
-        """dW against the reference on the job's x and dy (``runtime/reports/check.py``);
-        ``ValueError`` when the job computes no known problem or its result is not dW."""
+    def check(self, progress: bool = True) -> CheckResult:
+        """dW against the reference on the job's x and dy (``runtime/reports/check.py``, with
+        its progress line on a terminal after 2 s unless not ``progress``); ``ValueError`` when
+        the job computes no known problem or its result is not dW."""
         if self.problem is None or len(self.inputs) < 2 or len(self.outputs) != 1:
             raise ValueError("the job computes no recognisable dW problem")
         x, dy = self.inputs[0], self.inputs[1]
-        return check(self.problem, x, dy, np.asarray(self.outputs[0]))
+        return check(self.problem, x, dy, np.asarray(self.outputs[0]), progress=progress)
 
 
 def run(job: CompileJob | ModuleJob, options: RunOptions | None = None) -> RunResult:

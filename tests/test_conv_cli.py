@@ -80,7 +80,7 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert "-> format (6 ops) -> api" in out and "-> hw (" in out
     assert "ran the hw program on seeded random inputs (seed 0) in" in out
     check_line = next(line for line in lines if line.startswith("  check against"))
-    assert check_line.startswith("  check against the reference: max abs error")
+    assert re.match(r"  check against the reference in \d+\.\d\d s: max abs error", check_line)
     assert check_line.endswith(": OK")
     # The cost model's lines close the summary (runtime/cost/report.py).
     assert lines[-5].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
@@ -100,22 +100,22 @@ def test_report_json_is_one_document_with_the_cost_keys(capsys):
     code, out, err = run(capsys, "bp-filter", *small, "--report", "json")
     assert code == 0, err
     report = json.loads(out)  # the whole of stdout is one document
-    for key in ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
-                "bottleneck", "pipes", "cores", "problem", "check"):  # fmt: skip
+    for key in ("problem", "tiling", "cost", "launches", "check"):
         assert key in report, key
     assert report["check"]["ok"] is True
+    cost = report["cost"]
     # 2 x the MACs of the formula: every weight element over N·Do·Ho·Wo = 1·4·6·6 positions.
-    assert report["flops"] == 2 * (16 * 16 * 2 * 3 * 3) * (1 * 4 * 6 * 6)
-    assert 0 < report["efficiency"] <= 1
-    assert set(report["pipes"]) == {"mte2", "mte1", "cube", "fixpipe", "scalar"}
+    assert cost["flops"] == 2 * (16 * 16 * 2 * 3 * 3) * (1 * 4 * 6 * 6)
+    assert 0 < cost["efficiency"] <= 1
+    assert set(cost["pipes"]) == {"mte2", "mte1", "cube", "fixpipe", "scalar"}
     # the whole operator (issue 16): `seconds` stays the dW kernel's
-    kernels = report["kernels"]
+    kernels = cost["kernels"]
     assert [k["name"].split()[0] for k in kernels] == [
         "TransData", "TransData", "MemSet", "conv3d_bp_filter_kernel", "TransData"
     ]  # fmt: skip
     assert all(set(k) == {"name", "seconds", "cycles"} for k in kernels)
-    assert report["end_to_end_seconds"] == sum(k["seconds"] for k in kernels)
-    assert kernels[3]["seconds"] > report["seconds"]  # the kernel plus its launch
+    assert cost["end_to_end_seconds"] == sum(k["seconds"] for k in kernels)
+    assert kernels[3]["seconds"] > cost["seconds"]  # the kernel plus its launch
 
 
 def test_both_executors_check_the_same_numbers(capsys):
@@ -124,8 +124,8 @@ def test_both_executors_check_the_same_numbers(capsys):
     for executor in ("compiled", "interp"):
         code, out, err = run(capsys, "bp-filter", *small, "--executor", executor)
         assert code == 0, err
-        # Everything but the two wall-clock lines: the check and the modelled cost.
-        checks.append([line for line in out.splitlines() if " in " not in line.split(":")[0]])
+        # Everything but the wall-clock times: the check and the modelled cost.
+        checks.append(re.sub(r"\d+\.\d+ s\b", "T s", out).splitlines())
     assert checks[0] == checks[1]
     assert any(line.endswith(": OK") for line in checks[0])
     assert any(line.startswith("  modelled on ") for line in checks[0])

@@ -215,29 +215,54 @@ def test_the_pages_show_commands_and_all_are_covered():
     assert all(c.output for c in shown if "ascend-" in c.line and "-o " not in c.line)
 
 
-def test_the_readme_hw_op_counts_are_the_compilers():
-    """README, end of the worked example: "this layer compiles to N hw ops, the default layer to
-    M, and the default layer with D=32, H=W=56 ... to K" (ops of the hw module, itself not
-    counted, as the summary's ``compiled`` line counts them)."""
+def _hw_ops(x: tuple[int, ...], w: tuple[int, ...], cores: int | None) -> int:
+    """Ops of the hw module, itself not counted, as the summary's ``compiled`` line counts them."""
+    from ascend_xdsl.ir.program import op_count
     from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
     from ascend_xdsl.lowering.options import CompileOptions
     from ascend_xdsl.lowering.pipeline import compile_levels
 
-    text = " ".join((ROOT / "README.md").read_text().split())
-    found = re.search(
+    problem = shape_from_torch_args(x, w, padding=1)
+    return op_count(compile_levels(build_module(problem), CompileOptions.create(cores=cores))["hw"])
+
+
+DEFAULT = ((2, 64, 8, 28, 28), (64, 64, 3, 3, 3), None)
+DEFAULT_16X = ((2, 64, 32, 56, 56), (64, 64, 3, 3, 3), None)
+
+
+def _flat(page: str) -> str:
+    return " ".join((ROOT / page).read_text().split())
+
+
+def test_the_hw_op_counts_of_the_docs_are_the_compilers():
+    """The op counts the pages give are what the tools print:
+
+    * README, end of the worked example: "this layer compiles to N hw ops, the default layer to
+      M, and the default layer with D=32, H=W=56 ... to K";
+    * docs/architecture.md, "Index operands": "the default layer compiles to M hw ops, the same
+      layer with 16 times the data to K";
+    * docs/performance.md, bench_compile.py's output (numbers masked where the docs test runs
+      it): "hw-level IR N ops" for its small and large layer."""
+    readme = re.search(
         r"this layer compiles to (\d+) hw ops, the default layer to (\d+), and the default "
         r"layer with D=32, H=W=56 \(16 times the data\) to (\d+)",
-        text,
+        _flat("README.md"),
     )
-    assert found is not None
-    layers = [
-        ((1, 16, 4, 8, 8), (16, 16, 3, 3, 3), 1),
-        ((2, 64, 8, 28, 28), (64, 64, 3, 3, 3), None),
-        ((2, 64, 32, 56, 56), (64, 64, 3, 3, 3), None),
-    ]
-    counts = []
-    for x, w, cores in layers:
-        problem = shape_from_torch_args(x, w, padding=1)
-        hw = compile_levels(build_module(problem), CompileOptions.create(cores=cores))["hw"]
-        counts.append(sum(1 for _ in hw.walk()) - 1)
-    assert counts == [int(n) for n in found.groups()]
+    architecture = re.search(
+        r"the default layer compiles to (\d+) hw ops, the same layer with 16 times the data to "
+        r"(\d+)",
+        _flat("docs/architecture.md"),
+    )
+    performance = re.search(
+        r"small 1x16x4x8x8 compile \S+ s hw-level IR (\d+) ops large 8x512x16x112x112 compile "
+        r"\S+ s hw-level IR (\d+) ops",
+        _flat("docs/performance.md"),
+    )
+    assert readme and architecture and performance
+    default, default_16x = _hw_ops(*DEFAULT), _hw_ops(*DEFAULT_16X)
+    small = ((1, 16, 4, 8, 8), (16, 16, 3, 3, 3))
+    worked = _hw_ops(*small, 1)
+    assert [int(n) for n in readme.groups()] == [worked, default, default_16x]
+    assert [int(n) for n in architecture.groups()] == [default, default_16x]
+    large = _hw_ops((8, 512, 16, 112, 112), (512, 512, 3, 3, 3), None)
+    assert [int(n) for n in performance.groups()] == [_hw_ops(*small, None), large]

@@ -385,12 +385,13 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     modules = _modules(name, cores, "hw")
     folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
     script = [sys.executable, str(folder / "data.py")]
-    run = subprocess.run([*script, "make", str(folder), "3"], capture_output=True, text=True)
+    data = tmp_path / "runs" / "data"  # make creates the folder
+    run = subprocess.run([*script, "make", str(data), "3"], capture_output=True, text=True)
     assert (run.returncode, run.stderr) == (0, "")
     host = (folder / HOST_FILE).read_text()
     sizes = dict(re.findall(r"constexpr size_t k(\w+)Bytes = (\d+);", host))
-    assert (folder / "x.bin").stat().st_size == int(sizes["X"])
-    assert (folder / "dy.bin").stat().st_size == int(sizes["Dy"])
+    assert (data / "x.bin").stat().st_size == int(sizes["X"])
+    assert (data / "dy.bin").stat().st_size == int(sizes["Dy"])
 
     host_func = next(op for op in modules["api"].ops if isinstance(op, func.FuncOp))
     problem = conv_problem(host_func)
@@ -399,13 +400,28 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     dw, _ = interpret_timed(modules["hw"], HW, x, dy, timed=False)
     fz = formats.oihw_to_fractal_z_3d(dw, problem.groups, C0).astype(np.float32)
     assert fz.nbytes == int(sizes["Dw"])
-    fz.tofile(folder / "dw.bin")
-    run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
+    fz.tofile(data / "dw.bin")
+    run = subprocess.run([*script, "check", str(data), "3"], capture_output=True, text=True)
     assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
     fz.reshape(-1)[0] += 1.0
-    fz.tofile(folder / "dw.bin")
-    run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
+    fz.tofile(data / "dw.bin")
+    run = subprocess.run([*script, "check", str(data), "3"], capture_output=True, text=True)
     assert run.returncode == 1, run.stdout
+
+
+def test_the_data_script_passes_the_linter(tmp_path: Path):
+    """A project written inside this repository (the docs' commands, by hand) must not make
+    ``ruff check .`` or ``ruff format --check .`` fail: its data.py is ruff-clean."""
+    modules = _modules("bf16", 2, "api")
+    folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
+    config = str(Path(__file__).parent.parent / "pyproject.toml")
+    ruff = str(Path(sys.executable).parent / "ruff")
+    for command in (["check"], ["format", "--check"]):
+        done = subprocess.run(
+            [ruff, *command, "--config", config, str(folder / "data.py")],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 # --------------------------------------------------------------------------------------------

@@ -71,10 +71,10 @@ def cost_json(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def busy(report: dict, pipe: str) -> float:
     """The busy cycles of ``pipe``, after checking that no other timed pipe did anything (the
     program has exactly one timed instruction)."""
-    others = {p: report["pipes"][p]["busy_cycles"] for p in PIPES if p != pipe}
+    others = {p: report["cost"]["pipes"][p]["busy_cycles"] for p in PIPES if p != pipe}
     assert not any(others.values()), f"other pipes busy: {others}"
-    assert report["cores"]["count"] == 1
-    return report["pipes"][pipe]["busy_cycles"]
+    assert report["cost"]["core_spread"]["count"] == 1
+    return report["cost"]["pipes"][pipe]["busy_cycles"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -206,7 +206,9 @@ def test_single_instruction_row(
     report = cost_json(row.file, tmp_path, capsys)
     occupancy = busy(report, row.pipe)
     # issue to completion of the lone instruction is the table's row
-    assert report["cycles"] == pytest.approx(row.expected + row.model_delta, rel=1e-9), row.source
+    assert report["cost"]["cycles"] == pytest.approx(row.expected + row.model_delta, rel=1e-9), (
+        row.source
+    )
     # and its pipe is free the fixed latency earlier (the next instruction could start then)
     assert occupancy == pytest.approx(row.expected + row.model_delta - row.latency, rel=1e-9)
 
@@ -263,7 +265,9 @@ def test_bandwidth_floor_counts_bytes_moved(
     """The GM floor divides the bytes a launch moves by the chip's HBM rate: 1.49 TB/s on 910B2
     (cann-bench's measured Sigmoid), 827.8 B/cycle at 1.8 GHz, so 2048 bytes take 2.47 cycles."""
     report = cost_json("fixpipe_16x32_strided", tmp_path, capsys)
-    assert report["bandwidth_floor_cycles"] == pytest.approx(2048 / (1.49e12 / 1.8e9), rel=1e-3)
+    assert report["cost"]["bandwidth_floor_cycles"] == pytest.approx(
+        2048 / (1.49e12 / 1.8e9), rel=1e-3
+    )
 
 
 def test_every_program_is_checked() -> None:

@@ -287,6 +287,11 @@ def test_deleted_wait_is_a_hazard(capsys, kernels, tmp_path, executor):
     assert re.search(r"sanitizer: \d+ hazards? before the run failed", out), out
     # the set that lost its wait is still pending when the kernel ends
     assert_one_line_error(err, f"ascend.launch at {mutant}:6:5", "never waited")
+    # in words, as the IR writes a flag, not a Python dict
+    assert re.search(
+        r"never waited at kernel end: MTE2 -> MTE1 event \d+ set \d+ times? without", err
+    )
+    assert "{(" not in err
     assert not (tmp_path / "o").exists()
 
 
@@ -301,8 +306,9 @@ def test_report_json_is_one_document(capsys, kernels, tmp_path):
     document = json.loads(out)  # nothing else on stdout
     for key in ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
                 "bottleneck", "pipes", "cores"):  # fmt: skip
-        assert document[key] is not None, key
-    assert document["launches"] == 1 and document["hazards"] == []
+        assert document["cost"][key] is not None, key
+    assert len(document["launches"]) == 1 and document["hazards"] == []
+    assert document["check"]["max_abs_error"] < document["check"]["tolerance"]
     assert document["check"]["ok"] and document["written"][0].endswith("conv3d_bp_filter.npy")
     # An op-level program has no hardware cost: the keys are there, and null.
     code, out, err = ascend_run(
@@ -310,7 +316,9 @@ def test_report_json_is_one_document(capsys, kernels, tmp_path):
     )
     assert code == 0, err
     document = json.loads(out)
-    assert document["launches"] == 0 and document["cycles"] is None
+    # An op-level program has no hardware cost: the keys are there, null and empty.
+    assert document["launches"] == [] and document["cost"] is None
+    assert document["problem"]["input"] == [1, 16, 2, 6, 6] and "tiling" in document
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)

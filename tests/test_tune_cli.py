@@ -50,7 +50,9 @@ def test_json_output_has_the_promised_fields(layers_json):
     result = run(str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    rows = json.loads(result.stdout)
+    document = json.loads(result.stdout)
+    assert document["schema_version"] == 1 and document["tool"] == "ascend-tune"
+    rows = document["layers"]
     assert [r["layer"] for r in rows] == ["small", "layer 2"]
     for r in rows:
         assert r["tuned_cycles"] <= r["heuristic_cycles"]
@@ -72,6 +74,10 @@ def test_table_and_csv(layers_json):
     rows = list(csv.DictReader(io.StringIO(out.stdout)))
     assert [r["layer"] for r in rows] == ["small", "layer 2"]
     assert float(rows[0]["speedup"]) >= 1.0
+    # the CSV keeps what the JSON has: the problem, the tuned tiling (as JSON), cached
+    assert json.loads(rows[1]["problem"])["groups"] == 2
+    assert DwTiling.from_dict(json.loads(rows[0]["tiling"])).core_num <= 4
+    assert rows[0]["cached"] in ("True", "False")
 
 
 def test_csv_layers_file_gives_the_json_results(tmp_path, layers_json):
@@ -88,7 +94,7 @@ def test_output_file(tmp_path, layers_json):
     target = tmp_path / "out.json"
     result = run(str(layers_json), "--format", "json", "--budget", BUDGET, "-o", str(target))
     assert result.returncode == 0 and result.stdout == ""
-    assert len(json.loads(target.read_text())) == 2
+    assert len(json.loads(target.read_text())["layers"]) == 2
 
 
 @pytest.mark.parametrize(
@@ -128,7 +134,7 @@ def test_bad_layers_files_fail_in_one_line(tmp_path, text, message):
         (["L", "--format", "xml"], 2, "invalid choice: 'xml'"),
         (["L", "--hw", "nope"], 1, "unknown hardware 'nope'"),
         (["L", "--cores", "99"], 1, "--cores 99: atlas-a2-910b2 has 24"),
-        ([], 2, "the following arguments are required: LAYERS"),
+        ([], 2, "LAYERS is required"),
     ],
 )
 def test_bad_flags(layers_json, args, code, message):
@@ -224,7 +230,7 @@ def test_conv_tiling_tuned_is_never_slower_than_heuristic():
         args = [CONV, *SMALL_FLAGS, "--tiling", tiling, "--cost-only", "--report", "json"]
         result = inprocess.run(args)
         assert result.returncode == 0, result.stderr
-        return json.loads(result.stdout)["cycles"]
+        return json.loads(result.stdout)["cost"]["cycles"]
 
     assert cycles("tuned") <= cycles("heuristic")
 
@@ -268,4 +274,5 @@ def test_ray_flag_of_the_tool(layers_json):
     on_ray = run(*common, "--ray", "--no-cache")
     assert on_ray.returncode == 0, on_ray.stderr
     pool = run(*common, "--workers", "2", "--no-cache")
-    assert _same(json.loads(on_ray.stdout)) == _same(json.loads(pool.stdout))
+    rows = [json.loads(r.stdout)["layers"] for r in (on_ray, pool)]
+    assert _same(rows[0]) == _same(rows[1])

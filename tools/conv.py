@@ -8,14 +8,19 @@ embedded default layer and says so on standard error. What it prints is built in
 ``tools/conv_report.py``.
 
 * ``--emit LEVEL`` (op, format, api, hw) prints the IR at that level and stops; nothing runs.
+* ``--emit tiling`` prints the tiling the ``--tiling`` strategy chose (heuristic, tuned or
+  fixed) as one ``#ascend.dw_tiling<...>``, the form ``--tiling fixed:FILE`` reads back, so a
+  tuned tiling can be kept and replayed; ``fixed:FILE`` also reads the JSON of
+  ``--report json`` and ``ascend-tune --format json``.
 * ``--emit ascendc -o DIR`` writes the API-level kernel as an Ascend C project for CANN
   (``emit/ascendc.py``); ``ascend-conv check-ascendc DIR`` compiles its sources with
   ``g++ -fsyntax-only`` against the shipped declaration headers (``emit/check.py``).
 * ``--tiling tuned`` compiles the tiling the search of ``tuning/`` finds, by the tiler's one
   route to it (``passes/tiling_options.SEARCHES``; cached on disk, ``--no-cache`` searches
   again), with a progress bar on standard error when it is a terminal.
-* ``--report json`` prints one JSON document instead of the summary: the cost model's report
-  (``runtime/cost/report.py``), the problem and the reference check.
+* ``--report json`` prints one JSON document instead of the summary: the report of
+  docs/report.schema.json (``runtime/reports/document.py``): the problem, the tiling, the cost
+  model's report (``runtime/cost/report.py``) and the reference check.
 * Without ``--emit`` it compiles to the hardware level, runs that program on the simulator with
   seeded random inputs (``--seed``), checks dW against the reference (``runtime/reports/check.py``)
   and prints a short summary: problem, tiling, IR sizes, error, time. A failed check exits with 1.
@@ -59,8 +64,8 @@ from ascend_xdsl.runtime.machine.host_memory import HostMemoryError
 from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import CompileJob, RunOptions, RunResult
 from ascend_xdsl.runtime.runner import run as run_job
-from ascend_xdsl.tools.conv_args import ASCENDC, PROG, make_parser, problem_from_args
-from ascend_xdsl.tools.conv_report import ir_text, json_report, summary
+from ascend_xdsl.tools.conv_args import ASCENDC, PROG, TILING, make_parser, problem_from_args
+from ascend_xdsl.tools.conv_report import ir_text, json_report, summary, tiling_text
 from ascend_xdsl.tools.errors import CliError, first_line, run_tool, write_output
 from ascend_xdsl.tools.flags import check_no_empty_values, ints
 from ascend_xdsl.tools.pictures import check_picture_paths, write_pictures
@@ -101,16 +106,19 @@ def bp_filter(args: argparse.Namespace) -> str:
     problem = problem_from_args(args)
     options = compile_options(args)
     if args.emit:
-        modules = emitted_levels(problem, options, "api" if args.emit == ASCENDC else args.emit)
+        level = "api" if args.emit in (ASCENDC, TILING) else args.emit
+        modules = emitted_levels(problem, options, level)
         if args.emit == ASCENDC:
             return emit_ascendc(modules["api"], args)
+        if args.emit == TILING:
+            return tiling_text(modules["api"])
         return ir_text(modules[args.emit])
     seed = ints("--seed", args.seed, (1,), 0)[0]
     result = run_problem(problem, options, args, seed)
     write_pictures(result.costs, args.trace, args.plot, problem_title(problem))
     check = None if args.cost_only else result.check()
     if args.report == "json":
-        text = json_report(problem, options.hw, result, check)
+        text = json_report(problem, options.hw, result, check, args.tiling)
     else:
         text = summary(result, options.hw, args.tiling, check)
     if check is not None and not check.ok:

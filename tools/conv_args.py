@@ -12,16 +12,17 @@ import argparse
 import sys
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
-from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import CliError, OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import add_max_iterations_flag, ints
+from ascend_xdsl.tools.flags import TILING_WORDS, add_hw_flag, add_max_iterations_flag, ints
 
 PROG = "ascend-conv"
 ASCENDC = "ascendc"
 """``--emit ascendc``: not an IR level but the Ascend C project written from the API level."""
+TILING = "tiling"
+"""``--emit tiling``: the tiling the strategy chose, as ``--tiling fixed:FILE`` reads it."""
 
 DEFAULT_LAYER: dict[str, tuple[int, ...]] = {
     "input": (2, 64, 8, 28, 28),
@@ -45,8 +46,10 @@ def make_parser() -> argparse.ArgumentParser:
     bp = commands.add_parser(
         "bp-filter",
         help="the weight gradient of a 3-D convolution",
-        description="Build and compile one Conv3DBackpropFilter problem (torch conventions). "
+        description="Build and compile one Conv3DBackpropFilter problem (torch conventions).\n"
         "Without --input/--weight, the embedded default layer is used.",
+        epilog=TILING_WORDS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_problem_flags(bp)
     add_compile_flags(bp)
@@ -66,24 +69,39 @@ def add_problem_flags(bp: argparse.ArgumentParser) -> None:
     """The torch-style shape flags of the problem."""
     bp.add_argument("--input", metavar="N,C,D,H,W", help="input (x) shape, NCDHW")
     bp.add_argument("--weight", metavar="Co,Ci/g,kD,kH,kW", help="weight (dW) shape")
-    bp.add_argument("--stride", metavar="s|sd,sh,sw", default="1")
     bp.add_argument(
-        "--padding", metavar="p|pd,ph,pw|f,b,u,d,l,r", help="default 0 (1 for the default layer)"
-    )
-    bp.add_argument("--dilation", metavar="d|dd,dh,dw", default="1")
-    bp.add_argument("--groups", metavar="G", default="1")
-    bp.add_argument("--dtype", choices=DTYPES, default="f16")
+        "--stride", metavar="s|sd,sh,sw", default="1",
+        help="stride of the convolution: one value for D, H and W, or three (default 1)",
+    )  # fmt: skip
+    bp.add_argument(
+        "--padding", metavar="p|pd,ph,pw|f,b,u,d,l,r",
+        help="zero padding: one value, one per axis (D, H, W), or front, back, up, down, left, "
+        "right (default 0; 1 for the default layer)",
+    )  # fmt: skip
+    bp.add_argument(
+        "--dilation", metavar="d|dd,dh,dw", default="1",
+        help="dilation of the kernel: one value for D, H and W, or three (default 1)",
+    )  # fmt: skip
+    bp.add_argument(
+        "--groups", metavar="G", default="1",
+        help="groups of the convolution: Cin and Cout split into G independent parts (default 1)",
+    )  # fmt: skip
+    bp.add_argument(
+        "--dtype", choices=DTYPES, default="f16",
+        help="element type of x and dy (the Cube's input; dW is always f32; default f16)",
+    )  # fmt: skip
 
 
 def add_compile_flags(bp: argparse.ArgumentParser) -> None:
     """The flags of the compile options (``lowering/options.CompileOptions``) and ``--emit``."""
-    bp.add_argument("--hw", metavar="NAME", default=DEFAULT_HW, help="hardware description")
+    add_hw_flag(bp)
     bp.add_argument(
         "--tiling",
         metavar="heuristic|tuned|fixed:FILE",
         default="heuristic",
-        help="tiling strategy (tuned searches for the fastest tiling by the cost model, cached; "
-        "fixed:FILE reads one #ascend.dw_tiling<...> from FILE)",
+        help="tiling strategy (default heuristic; tuned searches for the fastest tiling by the "
+        "cost model, cached; fixed:FILE reads one #ascend.dw_tiling<...> from FILE, or JSON: "
+        "the tiling object of --report json or ascend-tune --format json, or that report)",
     )
     bp.add_argument(
         "--no-cache",
@@ -105,8 +123,10 @@ def add_compile_flags(bp: argparse.ArgumentParser) -> None:
     bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
     bp.add_argument(
         "--emit",
-        choices=(*LEVELS, ASCENDC),
-        help="print the IR at this level and stop; ascendc: write the Ascend C project to -o DIR",
+        choices=(*LEVELS, TILING, ASCENDC),
+        help="print the IR at this level and stop; tiling: print the tiling of --tiling as one "
+        "#ascend.dw_tiling<...> that --tiling fixed:FILE reads back; ascendc: write the Ascend "
+        "C project to -o DIR",
     )
 
 

@@ -2,8 +2,8 @@
 
 The summary says what was compiled (problem, target, cores and their split, tiling, ops per
 level), how it ran (seed, time, the reference check) or that only its cost was modelled, and
-the cost model's lines; ``--report json`` is the cost report (``CostReport.to_json``) with the
-problem and the check. Both are built from the runner's result (``runtime/runner.RunResult``).
+the cost model's lines; ``--report json`` is the report of docs/report.schema.json. Both are
+built from the runner's result (``runtime/runner.RunResult``).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from io import StringIO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from ascend_xdsl.dialects.api_level import InitOp
+from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.ir.program import op_count, tiling_of_module
 from ascend_xdsl.runtime.reports.check import CheckResult
+from ascend_xdsl.runtime.reports.document import run_document
 from ascend_xdsl.runtime.runner import RunResult
 
 
@@ -30,13 +32,18 @@ def ir_text(module: ModuleOp) -> str:
     return out.getvalue().rstrip("\n") + "\n"
 
 
-def _op_count(module: ModuleOp) -> int:
-    return sum(1 for _ in module.walk()) - 1
-
-
 def _tiling_of(modules: dict[str, ModuleOp]) -> DwTiling:
     """The tiling the compiler chose (the ``ascend.init`` of the API-level kernel)."""
-    return next(op for op in modules["api"].walk() if isinstance(op, InitOp)).tiling.tiling
+    tiling = tiling_of_module(modules["api"])
+    assert tiling is not None, "the API level of a compiled problem has an ascend.init"
+    return tiling
+
+
+def tiling_text(api_module: ModuleOp) -> str:
+    """``--emit tiling``: the tiling of the API level as one ``#ascend.dw_tiling<...>`` line."""
+    out = StringIO()
+    Printer(stream=out).print_attribute(DwTilingAttr(_tiling_of({"api": api_module})))
+    return out.getvalue() + "\n"
 
 
 def _dims(shape: Sequence[int]) -> str:
@@ -53,12 +60,12 @@ def summary(
     t = _tiling_of(result.modules)
     split = [f"{axis} {dim}" for axis, dim in t.core_split()]
     order = "M (A1 resident)" if t.iterate_order == ITERATE_ORDER_M else "N (B1 resident)"
-    levels = " -> ".join(f"{level} ({_op_count(m)} ops)" for level, m in result.modules.items())
+    levels = " -> ".join(f"{level} ({op_count(m)} ops)" for level, m in result.modules.items())
     if check is not None:
         ran = [
             f"  ran the hw program on seeded random inputs (seed {result.seed}) in "
             f"{result.run_seconds:.2f} s",
-            f"  check against the reference: {check.describe()}",
+            f"  check against the reference in {check.seconds:.2f} s: {check.describe()}",
         ]
     else:
         ran = [f"  cost only: modelled without running the data in {result.run_seconds:.2f} s"]
@@ -84,16 +91,22 @@ def summary(
 
 
 def json_report(
-    problem: ConvBpFilterShape, hw: HwConfig, result: RunResult, check: CheckResult | None
+    problem: ConvBpFilterShape,
+    hw: HwConfig,
+    result: RunResult,
+    check: CheckResult | None,
+    tiling_strategy: str,
 ) -> str:
-    """``--report json``: the cost report (``CostReport.to_json``), the problem and the check
-    (null with ``--cost-only``), as one JSON document."""
-    cost = result.cost
-    report: dict[str, object] = dict(cost.to_json()) if cost else {"hw": hw.name}
-    report["problem"] = problem.as_json()
-    report["check"] = (
-        {"ok": check.ok, "max_abs_error": check.max_abs_error, "description": check.describe()}
-        if check is not None
-        else None
+    """``--report json``: the one report of docs/report.schema.json (``runtime/reports/
+    document.py``), with the tiling compiled and the check (null with ``--cost-only``)."""
+    report = run_document(
+        "ascend-conv",
+        hw.name,
+        problem=problem,
+        tiling=_tiling_of(result.modules),
+        tiling_strategy=tiling_strategy,
+        costs=result.costs,
+        check=check,
+        cost_only=check is None,
     )
     return json.dumps(report, indent=2) + "\n"

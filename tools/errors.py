@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from xdsl.utils.exceptions import ParseError
 
 from ascend_xdsl.runtime.reports.output import write_atomically
+from ascend_xdsl.version import __version__
 
 
 def first_line(e: BaseException) -> str:
@@ -179,6 +180,8 @@ class OneLineParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, help_for: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.help_for = help_for or self.prog
+        if " " not in self.prog:  # the tool, not a subcommand (``ascend-conv bp-filter``)
+            add_version_flag(self)
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see '{self.help_for} --help')", exit_code=2)
@@ -193,6 +196,14 @@ def write_output(path: str | None, text: str) -> None:
         write_atomically(path, text)
     except OSError as e:
         raise CliError(f"cannot write '{path}': {e.strerror or e}") from None
+
+
+def add_version_flag(parser: argparse.ArgumentParser) -> None:
+    """``--version``: ``<tool> <version of ascend-xdsl>`` (``ascend_xdsl/version.py``)."""
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}",
+        help="print the version of ascend-xdsl and exit",
+    )  # fmt: skip
 
 
 def add_debug_flag(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
+from ascend_xdsl.hw import DEFAULT_HW, available
 from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS
 from ascend_xdsl.tools.errors import CliError
 
@@ -84,3 +85,31 @@ def add_max_iterations_flag(parser: argparse.ArgumentParser) -> None:
         help="loop iterations the run may take before it stops with an error naming the loop "
         f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/machine/budget.py)",
     )
+
+
+def add_hw_flag(parser: argparse.ArgumentParser, what: str = "the hardware description") -> None:
+    """``--hw NAME``: its default and the names there are (``hw/*.toml``) in the help."""
+    parser.add_argument(
+        "--hw",
+        metavar="NAME",
+        default=DEFAULT_HW,
+        help=f"{what}: one of {', '.join(available())} (default {DEFAULT_HW})",
+    )
+
+
+TILING_WORDS = """\
+the tiling, as the summary and ascend-tune print it (docs/passes.md, DwTiling fields):
+  base M/K/N 64/128/128   the tile one mmad computes: M (Cout), K (N·Do·Ho·Wo), N (Cin·kH·kW)
+                          (base_m, base_k, base_n)
+  step M/N/Ka/Kb 1/1/4/4  base tiles one L1 load holds: along M (A, dy), N (B, x), and K for
+                          A and B (step_m, step_n, step_ka, step_kb)
+  order M / order N       the loop kept outside: M keeps dy resident in L1 (A1), N keeps x (B1)
+                          (iterate_order)
+  L1 2/2, L0 2, L0C 2     buffers (1 single, 2 double-buffered) of A and B in L1, of L0A/L0B,
+                          and of L0C (al1_pbuffer/bl1_pbuffer, al0_pbuffer, cl0_pbuffer)
+  cores bd8xdk3           how the cores split the work: bd batch·Dout, g groups, dk kD slices,
+                          m, n, k the GEMM's M, N and K; 8 x 3 = 24 cores
+                          (batch_dim, group_dim, dk_dim, m_dim, n_dim, k_dim)
+  dk separate / fused     kD as a driver loop in the kernel, or folded into the GEMM's N
+"""
+"""The words of a tiling's one-line summaries, for the --help of ascend-conv and ascend-tune."""

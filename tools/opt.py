@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from io import BytesIO, StringIO, TextIOBase
-from typing import IO, get_type_hints
+from typing import IO, ClassVar, get_type_hints
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -29,6 +29,7 @@ from ascend_xdsl.ir.locations import CheckedParser, describe_op
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.runtime.reports.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
+from ascend_xdsl.version import __version__
 
 PROG = "ascend-opt"
 
@@ -45,6 +46,10 @@ class _Uncloseable(TextIOBase):
 
 class AscendOptMain(xDSLOptMain):
     buffered_output: StringIO
+    # xdsl-opt's --version names xDSL only; ours comes first, as on the other tools.
+    version_format: ClassVar[str] = (
+        f"{PROG} {__version__} (xdsl-opt built from xdsl version {{xdsl_version}})"
+    )
 
     def register_all_dialects(self) -> None:
         super().register_all_dialects()

@@ -44,7 +44,6 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
@@ -97,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{PROG}: warning: {note}", file=sys.stderr)
     sanitizer = Sanitizer.for_hw(hw.name) if args.sanitize else None
     result = run_entry(args, ModuleJob(module, hw, entry, inputs), sanitizer)
-    return report(args, entry, result, sanitizer)
+    return report(args, hw, module, entry, result, sanitizer)
 
 
 def check_checkable(entry: func.FuncOp, params: Sequence[Argument]) -> None:
@@ -133,16 +132,22 @@ def run_entry(args: argparse.Namespace, job: ModuleJob, sanitizer: Sanitizer | N
 
 
 def report(
-    args: argparse.Namespace, entry: func.FuncOp, result: RunResult, sanitizer: Sanitizer | None
+    args: argparse.Namespace,
+    hw: HwConfig,
+    module: ModuleOp,
+    entry: func.FuncOp,
+    result: RunResult,
+    sanitizer: Sanitizer | None,
 ) -> int:
     """Print the hazards and the check, write the pictures and the results, print the files
     written (or the JSON document); the exit code."""
     as_json = args.report == "json"
     failed = False
-    document: dict[str, Any] = {}
+    hazards = None
     if sanitizer is not None:
         failed |= report_hazards(sanitizer, show=not as_json)
-        document["hazards"] = [h.describe() for h in sanitizer.hazards]
+        hazards = [h.describe() for h in sanitizer.hazards]
+    checked = None
     if args.check:
         try:
             checked = result.check()
@@ -150,14 +155,21 @@ def report(
             raise CliError(f"--check: {first_line(e)}") from None
         if not as_json:
             print(f"check: {checked.describe()}")
-        document["check"] = {"ok": checked.ok, "description": checked.describe()}
         failed |= not checked.ok
     if args.trace or args.plot:
         draw(args, entry, result)
     written = write_results(entry, result.outputs, args.output_dir)
     if as_json:
-        document["written"] = [str(path) for path, _, _ in written]
-        print(json.dumps(cost_document(result.costs, document), indent=2))
+        document = cost_document(
+            hw.name,
+            module,
+            result,
+            checked,
+            cost_only=False,
+            hazards=hazards,
+            written=[str(path) for path, _, _ in written],
+        )
+        print(json.dumps(document, indent=2))
         return 1 if failed else 0
     for path, array, t in written:
         print(f"wrote {path} ({dims(array.shape)} {element_type_name(t.element_type)})")
@@ -216,7 +228,10 @@ def run_cost_only(
         title = problem_title(result.problem) if result.problem is not None else None
         write_pictures(costs, args.trace, args.plot, title)
     if args.report == "json":
-        print(json.dumps(cost_document(costs, {"cost_only": True}), indent=2))
+        document = cost_document(
+            hw.name, module, result, None, cost_only=True, hazards=None, written=[]
+        )
+        print(json.dumps(document, indent=2))
         return 0
     for i, cost in enumerate(costs):
         if len(costs) > 1:

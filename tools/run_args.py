@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import add_max_iterations_flag, int_at_least
+from ascend_xdsl.tools.flags import add_hw_flag, add_max_iterations_flag, int_at_least
 
 PROG = "ascend-run"
 
@@ -39,7 +38,7 @@ def make_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="compare the result with the dW reference"
     )
     parser.add_argument("--sanitize", action="store_true", help="report synchronisation hazards")
-    parser.add_argument("--hw", metavar="NAME", default=DEFAULT_HW, help="hardware")
+    add_hw_flag(parser, "the hardware description the core memories are sized from")
     parser.add_argument(
         "--cost-only",
         action="store_true",

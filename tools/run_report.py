@@ -11,13 +11,17 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 
-from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.ir.program import tiling_of_module
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.machine.values import np_dtype
+from ascend_xdsl.runtime.reports.check import CheckResult
+from ascend_xdsl.runtime.reports.document import run_document
 from ascend_xdsl.runtime.reports.output import write_atomically
+from ascend_xdsl.runtime.runner import RunResult
 from ascend_xdsl.tools.errors import CliError
+from ascend_xdsl.tools.run_args import PROG
 
 
 def dims(shape: Sequence[int]) -> str:
@@ -66,17 +70,31 @@ def report_hazards(sanitizer: Sanitizer, when: str = "", show: bool = True) -> b
     return n > 0
 
 
-def cost_document(costs: Sequence[CostReport], extra: dict[str, Any]) -> dict[str, Any]:
-    """The ``--report json`` document: the cost report of the entry's launch (the last one if
-    it has several; the count is ``launches``; its FLOPs are the runner's, those of the dW
-    problem when the entry computes one) and ``extra`` (hazards, check, written files). A
-    program without a launch has no hardware cost: its cost keys are null."""
-    document: dict[str, Any] = costs[-1].to_json() if costs else dict.fromkeys(COST_KEYS)
-    document["launches"] = len(costs)
-    document.update(extra)
-    return document
-
-
-COST_KEYS = ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
-             "bottleneck", "pipes", "cores")  # fmt: skip
-"""The keys of the cost report every ``--report json`` document has (docs/cost-model.md)."""
+def cost_document(
+    hw: str,
+    module: ModuleOp,
+    result: RunResult,
+    check: CheckResult | None,
+    *,
+    cost_only: bool,
+    hazards: list[str] | None,
+    written: list[str],
+) -> dict[str, Any]:
+    """The ``--report json`` document of docs/report.schema.json (``runtime/reports/
+    document.py``): the problem the entry computes and the tiling the program records (null
+    when it has none: the hardware level keeps no record of it), the cost of the entry's
+    launches (its FLOPs are the runner's, those of the dW problem when the entry computes
+    one; null and an empty list without a launch), the check, the ``hazards`` (null without
+    --sanitize) and the files ``written``."""
+    return run_document(
+        PROG,
+        hw,
+        problem=result.problem,
+        tiling=tiling_of_module(module),
+        tiling_strategy=None,
+        costs=result.costs,
+        check=check,
+        cost_only=cost_only,
+        hazards=hazards,
+        written=written,
+    )

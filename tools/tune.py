@@ -5,8 +5,10 @@ Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling sea
 layer: the heuristic's and the tuned tiling's modelled cycles, the speedup, the tuned tiling's
 efficiency against the roofline and its bottleneck, and the tuned tiling.
 
-* ``--format table|json|csv``: a text table (default), a JSON list of objects (at least
-  ``heuristic_cycles``, ``tuned_cycles``, ``speedup`` and ``tiling``, every DwTiling field), or CSV.
+* ``--format table|json|csv``: a text table (default), the JSON report of
+  docs/report.schema.json (``layers``: one object per layer with its ``problem``, the
+  heuristic's and the tuned cycles, the tuned ``tiling`` with every DwTiling field, ``cached``,
+  ...), or CSV with the same columns (``problem`` and ``tiling`` as JSON text).
 * ``--workers N``: a local process pool of N processes (the default: 1, in this process).
 * ``--ray [ADDRESS]``: one Ray task per layer on the cluster at ADDRESS, or on a local Ray
   instance when no address is given (the ``[ray]`` extra; ``--workers N`` above 1 then sets the
@@ -15,9 +17,11 @@ efficiency against the roofline and its bottleneck, and the tuned tiling.
   scored per layer.
 * ``-o FILE`` writes the output atomically (``runtime/reports/output.py``).
 
-A progress bar over the layers appears on standard error when it is a terminal and the sweep
-lasts over 2 s. Errors are one line on standard error (``ascend-tune: error: ...``): exit code 2
-for flags that cannot be parsed, 1 for a file or layer that is rejected.
+A progress bar over the candidates scored (at most ``--budget`` per layer) appears on standard
+error when it is a terminal and the sweep lasts over 2 s. ``--cache-info`` says where the
+tuning cache is and what it holds; ``--clear-cache`` empties it. Errors are one line on
+standard error (``ascend-tune: error: ...``): exit code 2 for flags that cannot be parsed, 1 for
+a file or layer that is rejected.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ascend_xdsl.hw import DEFAULT_HW, UnknownHardwareError, load
+from ascend_xdsl.hw import UnknownHardwareError, load
+from ascend_xdsl.runtime.reports.document import tune_document
 from ascend_xdsl.tools.errors import (
     CliError,
     OneLineParser,
@@ -41,7 +46,8 @@ from ascend_xdsl.tools.errors import (
     run_tool,
     write_output,
 )
-from ascend_xdsl.tools.flags import int_at_least
+from ascend_xdsl.tools.flags import TILING_WORDS, add_hw_flag, int_at_least
+from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.search import BUDGET
 from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
 
@@ -59,21 +65,45 @@ CSV_COLUMNS = (
     "tiling_summary",
     "candidates",
     "tuning_seconds",
+    "cached",
+    "problem",
+    "tiling",
 )
+"""The CSV's columns; ``problem`` and ``tiling`` hold the row's JSON objects as compact JSON
+text (a ``tiling`` cell saved to a file is what ``--tiling fixed:FILE`` reads)."""
 
 
 def make_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=PROG,
-        description="Tune the dW tiling of every layer in LAYERS (a JSON list or a CSV of "
+        description="Tune the dW tiling of every layer in LAYERS (a JSON list or a CSV of\n"
         "input, weight, stride, padding, dilation, groups, dtype) against the heuristic.",
+        epilog=TILING_WORDS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("layers", metavar="LAYERS", help="the layers file (.json or .csv)")
-    p.add_argument("--hw", metavar="NAME", default=DEFAULT_HW, help="hardware description")
+    p.add_argument("layers", metavar="LAYERS", nargs="?", help="the layers file (.json or .csv)")
+    add_hw_flag(p)
     p.add_argument(
         "--cores", metavar="N", type=int_at_least(1), help="AI cores to use (default: all)"
     )
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help="a text table (default); the JSON report of docs/report.schema.json; or CSV with "
+        "the same columns (problem and tiling as JSON text)",
+    )
+    p.add_argument(
+        "--cache-info",
+        action="store_true",
+        help="print where the tuning cache is, how many searches it holds and its size; tune "
+        "nothing",
+    )
+    p.add_argument(
+        "--clear-cache",
+        action="store_true",
+        help="delete every cached search (then tune LAYERS, if given, from scratch)",
+    )
     p.add_argument(
         "--workers",
         metavar="N",
@@ -128,11 +158,39 @@ def format_csv(rows: Sequence[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    for row in rows:
+        cells = {k: json.dumps(v, separators=(",", ":")) if isinstance(v, dict) else v
+                 for k, v in row.items()}  # fmt: skip
+        writer.writerow(cells)
     return out.getvalue()
 
 
+def cache_info() -> str:
+    """``--cache-info``: the folder, the searches cached and their size."""
+    files = cache.entries()
+    size = sum(f.stat().st_size for f in files if f.exists())
+    return (
+        f"tuning cache: {cache.cache_dir()}\n"
+        f"  {len(files)} cached search{'es' if len(files) != 1 else ''}, {size / 1024:,.1f} kB "
+        f"(keyed by layer, hw, cores, budget and compiler {cache.compiler_version()})\n"
+    )
+
+
 def run(args: argparse.Namespace) -> str:
+    if args.cache_info or args.clear_cache:
+        if args.cache_info and args.clear_cache:
+            raise CliError("--cache-info and --clear-cache: give one of them", exit_code=2)
+        if args.cache_info:
+            if args.layers:
+                raise CliError("--cache-info tunes nothing: drop LAYERS", exit_code=2)
+            return cache_info()
+        removed = cache.clear()
+        print(f"{PROG}: cleared {removed} cached search{'es' if removed != 1 else ''} "
+              f"from {cache.cache_dir()}", file=sys.stderr)  # fmt: skip
+        if not args.layers:
+            return ""
+    if not args.layers:
+        raise CliError(f"LAYERS is required (see '{PROG} --help')", exit_code=2)
     try:
         hw = load(args.hw)
     except UnknownHardwareError as e:
@@ -143,10 +201,13 @@ def run(args: argparse.Namespace) -> str:
         layers = read_layers(args.layers)
     except LayerError as e:
         raise CliError(str(e)) from None
+    # Candidates, not layers: a one-layer file would show 0/1 until it ends. The total is the
+    # budget of every layer; a search that stops early or a cache hit jumps to its layer's end.
+    budget = args.budget
     bar = tqdm(
-        total=len(layers),
-        desc="tuning layers",
-        unit="layer",
+        total=len(layers) * budget,
+        desc=f"tuning {len(layers)} layer{'s' if len(layers) != 1 else ''}",
+        unit="candidate",
         file=sys.stderr,
         delay=2.0,
         leave=False,
@@ -162,7 +223,8 @@ def run(args: argparse.Namespace) -> str:
             workers=args.workers,
             ray_address=args.ray,
             ray_num_cpus=args.workers if args.ray == "local" and args.workers > 1 else None,
-            on_done=lambda n: bar.update(n - bar.n),
+            on_done=lambda n: bar.update(n * budget - bar.n),
+            on_candidate=lambda i, n: bar.update(i * budget + min(n, budget) - bar.n),
         )
     except RayUnavailable as e:
         raise CliError(str(e)) from None
@@ -171,7 +233,7 @@ def run(args: argparse.Namespace) -> str:
     finally:
         bar.close()
     if args.format == "json":
-        return json.dumps(rows, indent=2) + "\n"
+        return json.dumps(tune_document(hw.name, rows), indent=2) + "\n"
     if args.format == "csv":
         return format_csv(rows)
     return format_table(rows)

@@ -155,3 +155,24 @@ def store(key: str, result: dict[str, Any]) -> None:
         )
     except OSError:
         pass
+
+
+def entries() -> list[Path]:
+    """The cache's files (``ascend-tune --cache-info``)."""
+    try:
+        return sorted(cache_dir().glob("*.json"))
+    except OSError:
+        return []
+
+
+def clear() -> int:
+    """Delete every cached search (``ascend-tune --clear-cache``); how many files went. Only
+    the cache's own ``*.json`` files are removed, never the folder's other contents."""
+    removed = 0
+    for path in entries():
+        try:
+            path.unlink()
+            removed += 1
+        except FileNotFoundError:
+            pass  # another process cleared it first
+    return removed

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from tqdm import tqdm
@@ -144,12 +145,14 @@ def tune(
     budget: int = BUDGET,
     use_cache: bool = True,
     progress: bool = False,
+    on_candidate: Callable[[int], None] | None = None,
 ) -> TuneResult:
     """The heuristic's and the tuned tiling of ``problem`` on ``hw`` with ``cores`` cores (None:
     all), from the cache unless ``use_cache`` is False (the answer is then stored again).
 
     ``progress`` shows a bar on standard error when it is a terminal and the search lasts over
     :data:`PROGRESS_AFTER` seconds; nothing is ever written to standard output.
+    ``on_candidate(n)`` is called after the n-th candidate is scored (``ascend-tune``'s bar).
     """
     cores = cores or load_hw(hw).aic_count
     key = cache.cache_key(problem, hw, cores, budget)
@@ -176,11 +179,13 @@ def tune(
         disable=not (progress and sys.stderr.isatty()),
     )
 
-    def on_candidate(n: int) -> None:
+    def scored(n: int) -> None:
         bar.update(n - bar.n)
+        if on_candidate is not None:
+            on_candidate(n)
 
     try:
-        result = search(problem, hw, cores, budget=budget, on_candidate=on_candidate)
+        result = search(problem, hw, cores, budget=budget, on_candidate=scored)
     finally:
         bar.close()
     cache.store(key, result.to_json())

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -158,10 +159,17 @@ def tiling_summary(t: DwTiling) -> str:
 
 
 def tune_layer(
-    name: str, problem: ConvBpFilterShape, hw: str, cores: int | None, budget: int, use_cache: bool
+    name: str,
+    problem: ConvBpFilterShape,
+    hw: str,
+    cores: int | None,
+    budget: int,
+    use_cache: bool,
+    on_candidate: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Tune one layer; the row ``ascend-tune`` prints, as plain JSON data (pool and Ray alike)."""
-    r = tune(problem, hw, cores, budget=budget, use_cache=use_cache)
+    """Tune one layer; the row ``ascend-tune`` prints, as plain JSON data (pool and Ray alike).
+    ``on_candidate(n)``: after the n-th candidate of its search (not called on a cache hit)."""
+    r = tune(problem, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate)
     return {
         "layer": name,
         "problem": problem.as_json(),
@@ -196,21 +204,24 @@ def tune_layers(
     ray_address: str | None = None,
     ray_num_cpus: int | None = None,
     on_done: Callable[[int], None] | None = None,
+    on_candidate: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """One :func:`tune_layer` row per layer, in the order of ``layers``.
 
     ``ray_address`` None: a local pool of ``workers`` processes (1: in this process). Otherwise
     one Ray task per layer: ``"local"`` starts a local Ray instance (``ray_num_cpus`` CPUs),
     anything else is the address of an existing cluster (``ray.init(address=...)``).
-    ``on_done(n)`` is called as the n-th layer finishes (a progress bar).
+    ``on_done(n)`` is called as the n-th layer finishes (a progress bar), and in this process
+    (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
     """
     jobs = [(layer.name, layer.problem, hw, cores, budget, use_cache) for layer in layers]
     rows: list[dict[str, Any]] = []
     if ray_address is not None:
         return _on_ray(jobs, ray_address, ray_num_cpus, on_done)
     if workers <= 1 or len(jobs) == 1:
-        for job in jobs:
-            rows.append(_tune_args(job))
+        for i, job in enumerate(jobs):
+            scored = None if on_candidate is None else partial(on_candidate, i)
+            rows.append(tune_layer(*job, on_candidate=scored))
             if on_done:
                 on_done(len(rows))
         return rows

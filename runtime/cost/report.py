@@ -10,8 +10,9 @@ each assume their own share. docs/cost-model.md describes the model and its limi
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.ir import Operation
 
@@ -59,6 +60,17 @@ class CoreCost:
     gm_bytes: int
     timeline: Timeline | None = field(default=None, repr=False, compare=False)
     """The core's full timeline (its slices), for traces and plots."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The core in the report (docs/report.schema.json, ``core``): its fields by name."""
+        return {
+            "block": self.block,
+            "cycles": self.cycles,
+            "busy": dict(self.busy),
+            "instructions": dict(self.instructions),
+            "critical": dict(self.critical),
+            "gm_bytes": self.gm_bytes,
+        }
 
 
 def core_cost(block: int, timeline: Timeline) -> CoreCost:
@@ -186,58 +198,119 @@ class CostReport:
             name: busy / core.cycles if core.cycles else 0.0 for name, busy in core.busy.items()
         }
 
-    def to_json(self) -> dict[str, Any]:
+    # The keys of the JSON report (docs/report.schema.json, ``cost``) that are not fields
+    # above are the properties below, under the same names: ``report.pipes`` is
+    # ``report.to_json()["pipes"]``.
+
+    @property
+    def pipes(self) -> dict[str, dict[str, float]]:
+        """Per pipe of the slowest core: busy cycles, their ratio to the makespan, and the
+        cycles the critical path spends on it."""
         core = self.slowest
         return {
-            "hw": self.hw,
-            "cycles": self.cycles,
-            "seconds": self.seconds,
-            "flops": self.flops,
-            "tflops": self.tflops,
-            "peak_tflops": self.peak_tflops,
-            "efficiency": self.efficiency,
-            "bound": self.bound,
-            "bottleneck": self.bottleneck,
-            "pipes": {
-                name: {
-                    "busy_cycles": core.busy[name],
-                    "ratio": ratio,
-                    "critical_cycles": core.critical.get(name, 0.0),
-                }
-                for name, ratio in self.pipe_ratios().items()
-            },
-            "cube_utilization": self.pipe_ratios().get("cube", 0.0),
-            "cores": {
-                "count": len(self.cores),
-                "min_cycles": min((c.cycles for c in self.cores), default=0.0),
-                "max_cycles": self.core_cycles,
-                "mean_cycles": sum(c.cycles for c in self.cores) / max(len(self.cores), 1),
-            },
-            "bandwidth_floor_cycles": self.bandwidth_cycles,
-            "gm_bytes": self.gm_traffic[0],
-            "hbm_bytes": self.gm_traffic[1],
-            "extrapolated_iterations": self.extrapolated,
-            **self._operator_json(),
+            name: {
+                "busy_cycles": core.busy[name],
+                "ratio": ratio,
+                "critical_cycles": core.critical.get(name, 0.0),
+            }
+            for name, ratio in self.pipe_ratios().items()
         }
 
-    def _operator_json(self) -> dict[str, Any]:
-        if self.operator is None:
-            return {}
+    @property
+    def critical_path(self) -> dict[str, dict[str, float]]:
+        """The slowest core's critical path by what it waits on (the pipes, ``flag`` for the
+        set/wait latency, ``S`` for scalar issue): cycles and share of the path, largest
+        first."""
+        critical = self.slowest.critical
+        total = sum(critical.values()) or 1.0
+        ranked = sorted(critical.items(), key=lambda kv: -kv[1])
+        return {name: {"cycles": cycles, "share": cycles / total} for name, cycles in ranked}
+
+    @property
+    def cube_utilization(self) -> float:
+        return self.pipe_ratios().get("cube", 0.0)
+
+    @property
+    def core_spread(self) -> dict[str, float]:
+        """How many cores ran and the spread of their cycles."""
         return {
-            "end_to_end_seconds": self.operator.end_to_end_seconds,
-            "kernels": [k.to_json() for k in self.operator.kernels],
+            "count": len(self.cores),
+            "min_cycles": min((c.cycles for c in self.cores), default=0.0),
+            "max_cycles": self.core_cycles,
+            "mean_cycles": sum(c.cycles for c in self.cores) / max(len(self.cores), 1),
         }
+
+    @property
+    def bandwidth_floor_cycles(self) -> float:
+        return self.bandwidth_cycles
+
+    @property
+    def gm_bytes(self) -> float:
+        return self.gm_traffic[0]
+
+    @property
+    def hbm_bytes(self) -> float:
+        return self.gm_traffic[1]
+
+    @property
+    def extrapolated_iterations(self) -> int:
+        return self.extrapolated
+
+    @property
+    def end_to_end_seconds(self) -> float | None:
+        """The whole operator's time (TransData in and out, the dW MemSet, the launches), or
+        None when only the launch was costed."""
+        return None if self.operator is None else self.operator.end_to_end_seconds
+
+    @property
+    def kernels(self) -> list[dict[str, Any]] | None:
+        """Each kernel of the whole operator in host order (name, seconds, cycles), or None."""
+        return None if self.operator is None else [k.to_json() for k in self.operator.kernels]
+
+    JSON_KEYS: ClassVar[tuple[str, ...]] = (
+        "hw", "dtype", "cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency",
+        "bound", "bottleneck", "pipes", "critical_path", "cube_utilization", "cores",
+        "core_spread", "bandwidth_floor_cycles", "gm_bytes", "hbm_bytes",
+        "extrapolated_iterations",
+    )  # fmt: skip
+    """The keys of :meth:`to_json`, each an attribute of the same name."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The launch's cost as JSON (docs/report.schema.json, ``cost``)."""
+        document = {key: getattr(self, key) for key in self.JSON_KEYS}
+        document["cores"] = [core.to_json() for core in self.cores]
+        if self.operator is not None:  # optional keys of the schema
+            document["end_to_end_seconds"] = self.end_to_end_seconds
+            document["kernels"] = self.kernels
+        return document
+
+    def __repr__(self) -> str:
+        # The dataclass repr prints every core and the cost figures: one line instead.
+        return (
+            f"CostReport(hw={self.hw!r}, {self.cycles:,.0f} cycles = "
+            f"{self.seconds * 1e6:,.1f} us, {self.efficiency:.1%} of peak, {self.bound} bound "
+            f"(waits on {self.bottleneck}), {len(self.cores)} cores)"
+        )
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the summary lines and a table of the pipes."""
+        rows = "".join(
+            f"<tr><td>{html.escape(name)}</td><td>{p['busy_cycles']:,.0f}</td>"
+            f"<td>{p['ratio']:.0%}</td><td>{p['critical_cycles']:,.0f}</td></tr>"
+            for name, p in self.pipes.items()
+        )
+        lines = "".join(f"<li>{html.escape(line)}</li>" for line in self.summary_lines())
+        return (
+            f"<div><b>CostReport</b><ul>{lines}</ul><table><tr><th>pipe</th>"
+            "<th>busy cycles</th><th>busy</th><th>on the critical path</th></tr>"
+            f"{rows}</table></div>"
+        )
 
     def summary_lines(self) -> list[str]:
         """The cost lines of the ``ascend-conv`` summary."""
-        j = self.to_json()
         ratios = "  ".join(f"{n} {r:.0%}" for n, r in self.pipe_ratios().items())
-        critical = self.slowest.critical
-        total = sum(critical.values()) or 1.0
-        path = "  ".join(
-            f"{k} {v / total:.0%}" for k, v in sorted(critical.items(), key=lambda kv: -kv[1])
-        )
-        cores = j["cores"]
+        path = "  ".join(f"{k} {v['share']:.0%}" for k, v in self.critical_path.items())
+        cores = self.core_spread
         lines = [
             f"modelled on {self.hw}: {self.cycles:,.0f} cycles = {self.seconds * 1e6:,.1f} us, "
             f"{self.tflops:.1f} TFLOP/s of {self.peak_tflops:.1f} peak "

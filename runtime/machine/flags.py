@@ -96,3 +96,11 @@ class FlagState:
     def pending(self) -> dict[FlagKey, int]:
         """Events set but never waited for, with their counts (empty when balanced)."""
         return {(str(s), str(d), e): n for (s, d, e), n in sorted(self._counts.items()) if n}
+
+    def describe_pending(self) -> str:
+        """:meth:`pending` in words, as the IR writes a flag: ``MTE2 -> MTE1 event 0 set 20
+        times without a wait``, one clause per event."""
+        return ", ".join(
+            f"{src} -> {dst} event {event} set {n} time{'s' if n != 1 else ''} without a wait"
+            for (src, dst, event), n in self.pending().items()
+        )

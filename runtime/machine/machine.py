@@ -208,8 +208,8 @@ class MachineBase:
 
     def finish(self) -> None:
         """End of the kernel on this core: every flag that was set must have been waited for."""
-        pending = self.flags.pending()
-        if pending:
+        if self.flags.pending():
             raise KernelError(
-                f"block {self.block_idx}: flags set but never waited at kernel end: {pending}"
+                f"block {self.block_idx}: flags set but never waited at kernel end: "
+                f"{self.flags.describe_pending()}"
             )

@@ -20,12 +20,15 @@ integer inputs: their float32 sums are exact, so the check has tolerance 0 (``is
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reports.progress import CheckProgress
 
 UNIT_ROUNDOFF_F32 = 2.0**-24
 CONFIDENCE = 4.0
@@ -40,10 +43,25 @@ class CheckResult:
     """max over elements of |got − exact| / tolerance: at most 1 when the check passes."""
     tolerance: float
     """the largest per-element tolerance."""
+    seconds: float = 0.0
+    """How long the check took (the reference sums dominate: seconds on a large layer)."""
 
     @property
     def ok(self) -> bool:
         return self.worst_ratio <= 1.0
+
+    def to_json(self) -> dict[str, object]:
+        """The check in the report (docs/report.schema.json, ``check``): the fields by name,
+        the verdict and the line the tools print."""
+        return {
+            "ok": self.ok,
+            "max_abs_error": self.max_abs_error,
+            "max_rel_error": self.max_rel_error,
+            "worst_ratio": self.worst_ratio,
+            "tolerance": self.tolerance,
+            "seconds": self.seconds,
+            "description": self.describe(),
+        }
 
     def describe(self) -> str:
         verdict = "OK" if self.ok else "FAILED"
@@ -55,7 +73,11 @@ class CheckResult:
 
 
 def _reference(
-    problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray, accumulate: type[np.floating]
+    problem: ConvBpFilterShape,
+    x: np.ndarray,
+    dy: np.ndarray,
+    accumulate: type[np.floating],
+    on_tap: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     return conv3d_weight_reference(
         x,
@@ -66,12 +88,18 @@ def _reference(
         problem.dilations,
         problem.groups,
         accumulate=accumulate,
+        on_tap=on_tap,
     )
 
 
-def reference_exact(problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray) -> np.ndarray:
+def reference_exact(
+    problem: ConvBpFilterShape,
+    x: np.ndarray,
+    dy: np.ndarray,
+    on_tap: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
     """The exact dW (sums in float64, returned as float64)."""
-    return _reference(problem, x, dy, np.float64)
+    return _reference(problem, x, dy, np.float64, on_tap)
 
 
 def is_exact(problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray) -> bool:
@@ -89,24 +117,47 @@ def is_exact(problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray) -> bool:
     return bound < 2.0**24
 
 
-def tolerance_for(problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray) -> np.ndarray:
+def tolerance_for(
+    problem: ConvBpFilterShape,
+    x: np.ndarray,
+    dy: np.ndarray,
+    on_tap: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
     """c·u·√n·Σ|x·dy| for every element of dW (see the module docstring); 0 where the sums are
     exact (``is_exact``)."""
     n = problem.batch * problem.dout * problem.ho * problem.wo
     if is_exact(problem, x, dy):
         return np.zeros(problem.weight_shape)
-    magnitude = _reference(problem, np.abs(x), np.abs(dy), np.float64)
+    magnitude = _reference(problem, np.abs(x), np.abs(dy), np.float64, on_tap)
     # The smallest normal float32 keeps an element with no products from demanding exact zero.
     return CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(n) * magnitude + np.finfo(np.float32).tiny
 
 
 def check(
-    problem: ConvBpFilterShape, x: np.ndarray, dy: np.ndarray, got: np.ndarray
+    problem: ConvBpFilterShape,
+    x: np.ndarray,
+    dy: np.ndarray,
+    got: np.ndarray,
+    *,
+    progress: bool = False,
 ) -> CheckResult:
-    """Compare ``got`` with the exact dW of ``problem`` on inputs ``x``, ``dy``."""
-    exact = reference_exact(problem, x, dy)
-    if got.shape != exact.shape:
-        raise ValueError(f"dW has shape {list(got.shape)}, the problem's is {list(exact.shape)}")
+    """Compare ``got`` with the exact dW of ``problem`` on inputs ``x``, ``dy``; with
+    ``progress``, a progress line over the reference's taps on standard error when it is a
+    terminal and the check lasts over 2 s (``runtime/reports/progress.py``)."""
+    start = time.perf_counter()
+    if got.shape != problem.weight_shape:
+        raise ValueError(
+            f"dW has shape {list(got.shape)}, the problem's is {list(problem.weight_shape)}"
+        )
+    taps = problem.kd * problem.kh * problem.kw
+    passes = 1 if is_exact(problem, x, dy) else 2  # the exact sums, then the magnitudes
+    bar = CheckProgress(passes * taps) if progress else None
+    try:
+        exact = reference_exact(problem, x, dy, _advance(bar, 0))
+        tol = np.nan_to_num(tolerance_for(problem, x, dy, _advance(bar, taps)), nan=0.0, posinf=0.0)
+    finally:
+        if bar is not None:
+            bar.close()
     got64 = got.astype(np.float64)
     with np.errstate(invalid="ignore"):
         err = np.abs(got64 - exact)
@@ -114,7 +165,6 @@ def check(
     # is right, anything else is an infinite error.
     same = (np.isnan(got64) & np.isnan(exact)) | (np.isinf(exact) & (got64 == exact))
     err = np.where(same, 0.0, np.where(np.isfinite(err), err, np.inf))
-    tol = np.nan_to_num(tolerance_for(problem, x, dy), nan=0.0, posinf=0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(err == 0, 0.0, err / tol)
     finite = np.abs(exact[np.isfinite(exact)])
@@ -124,7 +174,15 @@ def check(
         max_rel_error=float(err.max(initial=0.0)) / scale,
         worst_ratio=float(ratio.max(initial=0.0)),
         tolerance=float(tol.max(initial=0.0)),
+        seconds=time.perf_counter() - start,
     )
+
+
+def _advance(bar: CheckProgress | None, before: int) -> Callable[[int, int], None] | None:
+    """The reference's ``on_tap`` that moves ``bar`` on, ``before`` taps already done."""
+    if bar is None:
+        return None
+    return lambda done, _total: bar.update(before + done)
 
 
 class NonFiniteInputWarning(RuntimeWarning):
@@ -141,7 +199,9 @@ def non_finite_note(x: np.ndarray, dy: np.ndarray) -> str | None:
     and the check compares them as such."""
     counts = []
     for name, array in (("x", x), ("dy", dy)):
-        n = int(np.size(array) - np.count_nonzero(np.isfinite(np.asarray(array, np.float32))))
+        # np.asarray first: np.size of a tensor-like is its size method, not a count.
+        values = np.asarray(array, np.float32)
+        n = int(values.size - np.count_nonzero(np.isfinite(values)))
         if n:
             counts.append(f"{name} holds {n} Inf/NaN value{'s' if n > 1 else ''}")
     if not counts:
