@@ -273,3 +273,44 @@ def conv_flags(draw: st.DrawFn) -> list[str]:
 )
 def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
+
+
+HW_SOURCES = sorted(name for name, text in SOURCES.items() if "ascend.mmad" in text)
+INSTRUCTION_ERROR = re.compile(
+    r"ascend\.(data_copy|load3d|load2d|mmad|fixpipe|set_flag|wait_flag|alloc_buffer) at "
+)
+
+
+@st.composite
+def mutated_hw_programs(draw: st.DrawFn) -> str:
+    """A hardware-level program with one to three of its numbers replaced by an edge value (a
+    slot, an offset, a size or a loop bound: what reaches the instructions' bounds)."""
+    text = SOURCES[draw(st.sampled_from(HW_SOURCES))]
+    tokens = TOKEN.findall(text)
+    numbers = [k for k, t in enumerate(tokens) if t[0].isdigit()]
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.sampled_from(numbers))
+        tokens[k] = draw(st.sampled_from(EDGE_NUMBERS[:13] + ["48", "64", "576", "2048", "4096"]))
+    return "".join(tokens)
+
+
+@settings(FUZZ, max_examples=LONG or 60)
+@given(program=mutated_hw_programs())
+def test_cost_only_refuses_what_the_data_run_refuses(program: str):
+    """The oracle of issue 20, item 5: a mutated hardware-level program that the data run
+    refuses at an instruction, the cost-only mode refuses too, with the same message (both
+    machines run the instruction spec's one bounds check)."""
+    path = SCRATCH / "refuse.mlir"
+    path.write_text(program)
+    limits = ["--max-iterations", "5000"]
+    out = ["--output-dir", str(SCRATCH / "out")]
+    code, err = _call(run.main, [str(path), "--random-inputs", *limits, *out])
+    _assert_clean(code, err, [str(path)])
+    refused = INSTRUCTION_ERROR.search(err)
+    if code != 1 or refused is None:
+        return
+    cost_code, cost_err = _call(run.main, [str(path), "--cost-only", *limits])
+    assert cost_code == 1, (program, err, cost_err)
+    message = err.split(": error: ", 1)[1].strip()
+    cost_message = cost_err.split(": error: ", 1)[1].strip().removeprefix("cost-only: ")
+    assert cost_message == message, (err, cost_err)

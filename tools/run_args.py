@@ -7,7 +7,7 @@ import argparse
 from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import add_max_iterations_flag, int_at_least
+from ascend_xdsl.tools.flags import add_limit_flags, int_at_least
 
 PROG = "ascend-run"
 
@@ -67,7 +67,7 @@ def make_parser() -> argparse.ArgumentParser:
         "ratio and critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
     add_debug_flag(parser)
-    add_max_iterations_flag(parser)
+    add_limit_flags(parser)
     parser.add_argument(
         "--executor",
         choices=EXECUTORS,
