@@ -144,8 +144,8 @@ class MachineBase:
         self.buffers: list[tuple[str, str, int, int]] = []
         """(memory, position, first byte, end byte) of every buffer allocated so far."""
         self.extrapolated = 0
-        self._bounded: dict[tuple[DataInstruction, tuple[Any, ...]], tuple[int, object]] = {}
-        """Bounds keys checked so far, with the bytes of the instruction's GM tensor."""
+        self._bounded: dict[DataInstruction, dict[tuple[Any, ...], tuple[int, object]]] = {}
+        """Per instruction, the bounds keys checked so far, with the bytes of its GM tensor."""
         self.observed = self.sanitizer is not None or self.timeline is not None
         self._handlers: dict[Instruction, Handler] = {
             instructions.SET_FLAG: self.set_flag,
@@ -167,19 +167,22 @@ class MachineBase:
         (``spec.bounds_key``), so they are checked once per distinct key; the GM range
         moves with the offset and is compared with the tensor every time (the full check, and
         its message, when it is outside)."""
-        key = (spec, spec.bounds_key(values))
-        hit = self._bounded.get(key)
+        memo = self._bounded.get(spec)
+        if memo is None:
+            memo = self._bounded[spec] = {}
+        key = values if spec.gm_offset is None else spec.bounds_key(values)
+        hit = memo.get(key)
         if hit is not None:
             span = spec.gm_bytes(bound)
             if span is None or (span[0] >= 0 and span[1] <= hit[0]):
                 return
         windows = spec.windows(*values)
         spec.check(bound, windows)
-        if len(self._bounded) >= _MAX_BOUNDED:
-            self._bounded.clear()
+        if len(memo) >= _MAX_BOUNDED:
+            memo.clear()
         gm = [w.hi for w in windows if w.memory == "GM"]
         # The entry holds the values: the GM tensor in the key by identity stays alive.
-        self._bounded[key] = (gm[0] if gm else 0, values)
+        memo[key] = (gm[0] if gm else 0, values)
 
     def reserve(self, spec: BufferSpec) -> None:
         """Add ``spec``'s bytes to the core's buffers: they must lie in the memory, and buffers
