@@ -20,51 +20,17 @@ from xdsl.ir import Operation
 from ascend_xdsl.ir.locations import describe_op
 
 
-class CoreProgress:
-    def __init__(self, total: int, *, stream: TextIO | None = None, after: float = 2.0):
-        self.total = total
-        self.stream = sys.stderr if stream is None else stream
-        self.after = after
-        self.start = time.perf_counter()
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.shown = False
+class _TerminalLine:
+    """One line of standard error (or ``stream``) rewritten in place, only on a terminal."""
 
-    def update(self, done: int) -> None:
-        """``done`` of ``total`` cores have finished."""
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.start
-        if elapsed < self.after:
-            return
-        self.stream.write(f"\rsimulating: core {done}/{self.total}, {elapsed:.0f} s")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-
-class LoopProgress:
-    """The loop a long run is in, on a terminal, once it has lasted ``after`` seconds."""
-
-    def __init__(self, *, stream: TextIO | None = None, after: float = 3.0):
+    def __init__(self, stream: TextIO | None, after: float):
         self.stream = sys.stderr if stream is None else stream
         self.after = after
         self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
         self.shown = False
-        self._written = -1.0
 
-    def update(self, op: Operation, taken: int, seconds: float) -> None:
-        """The run has taken ``taken`` loop iterations in ``seconds``, the last in ``op``
-        (rewritten at most twice a second)."""
-        if not self.enabled or seconds < self.after or seconds - self._written < 0.5:
-            return
-        self._written = seconds
-        self.stream.write(
-            f"\rrunning: {describe_op(op)}, {taken:,} loop iterations, {seconds:.0f} s\x1b[K"
-        )
+    def show(self, text: str) -> None:
+        self.stream.write(f"\r{text}\x1b[K")
         self.stream.flush()
         self.shown = True
 
@@ -73,3 +39,35 @@ class LoopProgress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.shown = False
+
+
+class CoreProgress(_TerminalLine):
+    def __init__(self, total: int, *, stream: TextIO | None = None, after: float = 2.0):
+        super().__init__(stream, after)
+        self.total = total
+        self.start = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        """``done`` of ``total`` cores have finished."""
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        if elapsed < self.after:
+            return
+        self.show(f"simulating: core {done}/{self.total}, {elapsed:.0f} s")
+
+
+class LoopProgress(_TerminalLine):
+    """The loop a long run is in, on a terminal, once it has lasted ``after`` seconds."""
+
+    def __init__(self, *, stream: TextIO | None = None, after: float = 3.0):
+        super().__init__(stream, after)
+        self._written = -1.0
+
+    def update(self, op: Operation, taken: int, seconds: float) -> None:
+        """The run has taken ``taken`` loop iterations in ``seconds``, the last in ``op``
+        (rewritten at most twice a second)."""
+        if not self.enabled or seconds < self.after or seconds - self._written < 0.5:
+            return
+        self._written = seconds
+        self.show(f"running: {describe_op(op)}, {taken:,} loop iterations, {seconds:.0f} s")
