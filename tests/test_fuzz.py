@@ -275,6 +275,8 @@ def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
 
 
+HW_NUMBERS = [*EDGE_NUMBERS[:13], "48", "64", "576", "2048", "4096"]
+"""Integer edge values, and sizes near the small kernels' slots and tensors."""
 HW_SOURCES = sorted(name for name, text in SOURCES.items() if "ascend.mmad" in text)
 INSTRUCTION_ERROR = re.compile(
     r"ascend\.(data_copy|load3d|load2d|mmad|fixpipe|set_flag|wait_flag|alloc_buffer) at "
@@ -290,7 +292,7 @@ def mutated_hw_programs(draw: st.DrawFn) -> str:
     numbers = [k for k, t in enumerate(tokens) if t[0].isdigit()]
     for _ in range(draw(st.integers(1, 3))):
         k = draw(st.sampled_from(numbers))
-        tokens[k] = draw(st.sampled_from(EDGE_NUMBERS[:13] + ["48", "64", "576", "2048", "4096"]))
+        tokens[k] = draw(st.sampled_from(HW_NUMBERS))
     return "".join(tokens)
 
 

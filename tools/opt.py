@@ -25,8 +25,8 @@ from xdsl.utils.exceptions import (
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ascend_xdsl.ir.dominance import check_dominance
-from ascend_xdsl.ir.loops import check_loops
 from ascend_xdsl.ir.locations import CheckedParser, describe_op
+from ascend_xdsl.ir.loops import check_loops
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.runtime.reports.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
