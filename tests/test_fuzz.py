@@ -5,12 +5,15 @@
   hardware-level kernel): tokens deleted, duplicated, swapped, inserted, numbers replaced by
   edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
-  ``check-ascendc`` included).
+  ``check-ascendc`` included);
+* the compiled hardware-level kernels get numbers replaced by edge values, and whatever the
+  data run refuses at an instruction, the cost-only mode must refuse with the same message
+  (issue 20: both machines run the instruction spec's one bounds check).
 
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
 ours: ``tools/errors.run_tool``). The CI run is derandomized (the same cases every run, so a
-failure reproduces) with 600 cases in all and takes well under a minute; a longer, random run
+failure reproduces) with 660 cases in all and takes well under a minute; a longer, random run
 is ``ASCEND_XDSL_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/test_fuzz.py`` (see
 docs/runtime.md, "Fuzzing"). The simulator's budget is lowered to a few thousand loop iterations
 and the host memory to 256 MiB, so that a mutated loop bound or shape fails fast instead of
