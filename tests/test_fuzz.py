@@ -13,7 +13,7 @@
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
 ours: ``tools/errors.run_tool``). The CI run is derandomized (the same cases every run, so a
-failure reproduces) with 660 cases in all and takes well under a minute; a longer, random run
+failure reproduces) with 630 cases in all and takes well under a minute; a longer, random run
 is ``ASCEND_XDSL_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/test_fuzz.py`` (see
 docs/runtime.md, "Fuzzing"). The simulator's budget is lowered to a few thousand loop iterations
 and the host memory to 256 MiB, so that a mutated loop bound or shape fails fast instead of
@@ -299,7 +299,7 @@ def mutated_hw_programs(draw: st.DrawFn) -> str:
     return "".join(tokens)
 
 
-@settings(FUZZ, max_examples=LONG or 60)
+@settings(FUZZ, max_examples=LONG or 30)
 @given(program=mutated_hw_programs())
 def test_cost_only_refuses_what_the_data_run_refuses(program: str):
     """The oracle of issue 20, item 5: a mutated hardware-level program that the data run
