@@ -194,3 +194,47 @@ builtin.module {
   }
 }
 // CHECK: Operation does not verify: ascend.conv pads [0, 2, 1, 1, 1, 1] differ from the kernel's tiling (pad_front, pad_back, pad_up, pad_down, pad_left, pad_right = [1, 1, 1, 1, 1, 1])
+
+// -----
+
+// groups of another type.
+func.func @kernel(%a0: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %a1: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %a2: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf32>) {
+  func.return
+}
+func.func @host() {
+  %a0 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  %a1 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  %a2 = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf32>
+  ascend.launch @kernel blocks 1 (%a0, %a1, %a2) {ascend.conv = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = "one"}} : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf32>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv groups must be an integer
+
+// -----
+
+// The attribute on a launch that is not of x, dy and dW.
+func.func @kernel(%a0: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %a1: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf32>) {
+  func.return
+}
+func.func @host() {
+  %a0 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  %a1 = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf32>
+  ascend.launch @kernel blocks 1 (%a0, %a1) {ascend.conv = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf32>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv needs a launch of the three GM tensors x, dy, dW
+
+// -----
+
+// Two groups for a dW laid out for one (its FRACTAL_Z_3D type says groups 1).
+func.func @kernel(%a0: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %a1: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %a2: !ascend.gm_tensor<FRACTAL_Z_3D, 16x8x3x3x3xf32>) {
+  func.return
+}
+func.func @host() {
+  %a0 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  %a1 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  %a2 = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 16x8x3x3x3xf32>
+  ascend.launch @kernel blocks 1 (%a0, %a1, %a2) {ascend.conv = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 2 : i64}} : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x8x3x3x3xf32>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv groups 2 differ from the launched dW's groups 1
