@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ascend_xdsl.hw.cost_figures import CostFigures
@@ -46,6 +47,11 @@ class BufferOperand(Protocol):
     @property
     def elements(self) -> int:
         """Elements of one slot."""
+        ...
+
+    @property
+    def layout(self) -> tuple[object, ...]:
+        """What places the buffer's bytes (equal for the same planned buffer on every core)."""
         ...
 
     def address(self, slot: int) -> int:
@@ -188,14 +194,31 @@ class DataInstruction(Instruction):
                 found[access.buffer] = Window(role, value.memory, lo, lo + value.elements * eb, eb)
         return tuple(found.values())
 
+    @cached_property
+    def _key_plan(self) -> tuple[tuple[int, ...], int | None, int | None]:
+        """Where in the values of :meth:`bind` the buffers, the GM tensor and its offset are."""
+        names = (*self.properties, *self.operands)
+        accesses = (*self.reads, *self.writes)
+        buffers = {names.index(a.buffer) for a in accesses if a.slot is not None}
+        fixed = len(self.properties)
+        gm = None if self.gm_operand is None else fixed + self.gm_operand
+        offset = None if self.gm_offset is None else fixed + self.gm_offset
+        return tuple(sorted(buffers)), gm, offset
+
     def bounds_key(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the on-chip byte ranges of one execution depend on: its ``values`` (as for
-        :meth:`bind`) but the GM offset, which moves only the GM range, and with the GM tensor
-        by identity (hashing a tensor would hash its IR type)."""
-        if self.gm_offset is None or self.gm_operand is None:
-            return values
-        at, tensor = len(self.properties) + self.gm_offset, len(self.properties) + self.gm_operand
-        return (*values[:tensor], id(values[tensor]), *values[tensor + 1 : at], *values[at + 1 :])
+        :meth:`bind`) with each buffer by its ``layout`` (the same on every core of a
+        launch), the GM tensor by identity (hashing a tensor would hash its IR type) and
+        without the GM offset, which moves only the GM range."""
+        buffers, gm, offset = self._key_plan
+        key = list(values)
+        for i in buffers:
+            key[i] = values[i].layout
+        if gm is not None:
+            key[gm] = id(values[gm])
+        if offset is not None:
+            key[offset] = None
+        return tuple(key)
 
     @abstractmethod
     def bind(self, *values: Any, **named: Any) -> Bound:

@@ -90,10 +90,12 @@ def _cost_launch(
     kernel.budget_cell[0] = budget
     report = new_report(op, target.name, cost_figures(target.name), args)
     replays: dict[tuple[Any, ...], Any] = {}
+    bounded: dict[Any, Any] = {}
 
     def make(block: int, timeline: Timeline | None) -> Machine:
         core = CostCore(block, target, None, timeline, budget, cycle_limit)
         core.replays = replays  # timed iterations are shared by the cores of a launch
+        core.share_bounds(bounded)  # and so are the bounds checked
         return core
 
     def run(core: Machine) -> None:

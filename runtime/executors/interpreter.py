@@ -167,8 +167,12 @@ class AscendFunctions(InterpreterFunctions):
         if self.sanitizer is not None:
             self.sanitizer.new_launch()
 
+        bounded: dict[Any, Any] = {}  # the bounds check's memo, shared by the cores
+
         def make(block: int, timeline: Timeline | None) -> Machine:
-            return Core(block, self.target, self.sanitizer, timeline, self.budget, pool)
+            core = Core(block, self.target, self.sanitizer, timeline, self.budget, pool)
+            core.share_bounds(bounded)
+            return core
 
         def run(core: Machine) -> None:
             if kernel is not None:

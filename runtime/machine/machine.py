@@ -170,7 +170,7 @@ class MachineBase:
         memo = self._bounded.get(spec)
         if memo is None:
             memo = self._bounded[spec] = {}
-        key = values if spec.gm_offset is None else spec.bounds_key(values)
+        key = spec.bounds_key(values)
         hit = memo.get(key)
         if hit is not None:
             span = spec.gm_bytes(bound)
@@ -183,6 +183,11 @@ class MachineBase:
         gm = [w.hi for w in windows if w.memory == "GM"]
         # The entry holds the values: the GM tensor in the key by identity stays alive.
         memo[key] = (gm[0] if gm else 0, values)
+
+    def share_bounds(self, memo: dict[DataInstruction, dict[tuple[Any, ...], Any]]) -> None:
+        """Use ``memo`` as the bounds check's memo: the cores of one launch share it (its keys
+        name buffers by their layout and GM tensors by identity, the same on every core)."""
+        self._bounded = memo
 
     def reserve(self, spec: BufferSpec) -> None:
         """Add ``spec``'s bytes to the core's buffers: they must lie in the memory, and buffers
