@@ -27,7 +27,7 @@ reference check and the reports read it). The verifier holds it to the launch: i
 their counts, the problem rules (``ConvBpFilterShape.errors``: groups at least 1, strides,
 pads and dilations in range) on the launched x and dW, the dy shape those give, the dW's
 groups, and, when the kernel hands the API a tiling (``ascend.init``), the tiling's strides,
-pads, dilations and groups.
+pads and dilations.
 """
 
 from __future__ import annotations
@@ -139,8 +139,9 @@ _TILING_FIELDS = {
     "strides": ("stride_d", "stride_h", "stride_w"),
     "pads": ("pad_front", "pad_back", "pad_up", "pad_down", "pad_left", "pad_right"),
     "dilations": ("dilation_d", "dilation_h", "dilation_w"),
-    "groups": ("group",),
 }
+"""The tiling fields that restate the convolution's own (its ``group`` does not: it counts the
+enlarged groups, ``ConvBpFilterShape.group_enlargement``)."""
 
 
 def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncOp) -> None:

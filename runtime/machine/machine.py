@@ -84,7 +84,7 @@ def default_target() -> HwConfig:
 
 
 _MAX_BOUNDED = 4096
-"""Checked bounds keys kept per core before the memo starts again."""
+"""Checked bounds keys kept per instruction before its memo starts again."""
 
 Signature = Callable[..., Any]
 """A loop's signature function (``runtime/executors/compiled.py`` generates it)."""
