@@ -21,6 +21,13 @@ target (``ascend-run --hw`` picks it at run time), and a launch of more blocks t
 legal, the blocks running on the cores in turn. A launch that would run for ever is stopped by
 the simulator's iteration budget instead (``runtime/machine/budget.py``: each block is one
 iteration).
+
+The ``ascend.conv`` attribute of a launch says which convolution the kernel computes (the
+reference check and the reports read it). The verifier holds it to the launch: its fields and
+their counts, the problem rules (``ConvBpFilterShape.errors``: groups at least 1, strides,
+pads and dilations in range) on the launched x and dW, the dy shape those give, the dW's
+groups, and, when the kernel hands the API a tiling (``ascend.init``), the tiling's strides,
+pads and dilations.
 """
 
 from __future__ import annotations
@@ -28,7 +35,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import I64, IntegerAttr, ModuleOp, SymbolRefAttr, i64
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    SymbolRefAttr,
+    i64,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -41,6 +56,9 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from ascend_xdsl.dialects.attributes import DwTilingAttr, element_type_name
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.types import GmTensorType
 
 MAX_BLOCKS = 2**32 - 1
@@ -110,6 +128,78 @@ class LaunchOp(IRDLOperation):
             if e != g:
                 raise VerifyException(
                     f"launch of '{name}': argument {i} has type {g}, the kernel expects {e}"
+                )
+        conv = self.attributes.get(CONV_ATTR)
+        if conv is not None:
+            _verify_conv(conv, given, kernel)
+
+
+_CONV_ARRAYS = (("strides", 3), ("pads", 6), ("dilations", 3))
+_TILING_FIELDS = {
+    "strides": ("stride_d", "stride_h", "stride_w"),
+    "pads": ("pad_front", "pad_back", "pad_up", "pad_down", "pad_left", "pad_right"),
+    "dilations": ("dilation_d", "dilation_h", "dilation_w"),
+}
+"""The tiling fields that restate the convolution's own (its ``group`` does not: it counts the
+enlarged groups, ``ConvBpFilterShape.group_enlargement``)."""
+
+
+def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncOp) -> None:
+    """The ``ascend.conv`` attribute agrees with the launched tensors and the kernel's tiling
+    (see the module docstring)."""
+    what = "{strides, pads, dilations, groups}"
+    if not isinstance(conv, DictionaryAttr):
+        raise VerifyException(f"{CONV_ATTR} must be a dictionary {what}")
+    values: dict[str, tuple[int, ...]] = {}
+    for key, count in _CONV_ARRAYS:
+        field = conv.data.get(key)
+        if not isinstance(field, DenseArrayBase) or len(field) != count:
+            raise VerifyException(f"{CONV_ATTR} {key} must be an array of {count} integers")
+        values[key] = tuple(int(v) for v in field.get_values())
+    groups = conv.data.get("groups")
+    if not isinstance(groups, IntegerAttr):
+        raise VerifyException(f"{CONV_ATTR} groups must be an integer")
+    values["groups"] = (groups.value.data,)
+    if len(types) != 3 or not all(isinstance(t, GmTensorType) for t in types):
+        raise VerifyException(f"{CONV_ATTR} needs a launch of the three GM tensors x, dy, dW")
+    x, dy, dw = types
+    assert isinstance(x, GmTensorType) and isinstance(dy, GmTensorType)
+    assert isinstance(dw, GmTensorType)
+    problem = ConvBpFilterShape.from_shapes(
+        x.get_shape(),
+        dw.get_shape(),
+        values["strides"],
+        values["pads"],
+        values["dilations"],
+        values["groups"][0],
+        element_type_name(x.element_type),
+    )
+    errors = problem.errors()
+    if errors:
+        raise VerifyException(f"{CONV_ATTR}: {errors[0]}")
+    if tuple(dy.get_shape()) != problem.grad_output_shape:
+        expected = "x".join(map(str, problem.grad_output_shape))
+        got = "x".join(map(str, dy.get_shape()))
+        raise VerifyException(
+            f"{CONV_ATTR} gives dy {expected} for the launched x and dW, the launched dy is "
+            f"{got}: its strides, pads or dilations contradict the tensors"
+        )
+    if dw.conv_format == ConvFormat.FRACTAL_Z_3D and dw.groups.data != problem.groups:
+        raise VerifyException(
+            f"{CONV_ATTR} groups {problem.groups} differ from the launched dW's groups "
+            f"{dw.groups.data}"
+        )
+    for op in kernel.walk():
+        tiling = op.properties.get("tiling")
+        if not isinstance(tiling, DwTilingAttr):
+            continue
+        record = tiling.tiling
+        for key, names in _TILING_FIELDS.items():
+            in_tiling = tuple(getattr(record, n) for n in names)
+            if in_tiling != values[key]:
+                raise VerifyException(
+                    f"{CONV_ATTR} {key} {list(values[key])} differ from the kernel's tiling "
+                    f"({', '.join(names)} = {list(in_tiling)})"
                 )
 
 

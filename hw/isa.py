@@ -67,6 +67,14 @@ class InstructionError(ValueError):
     """An instruction whose operands break an ISA limit (one line naming op, field, value)."""
 
 
+class MemoryAccessError(IndexError):
+    """An access outside a memory, outside the slot or GM tensor an instruction's operand
+    names, or one that cannot be a typed view of a memory. Raised here by the one bounds
+    check of the instruction specs (``hw/instructions/base.py``, ``DataInstruction.check``)
+    that both machines run, and by the data machine's memories (``runtime/machine/memory.py``
+    re-exports it)."""
+
+
 # ---------------------------------------------------------------------------------------------
 # limits
 

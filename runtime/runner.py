@@ -55,9 +55,11 @@ from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.operator import operator_cost
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
+from ascend_xdsl.runtime.machine.budget import Budget, Interrupted
 from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.reports.check import CheckResult, check
+from ascend_xdsl.runtime.reports.progress import LoopProgress
 
 CostMode = Literal["full", "cost-only", "none"]
 COST_MODES: tuple[str, ...] = ("full", "cost-only", "none")
@@ -93,8 +95,9 @@ class RunOptions:
     """How a job runs: the cost mode, the executor (``compiled`` or ``interp``, the same
     bits), the sanitizer that checks the run's synchronisation (its hazards stay on it, also
     when the run fails), the progress line of long runs, the loop budget
-    (``runtime/machine/budget.py``; None: the default) and, for ``cost-only``, the cycles past
-    which a launch stops being timed (``CycleLimitExceeded``)."""
+    (``runtime/machine/budget.py``; None: the default), the wall-clock limit in seconds
+    (``max_seconds``; None: none) and, for ``cost-only``, the cycles past which a launch stops
+    being timed (``CycleLimitExceeded``)."""
 
     cost: CostMode = "full"
     executor: str = "compiled"
@@ -102,6 +105,7 @@ class RunOptions:
     progress: bool = True
     max_iterations: int | None = None
     cycle_limit: float = math.inf
+    max_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.cost not in COST_MODES:
@@ -192,19 +196,29 @@ def _execute(
 ) -> None:
     """Run ``entry`` of ``module`` on ``result.inputs`` as ``options`` say; fill ``result``."""
     start = time.perf_counter()
-    if options.cost == "cost-only":
-        if _has_api_calls(module):
-            # The model times hardware instructions: lower the API calls as the pipeline does.
-            module = compile_from(module, "api", CompileOptions.create(hw=hw))
-        costs = COST_ONLY.predict(
-            module,
-            hw,
-            entry=entry.sym_name.data,
-            max_iterations=options.max_iterations,
-            cycle_limit=options.cycle_limit,
-        )
-    else:
-        result.outputs, costs = _interpret(module, entry, result.inputs, hw, options)
+    progress = LoopProgress() if options.progress else None
+    budget = Budget(options.max_iterations, options.max_seconds, progress)
+    try:
+        if options.cost == "cost-only":
+            if _has_api_calls(module):
+                # The model times hardware instructions: lower the API calls as the pipeline does.
+                module = compile_from(module, "api", CompileOptions.create(hw=hw))
+            costs = COST_ONLY.predict(
+                module,
+                hw,
+                entry=entry.sym_name.data,
+                cycle_limit=options.cycle_limit,
+                budget=budget,
+            )
+        else:
+            result.outputs, costs = _interpret(module, entry, result.inputs, hw, options, budget)
+    except KeyboardInterrupt:
+        if budget.loop is None:
+            raise
+        raise Interrupted(budget.loop) from None
+    finally:
+        if progress is not None:
+            progress.close()
     result.run_seconds = time.perf_counter() - start
     count_problem_flops(costs, result.problem)
     if costs:  # the dW kernel's report carries the whole operator's kernels
@@ -236,6 +250,7 @@ def _interpret(
     inputs: Sequence[np.ndarray],
     hw: HwConfig,
     options: RunOptions,
+    budget: Budget,
 ) -> tuple[tuple[Any, ...], list[CostReport]]:
     interpreter, functions = build_interpreter(
         module,
@@ -244,7 +259,7 @@ def _interpret(
         progress=options.progress,
         executor=options.executor,
         timed=options.cost == "full",
-        max_iterations=options.max_iterations,
+        budget=budget,
     )
     tracker = _OpTracker()
     interpreter.listeners = (*interpreter.listeners, tracker)

@@ -5,7 +5,10 @@
   hardware-level kernel): tokens deleted, duplicated, swapped, inserted, numbers replaced by
   edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
-  ``check-ascendc`` included).
+  ``check-ascendc`` included);
+* the compiled hardware-level kernels get numbers replaced by edge values, and whatever the
+  data run refuses at an instruction, the cost-only mode must refuse with the same message
+  (issue 20: both machines run the instruction spec's one bounds check);
 * integer ``arith`` of every width runs in the interpreter on random operands, against MLIR's
   definition; a tuning-cache entry with one field set to an edge value is refused by the
   cache's check in one line, or comes back legal and re-scored.
@@ -13,7 +16,7 @@
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
 ours: ``tools/errors.run_tool``). The CI run is derandomized (the same cases every run, so a
-failure reproduces) with 600 cases in all and takes well under a minute; a longer, random run
+failure reproduces) with 630 cases in all and takes well under a minute; a longer, random run
 is ``ASCEND_XDSL_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/test_fuzz.py`` (see
 docs/runtime.md, "Fuzzing"). The simulator's budget is lowered to a few thousand loop iterations
 and the host memory to 256 MiB, so that a mutated loop bound or shape fails fast instead of
@@ -361,3 +364,46 @@ def test_a_mutated_cache_entry_is_refused_or_true(data) -> None:
         assert fits(tiling, hw, TUNE_CORES)
         assert math.isfinite(score.cycles) and score.cycles > 0
     assert result.tuned_score.cycles <= result.heuristic_score.cycles
+
+
+HW_NUMBERS = [*EDGE_NUMBERS[:13], "48", "64", "576", "2048", "4096"]
+"""Integer edge values, and sizes near the small kernels' slots and tensors."""
+HW_SOURCES = sorted(name for name, text in SOURCES.items() if "ascend.mmad" in text)
+INSTRUCTION_ERROR = re.compile(
+    r"ascend\.(data_copy|load3d|load2d|mmad|fixpipe|set_flag|wait_flag|alloc_buffer) at "
+)
+
+
+@st.composite
+def mutated_hw_programs(draw: st.DrawFn) -> str:
+    """A hardware-level program with one to three of its numbers replaced by an edge value (a
+    slot, an offset, a size or a loop bound: what reaches the instructions' bounds)."""
+    text = SOURCES[draw(st.sampled_from(HW_SOURCES))]
+    tokens = TOKEN.findall(text)
+    numbers = [k for k, t in enumerate(tokens) if t[0].isdigit()]
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.sampled_from(numbers))
+        tokens[k] = draw(st.sampled_from(HW_NUMBERS))
+    return "".join(tokens)
+
+
+@settings(FUZZ, max_examples=LONG or 30)
+@given(program=mutated_hw_programs())
+def test_cost_only_refuses_what_the_data_run_refuses(program: str):
+    """The oracle of issue 20, item 5: a mutated hardware-level program that the data run
+    refuses at an instruction, the cost-only mode refuses too, with the same message (both
+    machines run the instruction spec's one bounds check)."""
+    path = SCRATCH / "refuse.mlir"
+    path.write_text(program)
+    limits = ["--max-iterations", "5000"]
+    out = ["--output-dir", str(SCRATCH / "out")]
+    code, err = _call(run.main, [str(path), "--random-inputs", *limits, *out])
+    _assert_clean(code, err, [str(path)])
+    refused = INSTRUCTION_ERROR.search(err)
+    if code != 1 or refused is None:
+        return
+    cost_code, cost_err = _call(run.main, [str(path), "--cost-only", *limits])
+    assert cost_code == 1, (program, err, cost_err)
+    message = err.split(": error: ", 1)[1].strip()
+    cost_message = cost_err.split(": error: ", 1)[1].strip().removeprefix("cost-only: ")
+    assert cost_message == message, (err, cost_err)

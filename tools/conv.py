@@ -147,7 +147,12 @@ def run_problem(
     try:
         return run_job(
             CompileJob(problem, options, seed=seed),
-            RunOptions(cost=mode, executor=args.executor, max_iterations=args.max_iterations),
+            RunOptions(
+                cost=mode,
+                executor=args.executor,
+                max_iterations=args.max_iterations,
+                max_seconds=args.max_seconds,
+            ),
         )
     except PipelineError as e:  # the compile: an option, a pass, the tiling search
         raise CliError(str(e)) from None

@@ -16,7 +16,7 @@ from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import CliError, OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import TILING_WORDS, add_hw_flag, add_max_iterations_flag, ints
+from ascend_xdsl.tools.flags import TILING_WORDS, add_hw_flag, add_limit_flags, ints
 
 PROG = "ascend-conv"
 ASCENDC = "ascendc"
@@ -166,7 +166,7 @@ def add_run_flags(bp: argparse.ArgumentParser) -> None:
         "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
     add_debug_flag(bp)
-    add_max_iterations_flag(bp)
+    add_limit_flags(bp)
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
 
 

@@ -241,8 +241,9 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
         return e.exit_code
     except SystemExit as e:  # argparse's --help
         return e.code if isinstance(e.code, int) else 0
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        where = f" {e}" if str(e) else ""  # the loop a run was in (runtime/machine/budget.py)
+        print(f"{prog}: interrupted{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()

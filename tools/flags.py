@@ -1,4 +1,4 @@
-"""The flag conventions the tools share: integer flags, empty values, the loop budget.
+"""The flag conventions the tools share: integer flags, empty values, the run's limits.
 
 ``ascend-conv``, ``ascend-run`` and ``ascend-tune`` parse with argparse (``OneLineParser``,
 ``tools/errors.py``); what argparse cannot say in one line about a value is said here, with
@@ -8,6 +8,7 @@ exit code 2 as for any flag that cannot be parsed.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
 
 from ascend_xdsl.hw import DEFAULT_HW, available
@@ -75,8 +76,23 @@ def int_at_least(minimum: int) -> Callable[[str], int]:
     return parse
 
 
-def add_max_iterations_flag(parser: argparse.ArgumentParser) -> None:
-    """``--max-iterations``: the simulator's loop budget (``runtime/machine/budget.py``)."""
+def positive_seconds(text: str) -> float:
+    """An argparse ``type`` for a positive, finite number of seconds."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got '{text}'")
+    return value
+
+
+positive_seconds.__name__ = "a number of seconds"
+
+
+def add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    """``--max-iterations`` and ``--max-seconds``: the simulator's loop budget and wall-clock
+    limit (``runtime/machine/budget.py``)."""
     parser.add_argument(
         "--max-iterations",
         metavar="N",
@@ -84,6 +100,14 @@ def add_max_iterations_flag(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_ITERATIONS,
         help="loop iterations the run may take before it stops with an error naming the loop "
         f"(default {DEFAULT_MAX_ITERATIONS:,}; runtime/machine/budget.py)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        metavar="S",
+        type=positive_seconds,
+        default=None,
+        help="seconds the run may last before it stops with an error naming the loop it is in "
+        "(default: no limit; runtime/machine/budget.py)",
     )
 
 

@@ -26,6 +26,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ascend_xdsl.ir.dominance import check_dominance
 from ascend_xdsl.ir.locations import CheckedParser, describe_op
+from ascend_xdsl.ir.loops import check_loops
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 from ascend_xdsl.runtime.reports.output import write_atomically
 from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
@@ -98,6 +99,7 @@ class AscendOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         # xDSL's verifier does not check dominance; the passes and the printer assume it.
         check_dominance(prog)
+        check_loops(prog)
         super().apply_passes(prog)
 
     def prepare_output(self) -> IO[str]:

@@ -118,6 +118,7 @@ def run_entry(args: argparse.Namespace, job: ModuleJob, sanitizer: Sanitizer | N
         executor=args.executor,
         sanitizer=sanitizer,
         max_iterations=args.max_iterations,
+        max_seconds=args.max_seconds,
     )
     try:
         return run_job(job, options)
@@ -211,7 +212,9 @@ def run_cost_only(
     ):
         if used:
             raise CliError(f"--cost-only runs no data: {flag} cannot be used with it")
-    options = RunOptions(cost="cost-only", max_iterations=args.max_iterations)
+    options = RunOptions(
+        cost="cost-only", max_iterations=args.max_iterations, max_seconds=args.max_seconds
+    )
     try:
         result = run_job(ModuleJob(module, hw, entry), options)
     except BUGS:

@@ -6,7 +6,7 @@ import argparse
 
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import add_hw_flag, add_max_iterations_flag, int_at_least
+from ascend_xdsl.tools.flags import add_hw_flag, add_limit_flags, int_at_least
 
 PROG = "ascend-run"
 
@@ -66,7 +66,7 @@ def make_parser() -> argparse.ArgumentParser:
         "ratio and critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
     )
     add_debug_flag(parser)
-    add_max_iterations_flag(parser)
+    add_limit_flags(parser)
     parser.add_argument(
         "--executor",
         choices=EXECUTORS,

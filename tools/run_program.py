@@ -15,6 +15,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.ir.dominance import check_dominance
 from ascend_xdsl.ir.locations import describe_op, parse_file
+from ascend_xdsl.ir.loops import check_loops
 from ascend_xdsl.ir.program import entry_functions, find_function, is_kernel
 from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.machine.values import np_dtype
@@ -44,6 +45,7 @@ def load_module(path: str) -> ModuleOp:
     try:
         module.verify()
         check_dominance(module)
+        check_loops(module)
     except DiagnosticException as e:
         where = getattr(e, "ascend_op", None) or _failing_op(module)
         prefix = f"{describe_op(where)}: " if where is not None else ""

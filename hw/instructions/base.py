@@ -12,7 +12,9 @@ Core instruction, so that no other file has to spell it out again:
 * its **ISA limits** (``isa.toml`` through :data:`~ascend_xdsl.hw.isa.LIMITS`);
 * for the instructions that move data (:class:`DataInstruction`): :meth:`~DataInstruction.bind`,
   which turns the operand values into the decoded geometry and the byte addresses (the one
-  place both machines do this), the **effects** of a bound instruction, the operands that
+  place both machines do this), the one **bounds check** of a bound instruction
+  (:meth:`~DataInstruction.check`: every byte it touches lies in the slot or GM tensor its
+  operand names), the **effects** of a bound instruction, the operands that
   matter for its timing, and its **cost rule** (cycles on its pipe, from ``hw/cost_figures.py``);
 * its pipe's **report name** (``msprof``'s) and its **colour** on the timeline plot.
 
@@ -26,10 +28,11 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ascend_xdsl.hw.cost_figures import CostFigures
-from ascend_xdsl.hw.isa import LIMITS, Effects, Limit, Pipe
+from ascend_xdsl.hw.isa import LIMITS, Effects, Limit, MemoryAccessError, Pipe, Span
 
 
 class BufferOperand(Protocol):
@@ -40,6 +43,16 @@ class BufferOperand(Protocol):
 
     @property
     def element_bytes(self) -> int: ...
+
+    @property
+    def elements(self) -> int:
+        """Elements of one slot."""
+        ...
+
+    @property
+    def layout(self) -> tuple[object, ...]:
+        """What places the buffer's bytes (equal for the same planned buffer on every core)."""
+        ...
 
     def address(self, slot: int) -> int:
         """The byte address of ``slot`` (range-checked)."""
@@ -66,6 +79,19 @@ class Access(NamedTuple):
     unless_true: str | None = None
 
 
+class Window(NamedTuple):
+    """The bytes ``[lo, hi)`` of ``memory`` one operand of a bound instruction may touch: the
+    slot of a local buffer, or a whole GM tensor ("GM", from 0). ``role`` names the operand in
+    messages ("source", "A", ...), ``element_bytes`` its element size (messages count elements,
+    as the offsets in the IR do)."""
+
+    role: str
+    memory: str
+    lo: int
+    hi: int
+    element_bytes: int
+
+
 class Bound(NamedTuple):
     """One execution of an instruction, bound to its operand values.
 
@@ -77,6 +103,20 @@ class Bound(NamedTuple):
     geometry: Any
     chip: tuple[Any, ...]
     gm: int = 0
+
+
+def _window_of(span: Span, windows: tuple[Window, ...]) -> Window | None:
+    """The window ``span`` goes through: the one of its memory that holds its first byte, else
+    the nearest below it (or the first of the memory), None when no operand is in it."""
+    best = None
+    for window in windows:
+        if window.memory != span.memory:
+            continue
+        if window.lo <= span.lo < window.hi:
+            return window
+        if best is None or best.lo > span.lo or (window.lo <= span.lo and window.lo > best.lo):
+            best = window
+    return best
 
 
 class Instruction(ABC):
@@ -132,6 +172,53 @@ class DataInstruction(Instruction):
 
     gm_operand: ClassVar[int | None] = None
     """The index in :attr:`operands` of its GM tensor, if it has one (the bounds check)."""
+    gm_offset: ClassVar[int | None] = None
+    """The index in :attr:`operands` of the element offset into its GM tensor."""
+    roles: ClassVar[dict[str, str]] = {}
+    """How messages name the buffer and GM operands ("source", "A", ...; default the name)."""
+
+    def windows(self, *values: Any) -> tuple[Window, ...]:
+        """What each buffer and GM operand of one execution may touch (``values`` as for
+        :meth:`bind`): the slot its :attr:`reads` / :attr:`writes` access names, or the
+        whole GM tensor."""
+        named = dict(zip((*self.properties, *self.operands), values, strict=True))
+        found: dict[str, Window] = {}
+        for access in (*self.reads, *self.writes):
+            if access.buffer in found:
+                continue
+            role, value = self.roles.get(access.buffer, access.buffer), named[access.buffer]
+            if access.slot is None:
+                found[access.buffer] = Window(role, "GM", 0, value.nbytes, value.element_bytes)
+            else:
+                lo, eb = value.address(named[access.slot]), value.element_bytes
+                found[access.buffer] = Window(role, value.memory, lo, lo + value.elements * eb, eb)
+        return tuple(found.values())
+
+    @cached_property
+    def _key_plan(self) -> tuple[tuple[int, ...], int | None, int | None]:
+        """Where in the values of :meth:`bind` the buffers, the GM tensor and its offset are."""
+        names = (*self.properties, *self.operands)
+        accesses = (*self.reads, *self.writes)
+        buffers = {names.index(a.buffer) for a in accesses if a.slot is not None}
+        fixed = len(self.properties)
+        gm = None if self.gm_operand is None else fixed + self.gm_operand
+        offset = None if self.gm_offset is None else fixed + self.gm_offset
+        return tuple(sorted(buffers)), gm, offset
+
+    def bounds_key(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What the on-chip byte ranges of one execution depend on: its ``values`` (as for
+        :meth:`bind`) with each buffer by its ``layout`` (the same on every core of a
+        launch), the GM tensor by identity (hashing a tensor would hash its IR type) and
+        without the GM offset, which moves only the GM range."""
+        buffers, gm, offset = self._key_plan
+        key = list(values)
+        for i in buffers:
+            key[i] = values[i].layout
+        if gm is not None:
+            key[gm] = id(values[gm])
+        if offset is not None:
+            key[offset] = None
+        return tuple(key)
 
     @abstractmethod
     def bind(self, *values: Any, **named: Any) -> Bound:
@@ -143,6 +230,33 @@ class DataInstruction(Instruction):
         """What the bound execution reads, writes and does (``hw/isa.py``): by default the
         geometry's effects at the on-chip addresses of ``bound.chip``."""
         return bound.geometry.effects(*bound.chip)  # type: ignore[no-any-return]
+
+    def check(self, bound: Bound, windows: tuple[Window, ...]) -> None:
+        """The one bounds check of both machines: raise :class:`MemoryAccessError` unless every
+        byte range the bound execution reads or writes (its effects) lies inside the window of
+        the operand it goes through (:meth:`windows`: the slot of a local buffer, the whole
+        tensor in GM). A slot ends where the buffer's slot ends, so an instruction that would
+        run into the neighbouring slot or buffer is refused, with the offsets in elements of
+        the operand as the IR writes them."""
+        effects = self.effects(bound)
+        for span in (*effects.reads, *effects.writes):
+            window = _window_of(span, windows)
+            if window is not None and not (window.lo <= span.lo and span.hi <= window.hi):
+                eb = window.element_bytes
+                start, end = (span.lo - window.lo) // eb, (span.hi - window.lo) // eb
+                raise MemoryAccessError(
+                    f"{self.name} {window.role} elements [{start}, {end}) out of bounds "
+                    f"({(window.hi - window.lo) // eb} elements)"
+                )
+
+    def gm_writes(self, bound: Bound) -> tuple[Span, ...]:
+        """The GM bytes the bound execution writes, run by run (the sanitizer compares them
+        between cores and launches); by default the GM extents of its effects."""
+        return tuple(span for span in self.effects(bound).writes if span.memory == "GM")
+
+    def atomic(self, bound: Bound) -> bool:
+        """Whether its GM writes are atomic adds (two cores may then write the same bytes)."""
+        return False
 
     def gm_bytes(self, bound: Bound) -> tuple[int, int] | None:
         """The GM bytes ``[lo, hi)`` the bound execution touches (None: no GM operand)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions.base import (
@@ -89,6 +90,8 @@ class DataCopyInstruction(DataInstruction):
     )
     reads = (Access("src"),)
     writes = (Access("dst", "dst_slot"),)
+    roles: ClassVar[dict[str, str]] = {"src": "GM source", "dst": "destination"}
+    gm_offset = 1
     timing_operands = ("block_count", "block_len")
     gm_operand = 0
     msprof_pipe = "mte2"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions.base import (
@@ -57,6 +58,17 @@ class Fixpipe:
         """Elements of one block (``m`` rows of 16)."""
         return self.m * FRACTAL
 
+    def gm_runs(self, dst: int) -> tuple[Span, ...]:
+        """The GM bytes it writes from byte ``dst``, block by block (its effects give only
+        their extent): what the sanitizer compares between cores."""
+        run = self.run * ACC_BYTES
+        return tuple(
+            Span(
+                "GM", dst + j * self.dst_step * ACC_BYTES, dst + j * self.dst_step * ACC_BYTES + run
+            )
+            for j in range(self.blocks)
+        )
+
     @property
     def src_elems(self) -> int:
         return (self.blocks - 1) * self.src_step + self.run
@@ -82,6 +94,8 @@ class FixpipeInstruction(DataInstruction):
     properties = ("is_atomic",)
     reads = (Access("src", "src_slot"),)
     writes = (Access("dst"),)
+    roles: ClassVar[dict[str, str]] = {"src": "source", "dst": "GM destination"}
+    gm_offset = 3
     timing_operands = ("m", "n")
     gm_operand = 2
     msprof_pipe = "fixpipe"
@@ -105,6 +119,12 @@ class FixpipeInstruction(DataInstruction):
     def effects(self, bound: Bound) -> Effects:
         memory, addr = bound.chip
         return bound.geometry.effects(memory, addr, bound.gm)  # type: ignore[no-any-return]
+
+    def gm_writes(self, bound: Bound) -> tuple[Span, ...]:
+        return bound.geometry.gm_runs(bound.gm)  # type: ignore[no-any-return]
+
+    def atomic(self, bound: Bound) -> bool:
+        return bool(bound.geometry.atomic)
 
     def gm_bytes(self, bound: Bound) -> tuple[int, int]:
         return bound.gm, bound.gm + bound.geometry.dst_elems * ACC_BYTES

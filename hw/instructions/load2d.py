@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
@@ -70,6 +71,7 @@ class Load2dInstruction(DataInstruction):
     properties = ("is_transposed",)
     reads = (Access("src", "src_slot"),)
     writes = (Access("dst", "dst_slot"),)
+    roles: ClassVar[dict[str, str]] = {"src": "source", "dst": "destination"}
     timing_operands = ("repeat",)
     msprof_pipe = "mte1"
     colour = "#C44E52"

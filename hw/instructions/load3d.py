@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
@@ -179,6 +180,7 @@ class Load3dInstruction(DataInstruction):
     properties = ("kernel_hw", "stride_hw", "dilation_hw", "is_transposed")
     reads = (Access("src", "src_slot"),)
     writes = (Access("dst", "dst_slot"),)
+    roles: ClassVar[dict[str, str]] = {"src": "source", "dst": "destination"}
     timing_operands = ("k_ext", "m_ext")
     msprof_pipe = "mte1"
     colour = "#DD8452"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions.base import Access, Bound, BufferOperand, DataInstruction
@@ -94,6 +95,7 @@ class MmadInstruction(DataInstruction):
     operands = ("a", "a_slot", "b", "b_slot", "c", "c_slot", "m", "n", "k", "init")
     reads = (Access("a", "a_slot"), Access("b", "b_slot"), Access("c", "c_slot", "init"))
     writes = (Access("c", "c_slot"),)
+    roles: ClassVar[dict[str, str]] = {"a": "A", "b": "B", "c": "C"}
     timing_operands = ("m", "n", "k")
     msprof_pipe = "cube"
     colour = "#55A868"

@@ -2,10 +2,10 @@
 
 :class:`CostCore` is a :class:`~ascend_xdsl.runtime.machine.machine.Machine` like the data
 machine, and binds every instruction through the same spec (``hw/instructions/``), but it
-allocates no memory and moves nothing: each instruction's byte ranges are checked against the
-memories and GM tensors (one :func:`~ascend_xdsl.runtime.machine.machine.check_bounds`) and its
-effects are timed by the core's :class:`~ascend_xdsl.runtime.cost.timing.Timeline`; flags go
-through the same flag model.
+allocates no memory and moves nothing: each instruction goes through the same bounds check
+as on the data machine (its byte ranges inside the slots and GM tensors its operands name,
+``MachineBase.bounds``), and its effects are timed by the core's
+:class:`~ascend_xdsl.runtime.cost.timing.Timeline`; flags go through the same flag model.
 
 Loops. The compiled executor, translating with ``aggregate``, runs every ``scf.for`` without
 loop-carried values through :meth:`CostCore.loop`: iterations run exactly until the timing
@@ -28,12 +28,10 @@ from typing import Any, NamedTuple
 from xdsl.ir import Operation
 
 from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS, DataInstruction
-from ascend_xdsl.hw.isa import Span
 from ascend_xdsl.runtime.cost.state import TimelineState
 from ascend_xdsl.runtime.cost.timing import Timeline
 from ascend_xdsl.runtime.machine.flags import FlagKey
-from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, MachineBase, check_bounds
-from ascend_xdsl.runtime.machine.memory import memory_sizes
+from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, MachineBase
 from ascend_xdsl.runtime.machine.values import Buffer
 
 _MIN_TRIPS = 5
@@ -127,7 +125,6 @@ class CostCore(MachineBase):
         if self.timeline is None:
             raise ValueError("the cost-only machine needs a timeline")
         self.line: Timeline = self.timeline
-        self.sizes = memory_sizes(self.target)
         self._costs: dict[tuple[object, ...], tuple[Any, ...]] = {}
         self.replays: dict[tuple[Any, ...], _Change] = {}
         """Timed iterations by (loop, signature, relative entry state): shared by the cores."""
@@ -141,27 +138,20 @@ class CostCore(MachineBase):
         )
 
     def _timer(self, spec: DataInstruction) -> Handler:
-        """The handler of ``spec``: bind, check the GM range, time. Instructions with the same
-        geometry and on-chip addresses have the same effects (the GM offset changes only the
-        GM range, checked every time), so the on-chip ranges are checked and the effects costed
-        once per ``(geometry, chip)``; the key holds the geometry itself, so its identity in
-        the key stays unique."""
-        costs, timeline, sizes = self._costs, self.line, self.sizes
-        gm_at = None if spec.gm_operand is None else len(spec.properties) + spec.gm_operand
+        """The handler of ``spec``: bind, the bounds check of both machines
+        (:meth:`~ascend_xdsl.runtime.machine.machine.MachineBase.bounds`), time. Instructions
+        with the same geometry and on-chip addresses have the same effects (the GM offset
+        changes only the GM range), so the effects are costed once per ``(geometry, chip)``;
+        the key holds the geometry itself, so its identity in the key stays unique."""
+        costs, timeline, bounds = self._costs, self.line, self.bounds
 
         def run(op: Operation, *values: Any) -> None:
             bound = spec.bind(*values)
-            if gm_at is not None:
-                lo, hi = spec.gm_bytes(bound) or (0, 0)
-                size = values[gm_at].nbytes
-                if lo < 0 or hi > size:
-                    check_bounds(op.name, (Span("GM", lo, hi),), {"GM": size})
+            bounds(spec, bound, values)
             key = (bound.geometry, bound.chip)
             hit = costs.get(key)
             if hit is None:
-                effects = spec.effects(bound)
-                check_bounds(op.name, (*effects.reads, *effects.writes), sizes)
-                hit = costs[key] = timeline.cost_of(effects)
+                hit = costs[key] = timeline.cost_of(spec.effects(bound))
             timeline.run(op, *hit)
 
         return run

@@ -64,14 +64,17 @@ def cost_only(
     hw_name: str = hw.DEFAULT_HW,
     max_iterations: int | None = None,
     cycle_limit: float = math.inf,
+    budget: Budget | None = None,
 ) -> list[CostReport]:
     """The cost report of every launch of ``entry``, without running its data, within a
-    budget of ``max_iterations`` loop iterations (``runtime/machine/budget.py``). A launch sure to
+    budget of ``max_iterations`` loop iterations (``runtime/machine/budget.py``; or ``budget``,
+    when given, with its time limit and progress line). A launch sure to
     take more than ``cycle_limit`` cycles (a core's pipe busy past it: the makespan is at least
     that) raises :class:`CycleLimitExceeded` as soon as that is known, at a loop iteration or
     a core's end: a search that only asks "faster than the best so far?" stops there."""
     target = hw.load(hw_name)
-    budget = Budget(max_iterations)
+    if budget is None:
+        budget = Budget(max_iterations)
     return [_cost_launch(module, op, target, budget, cycle_limit) for op in launches(entry)]
 
 
@@ -87,10 +90,12 @@ def _cost_launch(
     kernel.budget_cell[0] = budget
     report = new_report(op, target.name, cost_figures(target.name), args)
     replays: dict[tuple[Any, ...], Any] = {}
+    bounded: dict[Any, Any] = {}
 
     def make(block: int, timeline: Timeline | None) -> Machine:
         core = CostCore(block, target, None, timeline, budget, cycle_limit)
         core.replays = replays  # timed iterations are shared by the cores of a launch
+        core.share_bounds(bounded)  # and so are the bounds checked
         return core
 
     def run(core: Machine) -> None:

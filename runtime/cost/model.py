@@ -28,6 +28,7 @@ from ascend_xdsl.ir.program import find_function
 from ascend_xdsl.lowering.build import FUNC_NAME
 from ascend_xdsl.runtime.cost.cost_only import cost_only
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
+from ascend_xdsl.runtime.machine.budget import Budget
 
 
 class CostModel(Protocol):
@@ -42,9 +43,11 @@ class CostModel(Protocol):
         problem: ConvBpFilterShape | None = None,
         max_iterations: int | None = None,
         cycle_limit: float = math.inf,
+        budget: Budget | None = None,
     ) -> list[CostReport]:
         """The cost report of every launch of ``entry`` in ``module`` on ``target``, within a
-        budget of ``max_iterations`` loop iterations; with ``problem`` (the dW problem the
+        budget of ``max_iterations`` loop iterations (or ``budget``, when given, with its time
+        limit and progress line); with ``problem`` (the dW problem the
         module computes), FLOPs are its formula's. A model may stop with
         ``CycleLimitExceeded`` as soon as a launch is sure to take more than
         ``cycle_limit`` cycles."""
@@ -64,11 +67,12 @@ class CostOnlyModel:
         problem: ConvBpFilterShape | None = None,
         max_iterations: int | None = None,
         cycle_limit: float = math.inf,
+        budget: Budget | None = None,
     ) -> list[CostReport]:
         function = find_function(module, entry)
         if function is None:
             raise ValueError(f"no function @{entry} in the module")
-        reports = cost_only(module, function, target.name, max_iterations, cycle_limit)
+        reports = cost_only(module, function, target.name, max_iterations, cycle_limit, budget)
         count_problem_flops(reports, problem)
         return reports
 

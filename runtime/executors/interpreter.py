@@ -84,6 +84,7 @@ class AscendFunctions(InterpreterFunctions):
         executor: str = "compiled",
         timed: bool = False,
         max_iterations: int | None = None,
+        budget: Budget | None = None,
     ) -> None:
         super().__init__()
         if executor not in EXECUTORS:
@@ -96,9 +97,9 @@ class AscendFunctions(InterpreterFunctions):
         self.sanitizer = sanitizer
         self.executor = executor
         self.timed = timed
-        self.budget = Budget(max_iterations)
+        self.budget = Budget(max_iterations) if budget is None else budget
         """The loop iterations the run has left, shared by every core
-        (``runtime/machine/budget.py``)."""
+        (``runtime/machine/budget.py``; ``budget``, when given, instead of ``max_iterations``)."""
         self.costs: list[CostReport] = []
         """With ``timed``, the cost of every launch run so far (``runtime/cost/report.py``)."""
         self.core: Machine | None = None
@@ -163,9 +164,15 @@ class AscendFunctions(InterpreterFunctions):
             report = new_report(op, self.hw_name, cost_figures(self.hw_name), args)
 
         pool = CorePool()
+        if self.sanitizer is not None:
+            self.sanitizer.new_launch()
+
+        bounded: dict[Any, Any] = {}  # the bounds check's memo, shared by the cores
 
         def make(block: int, timeline: Timeline | None) -> Machine:
-            return Core(block, self.target, self.sanitizer, timeline, self.budget, pool)
+            core = Core(block, self.target, self.sanitizer, timeline, self.budget, pool)
+            core.share_bounds(bounded)
+            return core
 
         def run(core: Machine) -> None:
             if kernel is not None:
@@ -359,12 +366,16 @@ def build_interpreter(
     executor: str = "compiled",
     timed: bool = False,
     max_iterations: int | None = None,
+    budget: Budget | None = None,
 ) -> tuple[Interpreter, AscendFunctions]:
     """:func:`make_interpreter`, and the :class:`AscendFunctions` it registered, whose
     ``costs`` are the cost reports of the launches run (with ``timed``). The run may take
-    ``max_iterations`` loop iterations (``runtime/machine/budget.py``; None: the default)."""
+    ``max_iterations`` loop iterations (``runtime/machine/budget.py``; None: the default), or
+    draws on ``budget`` when one is given (its time limit and progress line too)."""
     interpreter = Interpreter(module)
-    functions = AscendFunctions(hw_name, sanitizer, progress, executor, timed, max_iterations)
+    functions = AscendFunctions(
+        hw_name, sanitizer, progress, executor, timed, max_iterations, budget
+    )
     for fns in (
         FuncFunctions(),
         ScfFunctions(),

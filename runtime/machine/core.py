@@ -3,7 +3,8 @@
 A :class:`Core` is a :class:`~ascend_xdsl.runtime.machine.machine.Machine`: it holds one block's
 state (its memories, event flags and planned buffers) and has one handler per data instruction.
 Each handler takes the instruction's operand values, binds them through the instruction's spec
-(``hw/instructions/``: the geometry, checked against the ISA limits, and the addresses), hands
+(``hw/instructions/``: the geometry, checked against the ISA limits, and the addresses), runs
+the spec's bounds check (the cost-only machine runs the same one), hands
 the spec's effects to the sanitizer and the timing backend (``runtime/cost/timing.py``) when
 there are any, and moves the data with the numpy backend (``runtime/machine/semantics.py``).
 The xDSL interpreter (``runtime/executors/interpreter.py``) and the compiled executor
@@ -285,11 +286,11 @@ class Core(MachineBase):
 
     def alloc_buffer(self, spec: BufferSpec) -> Buffer:
         """The buffer of ``spec``; buffers live for the whole kernel, so two may never overlap."""
+        self.reserve(spec)
         views = [
             self.memory.slot_view(spec.memory, spec.offset, s, spec.slots, spec.count, spec.dtype)
             for s in range(spec.slots)
         ]
-        self.reserve(spec)
         eb = spec.dtype.itemsize
         return Buffer(spec.memory, spec.offset, spec.slots, spec.stride, eb, spec.count, views)
 
@@ -310,6 +311,7 @@ class Core(MachineBase):
     ) -> None:
         """``fields``: count, len, src_stride, dst_stride (``DataCopy``)."""
         bound = DATA_COPY.bind(src, src_off, dst, slot, dst_off, *fields)
+        self.bounds(DATA_COPY, bound, (src, src_off, dst, slot, dst_off, *fields))
         g: DataCopy = bound.geometry
         lo = bound.chip[1]
         view = dst.slot(slot)
@@ -354,6 +356,8 @@ class Core(MachineBase):
         bound = LOAD3D.bind(
             kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot, *geometry
         )
+        values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
+        self.bounds(LOAD3D, bound, (*values, *geometry))
         g: Load3d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
@@ -408,6 +412,8 @@ class Core(MachineBase):
         bound = LOAD2D.bind(
             transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride
         )
+        values = (transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride)
+        self.bounds(LOAD2D, bound, values)
         g: Load2d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         if self.observed:
@@ -437,6 +443,7 @@ class Core(MachineBase):
         init: bool,
     ) -> None:
         bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+        self.bounds(MMAD, bound, (a, a_slot, b, b_slot, c, c_slot, m, n, k, init))
         g: Mmad = bound.geometry
         av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
         # The slot views live as long as the core, and the entry keeps the geometry alive.
@@ -485,10 +492,14 @@ class Core(MachineBase):
         dst_stride: int,
     ) -> None:
         bound = FIXPIPE.bind(atomic, src, slot, dst, dst_off, m, n, src_stride, dst_stride)
+        self.bounds(FIXPIPE, bound, (atomic, src, slot, dst, dst_off, m, n, src_stride, dst_stride))
         g: Fixpipe = bound.geometry
         s_addr = bound.chip[1]
         if self.observed:
             self._observe(op, FIXPIPE.effects(bound))
+            if self.sanitizer is not None:
+                runs, atomic = FIXPIPE.gm_writes(bound), FIXPIPE.atomic(bound)
+                self.sanitizer.record_gm(op, dst, dst.nbytes, runs, atomic)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
         ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)

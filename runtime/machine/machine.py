@@ -13,8 +13,10 @@ A *machine* is one block of a launch: one AI Core running the kernel. There are 
 machine through :meth:`Machine.handler`, which gives the function that executes one
 instruction spec (``hw/instructions/``) as ``handler(op, *static, *operands)``; both machines
 bind the operands through the spec's ``bind`` (the one place that decodes geometry and
-computes byte addresses). :class:`MachineBase` holds what the two share: the target, the
-flags, the planned buffers, the budget and the synchronisation instructions.
+computes byte addresses) and check the bound instruction with the spec's one bounds check
+(:meth:`MachineBase.bounds`), so the two refuse the same programs with the same message.
+:class:`MachineBase` holds what the two share: the target, the flags, the planned buffers,
+the budget, the bounds check and the synchronisation instructions.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from ascend_xdsl import hw
 from ascend_xdsl.dialects import hw_level
 from ascend_xdsl.dialects.types import LocalTensorType
 from ascend_xdsl.hw import HwConfig, instructions
-from ascend_xdsl.hw.instructions import Instruction
-from ascend_xdsl.hw.isa import Pipe, Span
+from ascend_xdsl.hw.instructions import Bound, DataInstruction, Instruction
+from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.runtime.cost.timing import Timeline
 from ascend_xdsl.runtime.machine.budget import Budget
 from ascend_xdsl.runtime.machine.flags import FlagState
@@ -76,21 +78,13 @@ def buffer_spec(op: hw_level.AllocBufferOp, target: HwConfig) -> BufferSpec:
     )
 
 
-def check_bounds(op: str, spans: Iterable[Span], sizes: dict[str, int]) -> None:
-    """Every span of a memory in ``sizes`` (the on-chip memories, and "GM" for the GM tensor
-    the instruction names) lies inside it."""
-    for span in spans:
-        limit = sizes.get(span.memory)
-        if limit is not None and (span.lo < 0 or span.hi > limit):
-            raise MemoryAccessError(
-                f"{op} {span.memory} bytes [{span.lo}, {span.hi}) out of bounds ({limit} B)"
-            )
-
-
 def default_target() -> HwConfig:
     """The default hardware description (``hw.DEFAULT_HW``)."""
     return hw.load(hw.DEFAULT_HW)
 
+
+_MAX_BOUNDED = 4096
+"""Checked bounds keys kept per instruction before its memo starts again."""
 
 Signature = Callable[..., Any]
 """A loop's signature function (``runtime/executors/compiled.py`` generates it)."""
@@ -150,6 +144,8 @@ class MachineBase:
         self.buffers: list[tuple[str, str, int, int]] = []
         """(memory, position, first byte, end byte) of every buffer allocated so far."""
         self.extrapolated = 0
+        self._bounded: dict[DataInstruction, dict[tuple[Any, ...], tuple[int, object]]] = {}
+        """Per instruction, the bounds keys checked so far, with the bytes of its GM tensor."""
         self.observed = self.sanitizer is not None or self.timeline is not None
         self._handlers: dict[Instruction, Handler] = {
             instructions.SET_FLAG: self.set_flag,
@@ -164,10 +160,44 @@ class MachineBase:
     def handler(self, spec: Instruction) -> Handler:
         return self._handlers[spec]
 
+    def bounds(self, spec: DataInstruction, bound: Bound, values: tuple[Any, ...]) -> None:
+        """The bounds check of one bound instruction, the same on both machines: the spec's
+        :meth:`~ascend_xdsl.hw.instructions.DataInstruction.check` (``values`` as for its
+        ``bind``). Its on-chip ranges depend on every value but the GM offset
+        (``spec.bounds_key``), so they are checked once per distinct key; the GM range
+        moves with the offset and is compared with the tensor every time (the full check, and
+        its message, when it is outside)."""
+        memo = self._bounded.get(spec)
+        if memo is None:
+            memo = self._bounded[spec] = {}
+        key = spec.bounds_key(values)
+        hit = memo.get(key)
+        if hit is not None:
+            span = spec.gm_bytes(bound)
+            if span is None or (span[0] >= 0 and span[1] <= hit[0]):
+                return
+        windows = spec.windows(*values)
+        spec.check(bound, windows)
+        if len(memo) >= _MAX_BOUNDED:
+            memo.clear()
+        gm = [w.hi for w in windows if w.memory == "GM"]
+        # The entry holds the values: the GM tensor in the key by identity stays alive.
+        memo[key] = (gm[0] if gm else 0, values)
+
+    def share_bounds(self, memo: dict[DataInstruction, dict[tuple[Any, ...], Any]]) -> None:
+        """Use ``memo`` as the bounds check's memo: the cores of one launch share it (its keys
+        name buffers by their layout and GM tensors by identity, the same on every core)."""
+        self._bounded = memo
+
     def reserve(self, spec: BufferSpec) -> None:
-        """Add ``spec``'s bytes to the core's buffers; buffers live for the whole kernel, so
-        two may never overlap."""
+        """Add ``spec``'s bytes to the core's buffers: they must lie in the memory, and buffers
+        live for the whole kernel, so two may never overlap."""
         lo, hi = spec.offset, spec.offset + spec.slots * spec.stride
+        end = spec.offset + (spec.slots - 1) * spec.stride + spec.count * spec.dtype.itemsize
+        size = self.target.memory_size(spec.memory)
+        if lo < 0 or end > size:
+            # The data machine's memory views say the same (runtime/machine/memory.view).
+            raise MemoryAccessError(f"{spec.memory} access [{lo}, {end}) out of bounds ({size} B)")
         for other_memory, other, other_lo, other_hi in self.buffers:
             if other_memory == spec.memory and lo < other_hi and other_lo < hi:
                 raise MemoryAccessError(

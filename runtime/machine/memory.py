@@ -23,6 +23,7 @@ import numpy as np
 
 from ascend_xdsl import hw
 from ascend_xdsl.dialects.conv_shape import align_up
+from ascend_xdsl.hw.isa import MemoryAccessError as MemoryAccessError  # the one error type
 
 #: Element types the memories can be viewed as (the element types of the dialect's tensors).
 ELEMENT_TYPES: tuple[np.dtype, ...] = (
@@ -43,10 +44,6 @@ def memory_sizes(target: hw.HwConfig | str = hw.DEFAULT_HW) -> dict[str, int]:
     """Bytes of every on-chip memory of one core of ``target`` (a description or its name)."""
     config = _config(target)
     return {name: config.memory_size(name) for name in MEMORY_NAMES}
-
-
-class MemoryAccessError(IndexError):
-    """An access outside a memory, or one that cannot be a typed view of it."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -140,6 +140,19 @@ class Buffer:
     elements: int
     """Elements of one slot."""
     views: list[np.ndarray] = field(default_factory=list)
+    layout: tuple[object, ...] = field(init=False, repr=False)
+    """What places its bytes (memory, offset, slots, stride, element size, elements): the same
+    for a planned buffer on every core of a launch, so the bounds check's memo is shared."""
+
+    def __post_init__(self) -> None:
+        self.layout = (
+            self.memory,
+            self.offset,
+            self.slots,
+            self.stride,
+            self.element_bytes,
+            self.elements,
+        )
 
     def address(self, slot: int) -> int:
         """The byte address of ``slot`` in the buffer's memory (the slot is range-checked)."""
