@@ -442,7 +442,7 @@ def test_ascend_tune_goes_through_the_check(forged_cache, tmp_path, capsys, capl
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "got 17" in _one_warning(caplog)
-    (row,) = json.loads(out)
+    (row,) = json.loads(out)["layers"]
     assert row["tuned_cycles"] == forged_cache["tuned"]["cycles"] and not row["cached"]
 
 
@@ -647,7 +647,7 @@ def test_ascend_run_cost_only_on_an_api_level_program(tmp_path, capsys):
     import json
 
     (hw,) = model_cost(levels["hw"], HW)
-    assert json.loads(out)["cycles"] == hw.cycles
+    assert json.loads(out)["cost"]["cycles"] == hw.cycles
 
 
 # -- item 10: a division by a runtime zero names the op in both executors --------------------------
