@@ -4,7 +4,8 @@
 (``tuning/search.py``) with an optional progress bar and caches its answer. The tiler's
 ``strategy=tuned`` names it in ``passes/tiling_options.SEARCHES`` and imports it when the
 strategy first runs, so ``--tiling tuned``, ``tiling="tuned"`` in the Python API and
-``ascend-tune`` all reach this one function.
+``ascend-tune`` all reach this one function. :func:`cached` reads the cache's answer without
+ever searching.
 """
 
 from __future__ import annotations
@@ -40,11 +41,8 @@ def tune(
     """
     cores = cores or load_hw(hw).aic_count
     key = cache.cache_key(problem, hw, cores, budget)
-    if use_cache and (hit := cache.load(key)) is not None:
-        try:
-            return TuneResult.from_json(hit, cached=True)
-        except (KeyError, TypeError, ValueError):
-            pass  # a file from an older layout: search again and overwrite it
+    if use_cache and (hit := _cached(key)) is not None:
+        return hit
     bar = tqdm(
         total=budget,
         desc="tuning",
@@ -64,3 +62,25 @@ def tune(
         bar.close()
     cache.store(key, result.to_json())
     return result
+
+
+def cached(
+    problem: ConvBpFilterShape,
+    hw: str = DEFAULT_HW,
+    cores: int | None = None,
+    *,
+    budget: int = BUDGET,
+) -> TuneResult | None:
+    """What :func:`tune` would answer from the cache, or None when the cache has no answer:
+    never searches (the summary's "--tiling tuned gives" line asks only this)."""
+    return _cached(cache.cache_key(problem, hw, cores or load_hw(hw).aic_count, budget))
+
+
+def _cached(key: str) -> TuneResult | None:
+    hit = cache.load(key)
+    if hit is None:
+        return None
+    try:
+        return TuneResult.from_json(hit, cached=True)
+    except (KeyError, TypeError, ValueError):
+        return None  # a file from an older layout: a miss (tune searches and overwrites it)
