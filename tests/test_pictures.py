@@ -73,27 +73,34 @@ def test_trace_has_a_process_per_core_and_a_track_per_pipe(report, tmp_path):
     assert processes == {c.block: f"core {c.block}" for c in report.cores}
     threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in meta if e["name"] == "thread_name"}
     assert threads == {
-        (c.block, trace.PIPE_TRACKS[p]): str(p) for c in report.cores for p in TIMED_PIPES
+        **{(c.block, trace.PIPE_TRACKS[p]): str(p) for c in report.cores for p in TIMED_PIPES},
+        **{(c.block, trace.SCALAR_TRACK): "S" for c in report.cores},
     }
-    assert set(threads.values()) == {"MTE2", "MTE1", "M", "FIX"}
+    assert set(threads.values()) == {"S", "MTE2", "MTE1", "M", "FIX"}
     order = {
         (e["pid"], e["tid"]): e["args"]["sort_index"]
         for e in meta
         if e["name"] == "thread_sort_index"
     }
     assert [threads[k] for k in sorted(threads, key=order.get) if k[0] == 0] == [
+        "S",
         "MTE2",
         "MTE1",
         "M",
         "FIX",
     ]
-    assert {e["ph"] for e in events} == {"M", "X"}
+    assert {e["ph"] for e in events} == {"M", "X", "i", "s", "f", "C"}
+
+
+def _pipe_slices(events: list[dict]) -> list[dict]:
+    """The complete events of the pipe tracks (not the scalar unit's)."""
+    return [e for e in events if e["ph"] == "X" and e["tid"] != trace.SCALAR_TRACK]
 
 
 def test_one_event_per_slice_on_its_core_and_pipe(report, tmp_path):
     path = tmp_path / "t.json"
     trace.write_trace(report, path)
-    events = [e for e in _load(path) if e["ph"] == "X"]
+    events = _pipe_slices(_load(path))
     assert len(events) == sum(len(c.timeline.slices) for c in report.cores)
     got = Counter((e["pid"], e["tid"]) for e in events)
     want = Counter(
@@ -114,7 +121,7 @@ def test_one_event_per_slice_on_its_core_and_pipe(report, tmp_path):
 def test_times_are_microseconds_at_the_reports_clock(report, tmp_path):
     path = tmp_path / "t.json"
     trace.write_trace(report, path)
-    events = [e for e in _load(path) if e["ph"] == "X"]
+    events = _pipe_slices(_load(path))
     us = 1e6 / report.figures.clock_hz
     for core in report.cores:
         mine = [e for e in events if e["pid"] == core.block]
@@ -136,7 +143,7 @@ def test_labelled_slice_is_named_by_its_label(report):
     timeline.slices = [dataclasses.replace(first, label="loop x 12 (extrapolated)")]
     one = CostReport(report.hw, report.figures, report.dtype, report.flops)
     one.cores = [dataclasses.replace(core, timeline=timeline)]
-    (event,) = [e for e in trace.trace_events(one) if e["ph"] == "X"]
+    (event,) = _pipe_slices(trace.trace_events(one))
     assert event["name"] == "loop x 12 (extrapolated)"
     assert event["args"]["aggregated"] is True
     assert event["args"]["op"] == first.op.name
@@ -148,7 +155,7 @@ def test_several_launches_are_separate_processes_one_after_the_other(report):
     assert len(names) == 2 * len(report.cores)
     assert sorted(names.values())[0] == "launch 1 core 0"
     assert "launch 2 core 1" in names.values()
-    x = [e for e in events if e["ph"] == "X"]
+    x = _pipe_slices(events)
     second = [e for e in x if e["pid"] >= trace.LAUNCH_PID_STRIDE]
     assert len(second) == len(x) // 2
     us = 1e6 / report.figures.clock_hz
