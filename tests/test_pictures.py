@@ -20,6 +20,7 @@ from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.runtime.api import run_compiled
+from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
 from ascend_xdsl.runtime.reports import plot, trace
@@ -192,6 +193,64 @@ def test_plot_is_a_png(report, tmp_path):
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert width > 1000 and height > 700
     _no_stray_files(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def cost_only_report() -> CostReport:
+    """A cost-only report whose loops are both replayed and extrapolated (one core)."""
+    problem = shape_from_torch_args((1, 16, 16, 8, 8), (16, 16, 3, 3, 3), padding=1)
+    options = CompileOptions.create(hw=HW, cores=1)
+    module = compile_levels(build_module(problem), options, verify=False)["hw"]
+    (cost,) = COST_ONLY.predict(module, options.hw, problem=problem)
+    return cost
+
+
+def _legend_inside_the_figure(fig) -> list[str]:
+    """The timeline's legend entries, after checking that none is cut by the figure's edge."""
+    fig.canvas.draw()
+    legend = fig.axes[0].get_legend()
+    renderer = fig.canvas.get_renderer()
+    assert legend.get_window_extent(renderer).x1 <= fig.bbox.x1
+    for text in legend.get_texts():
+        assert text.get_window_extent(renderer).x1 <= fig.bbox.x1, text.get_text()
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def test_plot_draws_the_critical_path_over_the_timeline(report):
+    pytest.importorskip("matplotlib")
+    fig = plot.plot_figure(report)
+    try:
+        timeline = fig.axes[0]
+        (line,) = [ln for ln in timeline.get_lines() if ln.get_color() == plot.CRITICAL_COLOUR]
+        chain = list(reversed(report.slowest.timeline.critical_chain()))
+        us = 1e6 / report.figures.clock_hz
+        xs = list(line.get_xdata())
+        assert len(xs) == 2 * len(chain)
+        assert xs[0] == pytest.approx(chain[0].slice.start * us)
+        assert xs[-1] == pytest.approx((chain[-1].slice.start + chain[-1].cycles) * us)
+        assert xs == sorted(xs)  # the path only moves forward in time
+        labels = _legend_inside_the_figure(fig)
+        assert "critical path" in labels and "mmad" in labels
+        assert timeline.get_title().endswith("one bar per instruction")
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_cost_only_plot_says_what_its_hatched_spans_are(cost_only_report):
+    pytest.importorskip("matplotlib")
+    fig = plot.plot_figure(cost_only_report)
+    try:
+        labels = _legend_inside_the_figure(fig)
+        assert {"replayed iteration", "extrapolated iterations", "critical path"} <= set(labels)
+        title = fig.axes[0].get_title()
+        assert "hatched: loop iterations cost-only" in title
+        assert "replayed" in title and "extrapolated" in title
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
 
 
 def test_plot_without_matplotlib_says_how_to_install_it(report, tmp_path, monkeypatch):

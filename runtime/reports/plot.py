@@ -258,6 +258,19 @@ def _draw_pipe_shares(ax: Any, plt: Any, core: CoreCost) -> None:
 def render_plot(report: CostReport, title: str | None = None) -> bytes:
     """The PNG of ``report`` (see the module docstring), as bytes."""
     plt = _pyplot()
+    fig = plot_figure(report, title)
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=DPI)
+    plt.close(fig)
+    return out.getvalue()
+
+
+DPI = 110
+
+
+def plot_figure(report: CostReport, title: str | None = None) -> Any:
+    """The matplotlib figure of ``report`` (see the module docstring); the caller closes it."""
+    plt = _pyplot()
     core = report.slowest
     us = 1e6 / report.figures.clock_hz
     fig, (ax_t, ax_u) = plt.subplots(
@@ -273,10 +286,7 @@ def render_plot(report: CostReport, title: str | None = None) -> bytes:
     )
     # the legend right of the timeline: room for its longest entry ("extrapolated iterations")
     fig.subplots_adjust(left=0.1, right=0.8, top=0.84 if title else 0.86, bottom=0.06)
-    out = io.BytesIO()
-    fig.savefig(out, format="png", dpi=110)
-    plt.close(fig)
-    return out.getvalue()
+    return fig
 
 
 def write_plot(report: CostReport, path: str | Path, title: str | None = None) -> None:
