@@ -414,7 +414,7 @@ def test_summary_says_when_the_tiling_is_the_tuned_one(capsys, no_search):
 
 def _compare_rows(out: str) -> dict[str, list[str]]:
     rows = {}
-    for line in out.splitlines()[2:]:
+    for line in out.splitlines()[4:]:
         cells = re.split(r"\s{2,}", line.strip())
         if len(cells) >= 3:
             rows[cells[0]] = cells[1:]
@@ -428,7 +428,8 @@ def test_compare_two_tilings_side_by_side(capsys, no_search):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("compare on atlas-a2-910b2: dW of x 1x16x2x6x6")
-    assert lines[1].split() == ["A:", "heuristic", "B:", "heuristic", "base_k=32"]
+    assert lines[1:3] == ["  A: heuristic", "  B: heuristic base_k=32"]
+    assert lines[3].split() == ["A", "B"]
     rows = _compare_rows(out)
     a = _json(capsys, "bp-filter", *SMALL, "--cost-only")
     b = _json(capsys, "bp-filter", *SMALL, "--cost-only", "--override", "base_k=32")

@@ -34,12 +34,13 @@ NOT_GIVEN = frozenset({"single_core_m", "single_core_n", "single_core_k"})
 
 
 class _Rows:
-    """Rows of three columns: a label, then A and B right-aligned in columns wide enough for
-    both headings."""
+    """Rows of three columns: a label, then A and B right-aligned (the sides are named above
+    the table, so long names do not widen it)."""
 
-    def __init__(self, a: str, b: str) -> None:
-        self.width = max(14, len(a) + 3, len(b) + 3)
-        self.lines = [self.row("", a, b)]
+    width = 20
+
+    def __init__(self) -> None:
+        self.lines = [self.row("", "A", "B")]
 
     def row(self, label: str, a: str, b: str, note: str = "") -> str:
         w = self.width
@@ -66,7 +67,7 @@ def compare_table(problem: ConvBpFilterShape, a: Side, b: Side) -> str:
     assert costs[0] is not None and costs[1] is not None
     ca, cb = costs
     cores = len(ca.cores)
-    t = _Rows(f"A: {a.name}", f"B: {b.name}")
+    t = _Rows()
     t.add("cycles", f"{ca.cycles:,.0f}", f"{cb.cycles:,.0f}", _ratio(ca.cycles, cb.cycles))
     t.add("time (us)", f"{ca.seconds * 1e6:,.1f}", f"{cb.seconds * 1e6:,.1f}")
     t.add("TFLOP/s", f"{ca.tflops:.1f}", f"{cb.tflops:.1f}")
@@ -97,4 +98,4 @@ def compare_table(problem: ConvBpFilterShape, a: Side, b: Side) -> str:
         f"compare on {ca.hw}: {problem_title(problem)} (cost only, {cores} "
         f"core{'s' if cores != 1 else ''})"
     )
-    return "\n".join([head, *t.lines]) + "\n"
+    return "\n".join([head, f"  A: {a.name}", f"  B: {b.name}", *t.lines]) + "\n"

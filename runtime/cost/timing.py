@@ -199,12 +199,16 @@ class Timeline:
 
     def _issue_at(self, t: float, cycles: float) -> None:
         """The scalar unit is busy from ``t`` for ``cycles``: the issue clock moves past it."""
-        self.issue = t + cycles
+        end = self.issue = t + cycles
         spans = self.scalar_spans
-        if spans and spans[-1][1] >= t:
-            spans[-1][1] = max(spans[-1][1], self.issue)
-        elif cycles > 0:
-            spans.append([t, self.issue])
+        if spans:
+            last = spans[-1]
+            if last[1] >= t:  # contiguous with the last span: extend it
+                if end > last[1]:
+                    last[1] = end
+                return
+        if cycles > 0:
+            spans.append([t, end])
 
     def _issue(self) -> float:
         t = self.issue
@@ -267,7 +271,7 @@ class Timeline:
         self._last[pipe] = len(self.slices)
         queue.append((start, len(self.slices)))
         work = effects.work if effects is not None else None
-        self.slices.append(Slice(op, pipe, start, end, cause, why, work, effects=effects))
+        self.slices.append(Slice(op, pipe, start, end, cause, why, work, None, None, effects))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()
