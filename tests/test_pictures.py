@@ -20,7 +20,6 @@ from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.runtime.api import run_compiled
-from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.cost.timing import TIMED_PIPES
 from ascend_xdsl.runtime.reports import plot, trace
@@ -193,16 +192,6 @@ def test_plot_is_a_png(report, tmp_path):
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert width > 1000 and height > 700
     _no_stray_files(tmp_path)
-
-
-@pytest.fixture(scope="module")
-def cost_only_report() -> CostReport:
-    """A cost-only report whose loops are both replayed and extrapolated (one core)."""
-    problem = shape_from_torch_args((1, 16, 16, 8, 8), (16, 16, 3, 3, 3), padding=1)
-    options = CompileOptions.create(hw=HW, cores=1)
-    module = compile_levels(build_module(problem), options, verify=False)["hw"]
-    (cost,) = COST_ONLY.predict(module, options.hw, problem=problem)
-    return cost
 
 
 def _legend_inside_the_figure(fig) -> list[str]:
