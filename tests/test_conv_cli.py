@@ -83,7 +83,8 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert check_line.startswith("  check against the reference: max abs error")
     assert check_line.endswith(": OK")
     # The cost model's lines close the summary (runtime/cost/report.py).
-    assert lines[-4].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
+    assert lines[-5].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
+    assert lines[-4].startswith("  waits most on the ")
     assert lines[-3].startswith("  pipes busy on the slowest core: mte2 ")
     assert lines[-2].startswith("  critical path: ")
     assert lines[-1].startswith("  cores: 4, cycles ")
