@@ -110,7 +110,7 @@ def add_target_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="with --tiling tuned: search again instead of reading the tuning cache",
+        help="for a tuned tiling: search again instead of reading the tuning cache",
     )
     parser.add_argument(
         "--dk",
