@@ -148,12 +148,14 @@ def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
     assert (tmp_path / "again.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_tuning_plot_is_redrawn_from_the_recorded_page(tmp_path):
+def test_tuning_plot_is_redrawn_from_the_recorded_page(tmp_path, monkeypatch):
     """docs/tuning-efficiency.png comes from the table of docs/benchmarks.md: every layer of
-    the suite, with each layer's roofline as the ceiling of its efficiency."""
+    the suite, with each layer's roofline as the ceiling of its efficiency; ``--replot`` (as
+    the page says) draws it without measuring anything."""
     import json
 
-    from bench_tuning import ceiling, plot, rows_from_page
+    import bench_tuning
+    from bench_tuning import ceiling, rows_from_page
 
     root = BENCHMARKS.parent
     rows = rows_from_page((root / "docs" / "benchmarks.md").read_text())
@@ -166,7 +168,17 @@ def test_tuning_plot_is_redrawn_from_the_recorded_page(tmp_path):
         elif r["tuned_roofline"] == 1.0:
             assert ceiling(r) == r["tuned_eff"] < 0.5  # at its roofline, far below the peak
     png = tmp_path / "efficiency.png"
-    plot(rows, png)
+    page = root / "docs" / "benchmarks.md"
+    assert "bench_tuning.py --replot" in page.read_text()
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("--replot must not measure")
+
+    monkeypatch.setattr(bench_tuning, "search", no_search)
+    monkeypatch.setattr(
+        sys, "argv", ["bench_tuning.py", "--replot", "--output", str(page), "--plot", str(png)]
+    )
+    bench_tuning.main()
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(data[16:20], "big") > 1000  # two panels side by side
