@@ -139,3 +139,48 @@ def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
     assert "| tiny |" in text and "| dw |" in text and "## Targets" in text
     assert text.count("| OK |") == 2  # both simulated in full, dW checked
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the plot is drawn again from the page alone (--replot): its table reads back
+    from bench_tuning import plot, rows_from_page
+
+    rows = rows_from_page(text)
+    assert [r["layer"] for r in rows] == ["tiny", "dw"]
+    plot(rows, tmp_path / "again.png")
+    assert (tmp_path / "again.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tuning_plot_is_redrawn_from_the_recorded_page(tmp_path, monkeypatch):
+    """docs/tuning-efficiency.png comes from the table of docs/benchmarks.md: every layer of
+    the suite, with each layer's roofline as the ceiling of its efficiency; ``--replot`` (as
+    the page says) draws it without measuring anything."""
+    import json
+
+    import bench_tuning
+    from bench_tuning import ceiling, rows_from_page
+
+    root = BENCHMARKS.parent
+    rows = rows_from_page((root / "docs" / "benchmarks.md").read_text())
+    suite = json.loads((BENCHMARKS / "layers.json").read_text())
+    assert [r["layer"] for r in rows] == [layer["name"] for layer in suite]
+    for r in rows:
+        assert 0 < r["tuned_eff"] <= ceiling(r) + 0.001 <= 1.001
+        if r["roofline_bound"] == "compute":
+            assert ceiling(r) == 1.0  # the ceiling of a compute-bound layer is the peak
+        elif r["tuned_roofline"] == 1.0:
+            assert ceiling(r) == r["tuned_eff"] < 0.5  # at its roofline, far below the peak
+    png = tmp_path / "efficiency.png"
+    page = root / "docs" / "benchmarks.md"
+    assert "bench_tuning.py --replot" in page.read_text()
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("--replot must not measure")
+
+    monkeypatch.setattr(bench_tuning, "search", no_search)
+    monkeypatch.setattr(
+        sys, "argv", ["bench_tuning.py", "--replot", "--output", str(page), "--plot", str(png)]
+    )
+    bench_tuning.main()
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(data[16:20], "big") > 1000  # two panels side by side
+    with pytest.raises(ValueError, match="no table of layers"):
+        rows_from_page("# a page\n\nno table here\n")

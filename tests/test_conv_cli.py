@@ -83,7 +83,8 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     assert re.match(r"  check against the reference in \d+\.\d\d s: max abs error", check_line)
     assert check_line.endswith(": OK")
     # The cost model's lines close the summary (runtime/cost/report.py).
-    assert lines[-5].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
+    assert lines[-6].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
+    assert lines[-5].startswith("  waits most on the ")
     assert lines[-4].startswith("  pipes busy on the slowest core: mte2 ")
     assert lines[-3].startswith("  critical path: ")
     assert lines[-2].startswith("  cores: 4, cycles ")
@@ -325,3 +326,167 @@ def test_the_readme_cost_example_is_what_the_tool_prints(capsys):
     code, out, err = run(capsys, *command.split()[1:])
     assert code == 0, err
     assert shown and all(line in out.splitlines() for line in shown), out
+
+
+# ---------------------------------------------------------------------------------------------
+# what to do about it: the critical instruction, the cached tuned gain, compare
+
+SMALL = ["--input", "1,16,2,6,6", "--weight", "16,16,1,3,3", "--padding", "1", "--cores", "1"]
+WAITS = re.compile(r"^  waits most on (.+), (\d+)% of the critical path$", re.M)
+
+
+def _json(capsys, *argv) -> dict:
+    import json
+
+    code, out, err = run(capsys, *argv, "--report", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.fixture
+def no_search(monkeypatch, tmp_path):
+    """An empty tuning cache, and a search that fails the test if anything starts one."""
+    from ascend_xdsl.tuning import cached_search
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    def searched(*args, **kwargs):
+        raise AssertionError("the summary must never search")
+
+    monkeypatch.setattr(cached_search, "search", searched)
+
+
+def test_summary_names_the_instruction_the_critical_path_waits_on(capsys, no_search):
+    code, out, err = run(capsys, "bp-filter", *SMALL)
+    assert code == 0, err
+    lines = out.splitlines()
+    modelled = next(i for i, line in enumerate(lines) if "modelled on" in line)
+    (match,) = WAITS.finditer(out)
+    assert lines[modelled + 1] == match.group(0)  # right under "... bound (waits on PIPE)"
+    pipe = re.search(r"waits on (\w+)\)", lines[modelled]).group(1)
+    report = _json(capsys, "bp-filter", *SMALL)
+    share = report["pipes"][pipe]["critical_cycles"] / report["cycles"]
+    # the instruction is one of its pipe's: at most that pipe's share of the path
+    assert 0 < int(match.group(2)) <= round(100 * share)
+    what = {"mte2": "the data_copy of ", "mte1": "the load3d into L0"}[pipe]
+    assert match.group(1).startswith(what), match.group(1)
+    assert "--tiling tuned gives" not in out  # nothing cached, nothing searched
+
+
+def test_summary_names_load3d_and_its_operand(capsys, no_search):
+    code, out, _ = run(capsys, "bp-filter", "--cost-only")  # the default layer: MTE1-bound
+    assert code == 0
+    (match,) = WAITS.finditer(out)
+    assert match.group(1) == "the load3d into L0B (img2col of x)"
+
+
+def _cache_answer(problem_argv, tuned_cycles_factor: float, same: bool = False) -> float:
+    """Store a tuning answer for the small problem without searching: the heuristic's tiling
+    with its real score, and as the tuned one either the same tiling or one with another base
+    K scored ``tuned_cycles_factor`` x the heuristic's cycles. Returns the heuristic's cycles."""
+    from dataclasses import replace
+
+    from ascend_xdsl.hw import DEFAULT_HW
+    from ascend_xdsl.hw import load as load_hw
+    from ascend_xdsl.lowering.build import shape_from_torch_args
+    from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
+    from ascend_xdsl.tuning import cache
+    from ascend_xdsl.tuning.search import BUDGET, TuneResult, score_tiling
+
+    problem = shape_from_torch_args((1, 16, 2, 6, 6), (16, 16, 1, 3, 3), padding=1)
+    heuristic = heuristic_tiling(problem, load_hw(DEFAULT_HW), 1)
+    score = score_tiling(problem, DEFAULT_HW, heuristic)
+    tuned = heuristic if same else replace(heuristic, base_k=heuristic.base_k // 2)
+    tuned_score = replace(score, cycles=score.cycles * tuned_cycles_factor)
+    result = TuneResult(heuristic, score, tuned, tuned_score, 10, 0, 1.0)
+    cache.store(cache.cache_key(problem, DEFAULT_HW, 1, BUDGET), result.to_json())
+    return score.cycles
+
+
+def test_summary_gives_the_tuned_gain_from_the_cache_only(capsys, no_search):
+    cycles = _cache_answer(SMALL, 0.5)
+    code, out, _ = run(capsys, "bp-filter", *SMALL)
+    assert code == 0
+    line = (
+        f"  --tiling tuned gives 2.00x ({cycles:,.0f} -> {cycles / 2:,.0f} cycles, "
+        "from the tuning cache)"
+    )
+    assert line in out.splitlines()
+    # the same layer on two cores is another cache entry: not there, nothing said
+    code, out, _ = run(capsys, "bp-filter", *SMALL[:-1], "2")
+    assert code == 0 and "tuned" not in out.split("modelled on", 1)[1]
+
+
+def test_summary_says_when_the_tiling_is_the_tuned_one(capsys, no_search):
+    _cache_answer(SMALL, 1.0, same=True)
+    code, out, _ = run(capsys, "bp-filter", *SMALL)
+    assert code == 0
+    assert "  this is the tuned tiling (from the tuning cache)" in out.splitlines()
+
+
+def _compare_rows(out: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in out.splitlines()[4:]:
+        cells = re.split(r"\s{2,}", line.strip())
+        if len(cells) >= 3:
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_compare_two_tilings_side_by_side(capsys, no_search):
+    code, out, err = run(
+        capsys, "compare", *SMALL, "heuristic", "heuristic", "--override-b", "base_k=32"
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("compare on atlas-a2-910b2: dW of x 1x16x2x6x6")
+    assert lines[1:3] == ["  A: heuristic", "  B: heuristic base_k=32"]
+    assert lines[3].split() == ["A", "B"]
+    rows = _compare_rows(out)
+    a = _json(capsys, "bp-filter", *SMALL, "--cost-only")
+    b = _json(capsys, "bp-filter", *SMALL, "--cost-only", "--override", "base_k=32")
+    assert rows["cycles"][:2] == [f"{a['cycles']:,.0f}", f"{b['cycles']:,.0f}"]
+    faster = a["cycles"] / b["cycles"]
+    word = f"B {faster:.2f}x faster" if faster > 1 else f"B {1 / faster:.2f}x slower"
+    assert rows["cycles"][2] == word
+    assert rows["bound (waits on)"] == [
+        f"{a['bound']} ({a['bottleneck']})",
+        f"{b['bound']} ({b['bottleneck']})",
+    ]
+    for pipe in ("mte2", "mte1", "cube", "fixpipe"):  # busy first, then the critical path
+        busy, critical = [line for line in lines if line.strip().startswith(pipe + " ")]
+        assert busy.split()[1:] == [f"{r['pipes'][pipe]['ratio']:.0%}" for r in (a, b)]
+        assert critical.split()[1:] == [
+            f"{r['pipes'][pipe]['critical_cycles'] / r['cores']['max_cycles']:.0%}" for r in (a, b)
+        ]
+    from ascend_xdsl.hw import load as load_hw
+    from ascend_xdsl.lowering.build import shape_from_torch_args
+    from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
+
+    problem = shape_from_torch_args((1, 16, 2, 6, 6), (16, 16, 1, 3, 3), padding=1)
+    base_k = heuristic_tiling(problem, load_hw("atlas-a2-910b2"), 1).base_k
+    assert base_k != 32 and rows["base_k"] == [str(base_k), "32"]
+    assert "tiling fields that differ" in out
+    sides = re.findall(r"^  ([AB]) waits most on .+, \d+% of the critical path$", out, re.M)
+    assert sides == ["A", "B"]
+
+
+def test_compare_the_same_tiling(capsys, no_search):
+    code, out, _ = run(capsys, "compare", *SMALL, "heuristic", "heuristic")
+    assert code == 0
+    assert _compare_rows(out)["cycles"][2] == "same"
+    assert "the two tilings are the same" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["heuristic", "bogus"], ["bogus"]),
+        (["heuristic", "fixed:/no/such/file"], ["/no/such/file"]),
+        (["heuristic", "heuristic", "--override-b", "nonsense=1"], ["nonsense"]),
+    ],
+)
+def test_compare_bad_tiling_is_one_line(capsys, no_search, argv, fragments):
+    code, out, err = run(capsys, "compare", *SMALL, *argv)
+    assert code in (1, 2) and out == ""
+    assert_one_line_error(err, *fragments)

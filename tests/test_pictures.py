@@ -80,21 +80,33 @@ def test_trace_has_a_process_per_core_and_a_track_per_pipe(report, tmp_path):
     threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in meta if e["name"] == "thread_name"}
     assert threads.pop((trace.HOST_PID, 1)) == "stream"
     assert threads == {
-        (c.block, trace.PIPE_TRACKS[p]): str(p) for c in report.cores for p in TIMED_PIPES
+        **{(c.block, trace.PIPE_TRACKS[p]): str(p) for c in report.cores for p in TIMED_PIPES},
+        **{(c.block, trace.SCALAR_TRACK): "S" for c in report.cores},
     }
-    assert set(threads.values()) == {"MTE2", "MTE1", "M", "FIX"}
+    assert set(threads.values()) == {"S", "MTE2", "MTE1", "M", "FIX"}
     order = {
         (e["pid"], e["tid"]): e["args"]["sort_index"]
         for e in meta
         if e["name"] == "thread_sort_index"
     }
     assert [threads[k] for k in sorted(threads, key=order.get) if k[0] == 0] == [
+        "S",
         "MTE2",
         "MTE1",
         "M",
         "FIX",
     ]
-    assert {e["ph"] for e in events} == {"M", "X"}
+    assert {e["ph"] for e in events} == {"M", "X", "i", "s", "f", "C"}
+
+
+def _pipe_slices(events: list[dict]) -> list[dict]:
+    """The complete events of the cores' pipe tracks (not the scalar unit's, nor the host's
+    kernel sequence, which is in the operator's time and has its own test)."""
+    return [
+        e
+        for e in events
+        if e["ph"] == "X" and e["tid"] != trace.SCALAR_TRACK and e["pid"] != trace.HOST_PID
+    ]
 
 
 def test_the_host_track_is_the_operators_kernels_in_order(report, tmp_path):
@@ -117,8 +129,7 @@ def test_the_host_track_is_the_operators_kernels_in_order(report, tmp_path):
 def test_one_event_per_slice_on_its_core_and_pipe(report, tmp_path):
     path = tmp_path / "t.json"
     trace.write_trace(report, path)
-    # the cores' events; the host's kernel sequence has its own test above
-    events = [e for e in _load(path) if e["ph"] == "X" and e["pid"] != trace.HOST_PID]
+    events = _pipe_slices(_load(path))
     assert len(events) == sum(len(c.timeline.slices) for c in report.cores)
     got = Counter((e["pid"], e["tid"]) for e in events)
     want = Counter(
@@ -139,8 +150,7 @@ def test_one_event_per_slice_on_its_core_and_pipe(report, tmp_path):
 def test_times_are_microseconds_at_the_reports_clock(report, tmp_path):
     path = tmp_path / "t.json"
     trace.write_trace(report, path)
-    # the cores' events (the host's kernel sequence is in the operator's time, tested above)
-    events = [e for e in _load(path) if e["ph"] == "X" and e["pid"] != trace.HOST_PID]
+    events = _pipe_slices(_load(path))
     us = 1e6 / report.figures.clock_hz
     for core in report.cores:
         mine = [e for e in events if e["pid"] == core.block]
@@ -167,7 +177,7 @@ def test_labelled_slice_is_named_by_its_label(report):
     timeline.slices = [dataclasses.replace(first, label="loop x 12 (extrapolated)")]
     one = CostReport(report.hw, report.figures, report.dtype, report.flops)
     one.cores = [dataclasses.replace(core, timeline=timeline)]
-    (event,) = [e for e in trace.trace_events(one) if e["ph"] == "X"]
+    (event,) = _pipe_slices(trace.trace_events(one))
     assert event["name"] == "loop x 12 (extrapolated)"
     assert event["args"]["aggregated"] is True
     assert event["args"]["op"] == first.op.name
@@ -180,7 +190,7 @@ def test_several_launches_are_separate_processes_one_after_the_other(report):
     assert len(names) == 2 * len(report.cores)
     assert sorted(names.values())[0] == "launch 1 core 0"
     assert "launch 2 core 1" in names.values()
-    x = [e for e in events if e["ph"] == "X"]
+    x = _pipe_slices(events)
     second = [e for e in x if e["pid"] >= trace.LAUNCH_PID_STRIDE]
     assert len(second) == len(x) // 2
     us = 1e6 / report.figures.clock_hz
@@ -217,6 +227,54 @@ def test_plot_is_a_png(report, tmp_path):
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert width > 1000 and height > 700
     _no_stray_files(tmp_path)
+
+
+def _legend_inside_the_figure(fig) -> list[str]:
+    """The timeline's legend entries, after checking that none is cut by the figure's edge."""
+    fig.canvas.draw()
+    legend = fig.axes[0].get_legend()
+    renderer = fig.canvas.get_renderer()
+    assert legend.get_window_extent(renderer).x1 <= fig.bbox.x1
+    for text in legend.get_texts():
+        assert text.get_window_extent(renderer).x1 <= fig.bbox.x1, text.get_text()
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def test_plot_draws_the_critical_path_over_the_timeline(report):
+    pytest.importorskip("matplotlib")
+    fig = plot.plot_figure(report)
+    try:
+        timeline = fig.axes[0]
+        (line,) = [ln for ln in timeline.get_lines() if ln.get_color() == plot.CRITICAL_COLOUR]
+        chain = list(reversed(report.slowest.timeline.critical_chain()))
+        us = 1e6 / report.figures.clock_hz
+        xs = list(line.get_xdata())
+        assert len(xs) == 2 * len(chain)
+        assert xs[0] == pytest.approx(chain[0].slice.start * us)
+        assert xs[-1] == pytest.approx((chain[-1].slice.start + chain[-1].cycles) * us)
+        assert xs == sorted(xs)  # the path only moves forward in time
+        labels = _legend_inside_the_figure(fig)
+        assert "critical path" in labels and "mmad" in labels
+        assert timeline.get_title().endswith("one bar per instruction")
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_cost_only_plot_says_what_its_hatched_spans_are(cost_only_report):
+    pytest.importorskip("matplotlib")
+    fig = plot.plot_figure(cost_only_report)
+    try:
+        labels = _legend_inside_the_figure(fig)
+        assert {"replayed iteration", "extrapolated iterations", "critical path"} <= set(labels)
+        title = fig.axes[0].get_title()
+        assert "hatched: loop iterations cost-only" in title
+        assert "replayed" in title and "extrapolated" in title
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
 
 
 def test_plot_without_matplotlib_says_how_to_install_it(report, tmp_path, monkeypatch):

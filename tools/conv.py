@@ -18,6 +18,9 @@ embedded default layer and says so on standard error. What it prints is built in
 * ``--tiling tuned`` compiles the tiling the search of ``tuning/`` finds, by the tiler's one
   route to it (``passes/tiling_options.SEARCHES``; cached on disk, ``--no-cache`` searches
   again), with a progress bar on standard error when it is a terminal.
+* ``ascend-conv compare [shape flags] A B`` compiles the problem with two tilings (each
+  ``heuristic``, ``tuned`` or ``fixed:FILE``, with ``--override-a``/``--override-b`` field sets),
+  models both cost only and prints them side by side (``tools/conv_compare.py``).
 * ``--report json`` prints one JSON document instead of the summary: the report of
   docs/report.schema.json (``runtime/reports/document.py``): the problem, the tiling, the cost
   model's report (``runtime/cost/report.py``) and the reference check.
@@ -65,6 +68,7 @@ from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import CompileJob, RunOptions, RunResult
 from ascend_xdsl.runtime.runner import run as run_job
 from ascend_xdsl.tools.conv_args import ASCENDC, PROG, TILING, make_parser, problem_from_args
+from ascend_xdsl.tools.conv_compare import Side, compare_table
 from ascend_xdsl.tools.conv_report import ir_text, json_report, summary, tiling_text
 from ascend_xdsl.tools.errors import CliError, first_line, run_tool, write_output
 from ascend_xdsl.tools.flags import check_no_empty_values, ints
@@ -120,10 +124,24 @@ def bp_filter(args: argparse.Namespace) -> str:
     if args.report == "json":
         text = json_report(problem, options.hw, result, check, args.tiling)
     else:
-        text = summary(result, options.hw, args.tiling, check)
+        text = summary(result, options.hw, args.tiling, check, options)
     if check is not None and not check.ok:
         raise CheckFailed(text)
     return text
+
+
+def compare(args: argparse.Namespace) -> str:
+    """Run the ``compare`` command; return its table."""
+    problem = problem_from_args(args)
+    sides: list[Side] = []
+    for tiling, override in ((args.a, args.override_a), (args.b, args.override_b)):
+        one = argparse.Namespace(
+            **vars(args), tiling=tiling, override=override, cost_only=True, executor="compiled"
+        )
+        options = compile_options(one)
+        name = f"{tiling} {override}".strip()
+        sides.append(Side(name, run_problem(problem, options, one, seed=0)))
+    return compare_table(problem, *sides)
 
 
 def emitted_levels(
@@ -204,11 +222,14 @@ def _main(argv: Sequence[str] | None) -> int:
     check_no_empty_values(parser, args)
     if args.command is None:
         raise CliError(
-            f"a command is required: bp-filter or check-ascendc (see '{PROG} --help')",
+            f"a command is required: bp-filter, compare or check-ascendc (see '{PROG} --help')",
             exit_code=2,
         )
     if args.command == "check-ascendc":
         sys.stdout.write(check_ascendc(args.folder))
+        return 0
+    if args.command == "compare":
+        write_output(args.output, compare(args))
         return 0
     args.argv = None if argv is None else list(argv)
     status = 0

@@ -1,6 +1,7 @@
 """The flags of ``ascend-conv``, and the dW problem its shape flags describe.
 
-``make_parser`` is the command line of both commands (``bp-filter``, ``check-ascendc``);
+``make_parser`` is the command line of the three commands (``bp-filter``, ``compare``,
+``check-ascendc``);
 ``problem_from_args`` turns the torch-style shape flags into the checked problem
 (``lowering/build.shape_from_torch_args``), or announces and takes the embedded default layer
 when none is given. ``tools/conv.py`` runs what they describe.
@@ -54,6 +55,34 @@ def make_parser() -> argparse.ArgumentParser:
     add_problem_flags(bp)
     add_compile_flags(bp)
     add_run_flags(bp)
+    compare = commands.add_parser(
+        "compare",
+        help="two tilings of one problem side by side (cost only)",
+        description="Compile one Conv3DBackpropFilter problem with two tilings, model both "
+        "without data (cost only) and print them side by side: cycles, efficiency, each "
+        "pipe's busy ratio and critical-path share, what each waits on most, and the tiling "
+        "fields that differ. Without --input/--weight, the embedded default layer is used.",
+    )
+    add_problem_flags(compare)
+    for side, default in (("a", "heuristic"), ("b", "tuned")):
+        compare.add_argument(
+            side,
+            nargs="?",
+            default=default,
+            metavar=f"{side.upper()}",
+            help=f"tiling {side.upper()}: heuristic, tuned or fixed:FILE (default {default})",
+        )
+    for side in ("a", "b"):
+        compare.add_argument(
+            f"--override-{side}",
+            metavar='"FIELD=N ..."',
+            default="",
+            help=f'replace fields of tiling {side.upper()}, e.g. "base_k=64 step_n=2"',
+        )
+    add_target_flags(compare)
+    add_debug_flag(compare)
+    add_limit_flags(compare)
+    compare.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     check = commands.add_parser(
         "check-ascendc",
         help="syntax-check an --emit ascendc project with g++",
@@ -92,9 +121,25 @@ def add_problem_flags(bp: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def add_target_flags(parser: argparse.ArgumentParser) -> None:
+    """The compile options both commands take besides the tiling: target, cores, kD, cache."""
+    add_hw_flag(parser)
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="for a tuned tiling: search again instead of reading the tuning cache",
+    )
+    parser.add_argument(
+        "--dk",
+        choices=("separate", "fused"),
+        default="separate",
+        help="kD as a driver loop (separate, default) or fused into N (groups 1, dilation D 1)",
+    )
+    parser.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
+
+
 def add_compile_flags(bp: argparse.ArgumentParser) -> None:
     """The flags of the compile options (``lowering/options.CompileOptions``) and ``--emit``."""
-    add_hw_flag(bp)
     bp.add_argument(
         "--tiling",
         metavar="heuristic|tuned|fixed:FILE",
@@ -104,23 +149,12 @@ def add_compile_flags(bp: argparse.ArgumentParser) -> None:
         "the tiling object of --report json or ascend-tune --format json, or that report)",
     )
     bp.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="with --tiling tuned: search again instead of reading the tuning cache",
-    )
-    bp.add_argument(
         "--override",
         metavar='"FIELD=N ..."',
         default="",
         help='replace tiling fields, e.g. "iterate_order=1 base_k=64"',
     )
-    bp.add_argument(
-        "--dk",
-        choices=("separate", "fused"),
-        default="separate",
-        help="kD as a driver loop (separate, default) or fused into N (groups 1, dilation D 1)",
-    )
-    bp.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
+    add_target_flags(bp)
     bp.add_argument(
         "--emit",
         choices=(*LEVELS, TILING, ASCENDC),

@@ -4,7 +4,8 @@
 (``tuning/search.py``) with an optional progress bar and caches its answer. The tiler's
 ``strategy=tuned`` names it in ``passes/tiling_options.SEARCHES`` and imports it when the
 strategy first runs, so ``--tiling tuned``, ``tiling="tuned"`` in the Python API and
-``ascend-tune`` all reach this one function.
+``ascend-tune`` all reach this one function. :func:`cached` reads the cache's answer without
+ever searching.
 
 A cache entry is data from disk and is checked before it is used (:func:`verified`); a bad
 one is discarded with a one-line warning (the ``ascend_xdsl.tuning`` logger, which prints on
@@ -156,19 +157,8 @@ def tune(
     """
     cores = cores or load_hw(hw).aic_count
     key = cache.cache_key(problem, hw, cores, budget)
-    if use_cache:
-        try:
-            hit = cache.load(key)
-            if hit is not None:
-                return verified(hit, problem, hw, cores)
-        except cache.CacheEntryError as e:
-            LOG.warning("ascend-xdsl: warning: %s; discarded, searching again", e)
-        except BadCacheEntry as e:
-            LOG.warning(
-                "ascend-xdsl: warning: tuning cache entry %s: %s; discarded, searching again",
-                cache.entry_path(key),
-                e,
-            )
+    if use_cache and (hit := _cached(key, problem, hw, cores)) is not None:
+        return hit
     bar = tqdm(
         total=budget,
         desc="tuning",
@@ -190,3 +180,34 @@ def tune(
         bar.close()
     cache.store(key, result.to_json())
     return result
+
+
+def cached(
+    problem: ConvBpFilterShape,
+    hw: str = DEFAULT_HW,
+    cores: int | None = None,
+    *,
+    budget: int = BUDGET,
+) -> TuneResult | None:
+    """What :func:`tune` would answer from the cache, or None when the cache has no answer:
+    never searches (the summary's "--tiling tuned gives" line asks only this)."""
+    cores = cores or load_hw(hw).aic_count
+    return _cached(cache.cache_key(problem, hw, cores, budget), problem, hw, cores)
+
+
+def _cached(key: str, problem: ConvBpFilterShape, hw: str, cores: int) -> TuneResult | None:
+    """The cache's answer for ``key`` once :func:`verified`, or None: a miss, or a bad entry,
+    discarded with a one-line warning (the caller searches and overwrites it)."""
+    try:
+        hit = cache.load(key)
+        if hit is not None:
+            return verified(hit, problem, hw, cores)
+    except cache.CacheEntryError as e:
+        LOG.warning("ascend-xdsl: warning: %s; discarded, searching again", e)
+    except BadCacheEntry as e:
+        LOG.warning(
+            "ascend-xdsl: warning: tuning cache entry %s: %s; discarded, searching again",
+            cache.entry_path(key),
+            e,
+        )
+    return None

@@ -29,7 +29,7 @@ from xdsl.ir import Operation
 
 from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS, DataInstruction
 from ascend_xdsl.runtime.cost.state import TimelineState
-from ascend_xdsl.runtime.cost.timing import Timeline
+from ascend_xdsl.runtime.cost.timing import Slice, Timeline
 from ascend_xdsl.runtime.machine.flags import FlagKey
 from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, MachineBase
 from ascend_xdsl.runtime.machine.values import Buffer
@@ -56,6 +56,9 @@ class _Change(NamedTuple):
     timeline: TimelineState
     flag_keys: tuple[FlagKey, ...]
     flag_growth: tuple[int, ...]
+    detail: tuple[float, tuple[Slice, ...]] | None = None
+    """For a replay record: the timed iteration's entry issue clock and its slices (what a
+    replay stands for, in the reports)."""
 
     def close_to(self, other: _Change) -> bool:
         return self.flag_growth == other.flag_growth and self.timeline.close_to(other.timeline)
@@ -86,12 +89,18 @@ class _State(NamedTuple):
     def _growth(self, before: _State) -> tuple[int, ...]:
         return tuple(map(operator.sub, self.flag_counts, before.flag_counts))
 
-    def relative_to(self, entry: _State) -> _Change | None:
-        """This (exit) state as a replayable record of what happened since ``entry``."""
+    def relative_to(
+        self, entry: _State, detail: tuple[float, tuple[Slice, ...]] | None = None
+    ) -> _Change | None:
+        """This (exit) state as a replayable record of what happened since ``entry`` (with
+        the slices of the iteration, ``detail``, for the reports)."""
         if self.flag_keys != entry.flag_keys:
             return None  # new event ids in use: the counts do not line up
         return _Change(
-            self.timeline.relative_to(entry.timeline), self.flag_keys, self._growth(entry)
+            self.timeline.relative_to(entry.timeline),
+            self.flag_keys,
+            self._growth(entry),
+            detail,
         )
 
     def minus(self, before: _State) -> _Change | None:
@@ -168,7 +177,7 @@ class CostCore(MachineBase):
         super().finish()
 
     def _restore(self, record: _Change, label: str) -> None:
-        self.line.restore(record.timeline, label)
+        self.line.restore(record.timeline, label, record.detail)
         self.flags.add(record.flags())
 
     def _advance(self, change: _Change, label: str, times: int) -> None:
@@ -218,11 +227,13 @@ class CostCore(MachineBase):
                 history.append(_State.of(self))
                 self.check_cycle_limit()
             else:
+                first, entry_issue = len(self.line.slices), self.line.issue
                 yield trips[i]
                 i += 1
                 history.append(_State.of(self))
                 self.check_cycle_limit()
-                record = history[-1].relative_to(entry)
+                detail = (entry_issue, tuple(self.line.slices[first:]))
+                record = history[-1].relative_to(entry, detail)
                 if record is not None:
                     self.replays[memo_key] = record
             for period in _PERIODS:

@@ -11,6 +11,7 @@ each assume their own share. docs/cost-model.md describes the model and its limi
 from __future__ import annotations
 
 import html
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -89,6 +90,47 @@ def core_cost(block: int, timeline: Timeline) -> CoreCost:
         timeline.gm_bytes,
         timeline,
     )
+
+
+@dataclass(frozen=True)
+class CriticalOp:
+    """One instruction of the program (an op, over all its executions) on a core's critical
+    path: the pipe it runs on and the cycles of the path it accounts for."""
+
+    op: Operation
+    pipe: Pipe
+    cycles: float
+
+
+def critical_ops(timeline: Timeline) -> list[CriticalOp]:
+    """The ops on ``timeline``'s critical path (``Timeline.critical_chain``), the most cycles
+    first. A span that stands for many instructions (the cost-only mode's extrapolated or
+    replayed loop iterations) is charged to its bottleneck pipe, as the critical path does, and
+    shared among the ops of that pipe in proportion to their busy cycles in the instructions
+    that were timed one by one (those of the replayed iterations included)."""
+    cycles: dict[Operation, float] = defaultdict(float)
+    pipes: dict[Operation, Pipe] = {}
+    spans: dict[Pipe, float] = defaultdict(float)
+    for link in timeline.critical_chain():
+        s = link.slice
+        if s.op is not None:
+            cycles[s.op] += link.cycles
+            pipes[s.op] = s.pipe
+        else:
+            spans[s.bottleneck or s.pipe] += link.cycles
+    if spans:
+        busy: dict[Pipe, dict[Operation, float]] = defaultdict(lambda: defaultdict(float))
+        timed = [timeline.slices, *(r.slices for r in timeline.replayed)]
+        for s in (s for group in timed for s in group):
+            if s.op is not None:
+                busy[s.pipe][s.op] += s.end - s.start
+                pipes[s.op] = s.pipe
+        for pipe, charged in spans.items():
+            total = sum(busy[pipe].values())
+            for op, b in busy[pipe].items():
+                cycles[op] += charged * b / total
+    ranked = sorted(cycles.items(), key=lambda kv: -kv[1])
+    return [CriticalOp(op, pipes[op], c) for op, c in ranked if c > 0]
 
 
 def count_problem_flops(reports: list[CostReport], problem: ConvBpFilterShape | None) -> None:

@@ -26,13 +26,22 @@ instruction to the start and say which pipe the core's makespan waits on.
 
 Cores are timed independently; ``runtime/cost/report.py`` combines them (the makespan is the slowest
 core's) and applies the chip-level bandwidth bound.
+
+For the reports (``runtime/reports/trace.py``, ``plot.py``, the summary), a timeline also records
+what changes no timing: each slice's effects (its byte ranges, for buffer occupancy and GM
+bandwidth), each flag as it is set and as it arrives (:class:`FlagMark`), the scalar unit's
+issue spans, and, in the cost-only mode, the instructions a replayed loop iteration stands for
+(:attr:`Timeline.replayed`). :meth:`Timeline.critical_chain` is the chain of waits
+:meth:`Timeline.critical_path` sums up, slice by slice.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.ir import Operation
 
@@ -47,7 +56,17 @@ from ascend_xdsl.runtime.cost.state import (
     TimelineState,
 )
 
-__all__ = ["TIMED_PIPES", "Slice", "Timeline", "duration", "l2_share", "mmad_cycles"]
+__all__ = [
+    "TIMED_PIPES",
+    "FlagMark",
+    "Replayed",
+    "Slice",
+    "Timeline",
+    "duration",
+    "gm_bytes_of",
+    "l2_share",
+    "mmad_cycles",
+]
 
 
 def l2_share(figures: CostFigures, blocks: int) -> float:
@@ -67,6 +86,13 @@ def completion_latency(figures: CostFigures, effects: Effects) -> float:
     """Cycles from the end of an instruction's occupancy to its completion: its spec's
     ``latency`` (``hw/instructions/``)."""
     return data_instruction(effects.instruction).latency(figures, effects)
+
+
+def gm_bytes_of(effects: Effects) -> int:
+    """Bytes an instruction moves to or from GM: its work's bytes when one of its ranges is in
+    GM, else 0."""
+    spans = (*effects.reads, *effects.writes)
+    return effects.work.bytes if any(span.memory == "GM" for span in spans) else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +118,51 @@ class Slice:
     done: float | None = None
     """When the instruction completes (its results visible to a flag): ``end`` plus its fixed
     latency; None for a span (it completes at ``end``)."""
+    effects: Effects | None = None
+    """The instruction's effects (its byte ranges), for the reports; None for a span."""
 
     @property
     def completes(self) -> float:
         return self.end if self.done is None else self.done
+
+
+class FlagMark(NamedTuple):
+    """A flag as the reports see it: set when its source pipe fires it (``at``), arriving
+    ``flag_latency_cycles`` later; a wait records when its flag arrived for it."""
+
+    kind: str
+    """``set_flag`` or ``wait_flag``."""
+    src: Pipe
+    dst: Pipe
+    event: int
+    at: float
+    """Cycles: when the set fired, or when the waited-for set arrived."""
+    issued: float
+    """Cycles: when the scalar unit issued the instruction."""
+
+
+class Replayed(NamedTuple):
+    """A loop iteration the cost-only mode replayed: the instructions of the iteration it
+    replays (as they were timed, in that iteration's time) and the shift to this one."""
+
+    shift: float
+    slices: Sequence[Slice]
+
+
+class ChainLink(NamedTuple):
+    """One slice on a core's critical path (:meth:`Timeline.critical_chain`)."""
+
+    index: int
+    """The slice's index in :attr:`Timeline.slices`."""
+    slice: Slice
+    cycles: float
+    """Cycles of the makespan the slice covers (its part not overlapped by later links)."""
+    gap: float
+    """Cycles between its end and the next link's start: flag latency or issue."""
+    gap_kind: str
+    """``flag`` or ``S``: what the gap was."""
+    lead: float
+    """On the first link only: the cycles before it started (issue), else 0."""
 
 
 @dataclass
@@ -119,6 +186,13 @@ class Timeline:
     gm_bytes: int = 0
     """Bytes the core read from and wrote to GM (the chip-level bandwidth floor needs them)."""
     slices: list[Slice] = field(default_factory=list)
+    flags: list[FlagMark] = field(default_factory=list)
+    """Every set_flag as it fired and every wait_flag as its flag arrived (for traces)."""
+    scalar_spans: list[list[float]] = field(default_factory=list)
+    """The scalar unit's busy spans, [start, end] in cycles, adjacent ones merged (for traces:
+    the gaps are its stalls on a full pipe queue)."""
+    replayed: list[Replayed] = field(default_factory=list)
+    """The replayed loop iterations of a cost-only run, with the instructions they stand for."""
     _last: dict[Pipe, int] = field(default_factory=dict)
     """Index of the last slice of each pipe (-1: none yet)."""
     _hold: dict[Pipe, tuple[float, int, Pipe]] = field(default_factory=dict)
@@ -137,11 +211,24 @@ class Timeline:
     def scalar(self, ops: int) -> None:
         """``ops`` index-arithmetic ops on the scalar unit."""
         self.scalar_ops += ops
-        self.issue += ops * self.figures.scalar_op_cycles
+        self._issue_at(self.issue, ops * self.figures.scalar_op_cycles)
+
+    def _issue_at(self, t: float, cycles: float) -> None:
+        """The scalar unit is busy from ``t`` for ``cycles``: the issue clock moves past it."""
+        end = self.issue = t + cycles
+        spans = self.scalar_spans
+        if spans:
+            last = spans[-1]
+            if last[1] >= t:  # contiguous with the last span: extend it
+                if end > last[1]:
+                    last[1] = end
+                return
+        if cycles > 0:
+            spans.append([t, end])
 
     def _issue(self) -> float:
         t = self.issue
-        self.issue += self.figures.scalar_op_cycles
+        self._issue_at(t, self.figures.scalar_op_cycles)
         return t
 
     def _ready(self, pipe: Pipe, issued: float) -> tuple[float, int, Pipe]:
@@ -158,10 +245,10 @@ class Timeline:
     def instruction(self, op: Operation | None, effects: Effects) -> None:
         self.run(op, *self.cost_of(effects))
 
-    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int, Work, float]:
+    def cost_of(self, effects: Effects) -> tuple[Pipe, float, int, int, Effects, float]:
         """What timing an instruction needs of its effects: its pipe, its occupancy in cycles,
-        the bytes it moves to or from GM, its FLOPs (an mmad's 2·m·n·k), its work (for traces)
-        and its completion latency beyond the occupancy."""
+        the bytes it moves to or from GM, its FLOPs (an mmad's 2·m·n·k), the effects (for
+        reports) and its completion latency beyond the occupancy."""
         pipe, work = effects.pipe, effects.work
         # A kernel repeats a few instruction shapes many times: cost each shape once.
         shape = (effects.instruction, work, effects.writes[0].memory if effects.writes else "")
@@ -172,9 +259,7 @@ class Timeline:
                 completion_latency(self.figures, effects),
             )
         flops = 2 * work.m * work.n * work.k if pipe == Pipe.M else 0
-        spans = (*effects.reads, *effects.writes)
-        gm = work.bytes if any(span.memory == "GM" for span in spans) else 0  # moved bytes
-        return pipe, timing[0], gm, flops, work, timing[1]
+        return pipe, timing[0], gm_bytes_of(effects), flops, effects, timing[1]
 
     def run(
         self,
@@ -183,7 +268,7 @@ class Timeline:
         length: float,
         gm_bytes: int,
         flops: int,
-        work: Work | None = None,
+        effects: Effects | None = None,
         latency: float = 0.0,
     ) -> None:
         """One instruction occupying ``pipe`` for ``length`` cycles and completing ``latency``
@@ -191,10 +276,10 @@ class Timeline:
         the scalar unit stalls while ``queue_depth`` earlier instructions of the pipe have not
         started."""
         queue = self._queues[pipe]
-        issued, cause, why = self._issue(), -1, Pipe.S
+        issued, cause, why = self.issue, -1, Pipe.S
         if len(queue) == queue.maxlen and queue[0][0] > issued:
             issued, cause, why = queue[0][0], queue[0][1], pipe
-            self.issue = issued + self.figures.scalar_op_cycles
+        self._issue_at(issued, self.figures.scalar_op_cycles)
         start, ready_cause, ready_why = self._ready(pipe, issued)
         if start > issued or cause < 0:
             cause, why = ready_cause, ready_why
@@ -210,7 +295,10 @@ class Timeline:
         self.count[pipe] += 1
         self._last[pipe] = len(self.slices)
         queue.append((start, len(self.slices)))
-        self.slices.append(Slice(op, pipe, start, end, cause, why, work, done=done))
+        work = effects.work if effects is not None else None
+        self.slices.append(
+            Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects)
+        )
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()
@@ -222,13 +310,15 @@ class Timeline:
             fired, cause, why = issued, -1, Pipe.S
         arrival = fired + self.figures.flag_latency_cycles
         self._events[(src, dst, event)].append((arrival, cause, why))
+        self.flags.append(FlagMark("set_flag", src, dst, event, fired, issued))
 
     def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
-        self._issue()
+        issued = self._issue()
         queue = self._events[(src, dst, event)]
         if not queue or dst not in self.free:
             return  # an unmatched wait is the flag model's error, reported there
         arrival = queue.popleft()
+        self.flags.append(FlagMark("wait_flag", src, dst, event, arrival[0], issued))
         held = self._hold.get(dst)
         if held is None or arrival[0] > held[0]:
             self._hold[dst] = arrival
@@ -287,15 +377,23 @@ class Timeline:
         )
         return self._last[pipe]
 
-    def restore(self, record: TimelineState, label: str) -> None:
+    def restore(
+        self,
+        record: TimelineState,
+        label: str,
+        detail: tuple[float, Sequence[Slice]] | None = None,
+    ) -> None:
         """Put the timeline, in a state equal by key to the one ``record`` was recorded from
         (:meth:`TimelineState.relative_to`), into the recorded exit state: times relative to the
         issue clock, counters added. One slice per pipe, named ``label``, stands for the
-        replayed span."""
+        replayed span; ``detail``, the recorded iteration's entry issue clock and its slices,
+        is kept in :attr:`replayed` for the reports."""
         base = self.issue
         shape = record.shape
         busiest = record.counters.busiest()
-        self.issue = base + record.clocks.issue
+        self._issue_at(base, record.clocks.issue)
+        if detail is not None:
+            self.replayed.append(Replayed(base - detail[0], detail[1]))
         last: dict[Pipe, int] = {}
         for p, free in zip(TIMED_PIPES, record.free(), strict=True):
             start, end = self.free[p], base + free
@@ -324,7 +422,7 @@ class Timeline:
         iterations ran, without running them. One slice per pipe, named ``label``, stands for
         their span; what was pending now waits on the end of its pipe's span."""
         busiest = change.counters.busiest()
-        self.issue += change.clocks.issue * times
+        self._issue_at(self.issue, change.clocks.issue * times)
         span: dict[Pipe, int] = {}
         for p, d in zip(TIMED_PIPES, change.free(), strict=True):
             start = self.free[p]
@@ -364,19 +462,34 @@ class Timeline:
         if not self.slices:
             share["S"] = self.cycles
             return dict(share)
+        for link in self.critical_chain():
+            if link.gap > 0:
+                share[link.gap_kind] += link.gap
+            share[str(link.slice.bottleneck or link.slice.pipe)] += link.cycles
+            if link.slice.cause < 0:
+                share["S"] += link.lead
+        return dict(share)
+
+    def critical_chain(self) -> list[ChainLink]:
+        """The chain of waits :meth:`critical_path` sums, from the last instruction back to
+        the first: per slice on it, the cycles of the makespan it covers and the gap after
+        it (flag latency or issue) up to the slice that waited for it."""
+        chain: list[ChainLink] = []
+        if not self.slices:
+            return chain
         i = max(range(len(self.slices)), key=lambda j: self.slices[j].completes)
         reached = self.cycles
         gap_kind = "S"
         while True:
             s = self.slices[i]
             end = s.completes  # an instruction's latency is its pipe's time on the path
-            if end < reached:
-                share[gap_kind] += reached - end
-            share[str(s.bottleneck or s.pipe)] += max(0.0, min(end, reached) - s.start)
+            gap = max(0.0, reached - end)
+            covered = max(0.0, min(end, reached) - s.start)
             reached = min(reached, s.start)
-            if s.cause < 0:
-                share["S"] += reached
+            last = s.cause < 0
+            chain.append(ChainLink(i, s, covered, gap, gap_kind, reached if last else 0.0))
+            if last:
                 break
             gap_kind = "flag" if s.cause_pipe not in (s.pipe, Pipe.S) else "S"
             i = s.cause
-        return dict(share)
+        return chain

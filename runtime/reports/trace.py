@@ -5,10 +5,12 @@ the Trace Event Format document that ui.perfetto.dev and chrome://tracing both l
 
 * one process per core (block of the launch), named ``core 3`` (``launch 2 core 3`` when
   several launches are traced: they are laid out one after the other in time);
-* one thread (track) per pipe, named and ordered MTE2, MTE1, M, FIX;
+* one thread (track) for the scalar unit, S, then one per pipe, named and ordered MTE2, MTE1,
+  M, FIX;
 * one complete event (``"ph": "X"``) per slice of the core's timeline: ``ts`` and ``dur`` in
   microseconds at the report's clock (``figures.clock_hz``), the op name as its name
   (``ascend.mmad``), and in ``args`` the op's location (``runtime/locations.describe_op``), its
+<<<<<<< HEAD
   bytes, its shape (m, n, k for an mmad or a load3d), its start and end in cycles and what it
   waited for. A slice with a ``label`` (an aggregated, extrapolated span of a loop) is named by
   its label and has ``aggregated: true``;
@@ -17,6 +19,23 @@ the Trace Event Format document that ui.perfetto.dev and chrome://tracing both l
   other (TransData x, TransData dy, MemSet, the dW kernel, TransData dW), each with its seconds
   and cycles; its times are the operator's, from its first kernel, while the cores' times are
   the dW kernel's own.
+=======
+  bytes, its shape (m, n, k for an mmad or a load3d), its start and end in cycles, what it
+  waited for and, on the critical path, the cycles of the path it covers. A slice with a
+  ``label`` (an aggregated span of a loop: iterations extrapolated or replayed by the cost-only
+  mode) is named by its label and has ``aggregated: true``; inside a replayed iteration's span,
+  the instructions of the iteration it replays are complete events of their own, nested in it
+  (``replayed: true``), so the span opens like any other part of the timeline;
+* on the S track, one complete event per busy span of the scalar unit (``issue``: issuing
+  instructions and index arithmetic; the gaps are its stalls on a full pipe queue);
+* one instant event (``"ph": "i"``, thread scope) per flag: ``set_flag MTE2->MTE1 #0`` on the
+  source pipe's track when it fires, ``wait_flag MTE2->MTE1 #0`` on the destination's when the
+  flag arrives for it;
+* flow events (``"ph": "s"`` / ``"f"``, bound to their slices, one id per hand-over) that follow
+  the core's critical path (``Timeline.critical_chain``) from its first slice to its last;
+* counter events (``"ph": "C"``, ``runtime/reports/counters.py``): the bytes in use of each
+  on-chip memory (``L1 bytes``, ``L0A bytes``, ...) and the core's GM bandwidth (``GM GB/s``).
+>>>>>>> trace
 
 The file is written atomically: to a temporary file in the same folder, renamed over ``path``.
 """
@@ -25,6 +44,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +52,18 @@ from xdsl.ir import Operation
 
 from ascend_xdsl.hw.isa import Pipe
 from ascend_xdsl.ir.locations import describe_op
-from ascend_xdsl.runtime.cost.report import CostReport
-from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, Slice
+from ascend_xdsl.runtime.cost.report import CoreCost, CostReport
+from ascend_xdsl.runtime.cost.timing import TIMED_PIPES, ChainLink, Slice
+from ascend_xdsl.runtime.reports.counters import Steps, gm_bandwidth, occupancy
 from ascend_xdsl.runtime.reports.output import write_atomically
 
 #: The track of each pipe inside a core's process (also their order on screen).
 PIPE_TRACKS: dict[Pipe, int] = {pipe: i + 1 for i, pipe in enumerate(TIMED_PIPES)}
+
+SCALAR_TRACK = len(TIMED_PIPES) + 1
+"""The scalar unit's track (shown first)."""
+
+FLOW_NAME = "critical path"
 
 #: Process ids of a launch's cores when several launches are traced: launch * this + block.
 LAUNCH_PID_STRIDE = 1000
@@ -60,6 +86,7 @@ class _Locations:
 
 
 def _slice_args(s: Slice, cycles: tuple[float, float], where: _Locations) -> dict[str, Any]:
+    """What a slice's event shows when selected (see the module docstring)."""
     args: dict[str, Any] = {}
     if s.op is not None:
         args["location"] = where(s.op)
@@ -86,6 +113,118 @@ def _name(s: Slice) -> str:
     return s.op.name if s.op is not None else f"{s.pipe} instruction"
 
 
+class _Core:
+    """The events of one core's process, at a time offset (the launches before it)."""
+
+    def __init__(
+        self, pid: int, offset: float, us_per_cycle: float, clock_hz: float, where: _Locations
+    ) -> None:
+        self.pid, self.offset, self.us, self.clock_hz = pid, offset, us_per_cycle, clock_hz
+        self.where = where
+        self.events: list[dict[str, Any]] = []
+        self._flows = 0
+
+    def ts(self, cycles: float) -> float:
+        return (self.offset + cycles) * self.us
+
+    def complete(self, s: Slice, shift: float = 0.0, **extra: Any) -> None:
+        start, end = self.offset + shift + s.start, self.offset + shift + s.end
+        args = _slice_args(s, (start, end), self.where)
+        args.update(extra)
+        self.events.append(
+            {
+                "name": _name(s),
+                "cat": str(s.pipe),
+                "ph": "X",
+                "pid": self.pid,
+                "tid": PIPE_TRACKS.get(s.pipe, SCALAR_TRACK),
+                "ts": start * self.us,
+                "dur": (end - start) * self.us,
+                "args": args,
+            }
+        )
+
+    def flows(self, chain: Sequence[ChainLink]) -> None:
+        """One flow per hand-over of the critical path, from the slice waited for (bound at
+        its start, where no earlier slice of its track can enclose it) to the one that waited
+        (bound where it starts)."""
+        ordered = list(reversed(chain))
+        for before, after in pairwise(ordered):
+            self._flows += 1
+            flow = self.pid * 1_000_000 + self._flows
+            for ph, s in (("s", before.slice), ("f", after.slice)):
+                event = {
+                    "name": FLOW_NAME,
+                    "cat": "critical",
+                    "ph": ph,
+                    "id": flow,
+                    "pid": self.pid,
+                    "tid": PIPE_TRACKS.get(s.pipe, SCALAR_TRACK),
+                    "ts": self.ts(s.start),
+                }
+                if ph == "f":
+                    event["bp"] = "e"
+                self.events.append(event)
+
+    def counter(self, name: str, steps: Steps, key: str, scale: float = 1.0) -> None:
+        for t, value in steps:
+            self.events.append(
+                {
+                    "name": name,
+                    "ph": "C",
+                    "pid": self.pid,
+                    "ts": self.ts(t),
+                    "args": {key: value * scale},
+                }
+            )
+
+    def core(self, core: CoreCost) -> None:
+        timeline = core.timeline
+        if timeline is None:
+            return
+        chain = timeline.critical_chain()
+        on_path = {link.index: link.cycles for link in chain}
+        for i, s in enumerate(timeline.slices):
+            if i in on_path:
+                self.complete(s, critical_cycles=on_path[i])
+            else:
+                self.complete(s)
+        for replay in timeline.replayed:
+            for s in replay.slices:
+                self.complete(s, replay.shift, replayed=True)
+        for start, end in timeline.scalar_spans:
+            self.events.append(
+                {
+                    "name": "issue",
+                    "cat": "S",
+                    "ph": "X",
+                    "pid": self.pid,
+                    "tid": SCALAR_TRACK,
+                    "ts": self.ts(start),
+                    "dur": (end - start) * self.us,
+                    "args": {"start_cycles": self.offset + start, "cycles": end - start},
+                }
+            )
+        for mark in timeline.flags:
+            track = mark.src if mark.kind == "set_flag" else mark.dst
+            self.events.append(
+                {
+                    "name": f"{mark.kind} {mark.src}->{mark.dst} #{mark.event}",
+                    "cat": "flag",
+                    "ph": "i",
+                    "s": "t",
+                    "pid": self.pid,
+                    "tid": PIPE_TRACKS.get(track, SCALAR_TRACK),
+                    "ts": self.ts(mark.at),
+                    "args": {"cycles": self.offset + mark.at, "issued_cycles": mark.issued},
+                }
+            )
+        self.flows(chain)
+        for memory, steps in occupancy(timeline).items():
+            self.counter(f"{memory} bytes", steps, "bytes")
+        self.counter("GM GB/s", gm_bandwidth(timeline), "GB/s", self.clock_hz / 1e9)
+
+
 def trace_events(reports: CostReport | Sequence[CostReport]) -> list[dict[str, Any]]:
     """The trace events of one launch's report, or of several launches one after the other."""
     launches = [reports] if isinstance(reports, CostReport) else list(reports)
@@ -94,31 +233,20 @@ def trace_events(reports: CostReport | Sequence[CostReport]) -> list[dict[str, A
     where = _Locations()
     offset = 0.0  # cycles of the launches before this one
     for launch, report in enumerate(launches):
-        us_per_cycle = 1e6 / report.figures.clock_hz
+        clock = report.figures.clock_hz
         for core in report.cores:
             pid = launch * LAUNCH_PID_STRIDE + core.block if many else core.block
             name = f"launch {launch + 1} core {core.block}" if many else f"core {core.block}"
             events.append(_meta("process_name", pid, 0, {"name": name}))
             events.append(_meta("process_sort_index", pid, 0, {"sort_index": pid}))
-            for pipe, tid in PIPE_TRACKS.items():
-                events.append(_meta("thread_name", pid, tid, {"name": str(pipe)}))
-                events.append(_meta("thread_sort_index", pid, tid, {"sort_index": tid}))
-            if core.timeline is None:
-                continue
-            for s in core.timeline.slices:
-                start, end = offset + s.start, offset + s.end
-                events.append(
-                    {
-                        "name": _name(s),
-                        "cat": str(s.pipe),
-                        "ph": "X",
-                        "pid": pid,
-                        "tid": PIPE_TRACKS.get(s.pipe, 0),
-                        "ts": start * us_per_cycle,
-                        "dur": (end - start) * us_per_cycle,
-                        "args": _slice_args(s, (start, end), where),
-                    }
-                )
+            tracks = {**{str(p): tid for p, tid in PIPE_TRACKS.items()}, "S": SCALAR_TRACK}
+            for track, tid in tracks.items():
+                order = 0 if tid == SCALAR_TRACK else tid
+                events.append(_meta("thread_name", pid, tid, {"name": track}))
+                events.append(_meta("thread_sort_index", pid, tid, {"sort_index": order}))
+            writer = _Core(pid, offset, 1e6 / clock, clock, where)
+            writer.core(core)
+            events += writer.events
         offset += report.cycles
     if launches and launches[-1].operator is not None:
         events.extend(_host_events(launches[-1]))
