@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from xdsl.dialects import func
 from xdsl.ir import Attribute, SSAValue
 
+from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.attributes import element_type_name
@@ -90,11 +91,12 @@ def physical_bytes(t: GmTensorType) -> int:
 
 
 def soc_version(hw: str) -> str:
-    """The CANN SoC name of a hardware description: ``atlas-a2-910b2`` -> ``Ascend910B2``."""
-    m = re.search(r"(910b\d)$", hw)
-    if m is None:
+    """The CANN SoC name of a hardware description (its ``soc_version``, from the platform
+    file): ``atlas-a2-910b2`` -> ``Ascend910B2``, ``atlas-a3-9392`` -> ``Ascend910_9392``."""
+    name = hw_data.load(hw).soc_version
+    if not name:
         raise EmitError(f"no CANN SoC name is known for the hardware '{hw}'")
-    return f"Ascend{m.group(1).upper()}"
+    return name
 
 
 def _kernel_roles(kernel: func.FuncOp) -> dict[SSAValue, str]:

@@ -54,6 +54,9 @@ class HwConfig:
     name: str
     description: str
     figures: dict[str, Figure]
+    soc_version: str = ""
+    """The CANN SoC name (``Ascend910B2``, ``Ascend910_9392``): what a build's SOC_VERSION and
+    the platform file are called; empty for a description that names none."""
 
     def __getitem__(self, key: str) -> int | float:
         try:
@@ -145,7 +148,18 @@ def parse(text: str, file: str) -> HwConfig:
     if "name" not in data:
         raise ValueError(f"{file}: no 'name'")
     figures = {key: _figure(file, key, f) for key, f in data.get("figures", {}).items()}
-    return HwConfig(name=data["name"], description=data.get("description", ""), figures=figures)
+    soc = data.get("soc_version", "")
+    if not isinstance(soc, str):
+        raise ValueError(f"{file}: 'soc_version' is not a string")
+    soc_source = data.get("soc_version_source")
+    if soc and (not isinstance(soc_source, str) or not soc_source.strip()):
+        raise ValueError(f"{file}: 'soc_version' has no 'soc_version_source'")
+    return HwConfig(
+        name=data["name"],
+        description=data.get("description", ""),
+        figures=figures,
+        soc_version=soc,
+    )
 
 
 def _figure(file: str, key: str, f: object) -> Figure:
