@@ -82,6 +82,10 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     check_line = next(line for line in lines if line.startswith("  check against"))
     assert check_line.startswith("  check against the reference: max abs error")
     assert check_line.endswith(": OK")
+    # CANN's precision standard on the same dW, on the line after (runtime/reports/precision.py).
+    standard_line = lines[lines.index(check_line) + 1]
+    assert standard_line.startswith("  CANN precision standard (float16: MERE < 2^-10, MARE < ")
+    assert standard_line.endswith(": PASS")
     # The cost model's lines close the summary (runtime/cost/report.py).
     assert lines[-4].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
     assert lines[-3].startswith("  pipes busy on the slowest core: mte2 ")
@@ -98,9 +102,11 @@ def test_report_json_is_one_document_with_the_cost_keys(capsys):
     assert code == 0, err
     report = json.loads(out)  # the whole of stdout is one document
     for key in ("cycles", "seconds", "flops", "tflops", "peak_tflops", "efficiency", "bound",
-                "bottleneck", "pipes", "cores", "problem", "check"):  # fmt: skip
+                "bottleneck", "pipes", "cores", "problem", "check", "cann_precision"):  # fmt: skip
         assert key in report, key
     assert report["check"]["ok"] is True
+    assert report["cann_precision"]["ok"] is True
+    assert report["cann_precision"]["dtype"] == "float16"
     # 2 x the MACs of the formula: every weight element over N·Do·Ho·Wo = 1·4·6·6 positions.
     assert report["flops"] == 2 * (16 * 16 * 2 * 3 * 3) * (1 * 4 * 6 * 6)
     assert 0 < report["efficiency"] <= 1
@@ -137,6 +143,8 @@ def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
     assert code == 1
     (checked,) = [line for line in out.splitlines() if "check against the reference" in line]
     assert checked.endswith(": FAILED")
+    (standard,) = [line for line in out.splitlines() if "CANN precision standard" in line]
+    assert standard.endswith(": FAIL")
     assert out.rstrip().splitlines()[-1].startswith("  cores: ")  # the whole summary
     assert_one_line_error(err, "dW is outside the tolerance of the reference")
 

@@ -59,6 +59,7 @@ def summary(
             f"  ran the hw program on seeded random inputs (seed {result.seed}) in "
             f"{result.run_seconds:.2f} s",
             f"  check against the reference: {check.describe()}",
+            *([f"  {check.standard.describe()}"] if check.standard is not None else []),
         ]
     else:
         ran = [f"  cost only: modelled without running the data in {result.run_seconds:.2f} s"]
@@ -96,4 +97,7 @@ def json_report(
         if check is not None
         else None
     )
+    # CANN's precision standard on the same dW (runtime/reports/precision.py), next to the check.
+    standard = check.standard if check is not None else None
+    report["cann_precision"] = standard.as_json() if standard is not None else None
     return json.dumps(report, indent=2) + "\n"

@@ -26,6 +26,7 @@ import numpy as np
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reports.precision import PrecisionVerdict, precision_verdict
 
 UNIT_ROUNDOFF_F32 = 2.0**-24
 CONFIDENCE = 4.0
@@ -40,6 +41,9 @@ class CheckResult:
     """max over elements of |got − exact| / tolerance: at most 1 when the check passes."""
     tolerance: float
     """the largest per-element tolerance."""
+    standard: PrecisionVerdict | None = None
+    """CANN's ecosystem precision standard on the same dW (``precision.py``), a second verdict
+    that does not change ``ok``."""
 
     @property
     def ok(self) -> bool:
@@ -124,6 +128,10 @@ def check(
         max_rel_error=float(err.max(initial=0.0)) / scale,
         worst_ratio=float(ratio.max(initial=0.0)),
         tolerance=float(tol.max(initial=0.0)),
+        # The same-precision reference sums in float32, as L0C does.
+        standard=precision_verdict(
+            got, exact, problem.dtype, lambda: _reference(problem, x, dy, np.float32)
+        ),
     )
 
 
