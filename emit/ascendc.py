@@ -39,20 +39,28 @@ call sequence, the ``ConvType`` aliases, ``Init(&tilingData->dwTiling)``), ``Ite
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.emit.common import (
     C_IDENTIFIER,
     CMAKE_FILE,
     DATA_FILE,
+    FIXED_TILING_WARNING,
     HOST_FILE,
+    HOST_TILING_FIXED,
+    OPS_NN_OPERATOR,
     README_FILE,
     EmitError,
+    EmitOptions,
     Project,
     camel_case,
+    kernel_file,
     operands_line,
     tiling_fields,
 )
@@ -95,21 +103,59 @@ def _find_launch(module: ModuleOp) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
     return host, launch, kernel
 
 
-def emit_project(module: ModuleOp, hw: str, command: str) -> Project:
+def emit_project(
+    module: ModuleOp, hw: str, command: str, options: EmitOptions | None = None
+) -> Project:
     """The project of an API-level module; ``command`` is what to quote as its origin."""
+    options = options or EmitOptions()
     host, launch, kernel = _find_launch(module)
     name, program = kernel.sym_name.data, host.sym_name.data
     for symbol in (name, program):
         if not C_IDENTIFIER.match(symbol):
             raise EmitError(f"function name '{symbol}' is not a C identifier")
-    kernel_text = emit_kernel(kernel, operands_line(launch))
-    host_text = emit_host(host, launch, kernel, hw)
+    options, warnings = _host_tiling(kernel, launch, options)
+    kernel_text = emit_kernel(kernel, operands_line(launch), options.build)
+    host_text = emit_host(host, launch, kernel, hw, options)
     data = emit_data_script(host)
     files = {
-        f"{name}.cpp": kernel_text,
+        kernel_file(name, options.build): kernel_text,
         HOST_FILE: host_text,
-        CMAKE_FILE: emit_cmake(program, name, hw),
-        README_FILE: emit_readme(program, f"{name}.cpp", launch, hw, command, data is not None),
+        CMAKE_FILE: emit_cmake(program, name, hw, options),
+        README_FILE: emit_readme(program, name, launch, hw, command, data is not None, options),
         **({DATA_FILE: data} if data is not None else {}),
     }
-    return Project(kernel_name=name, files=files)
+    return Project(name, files, warnings, options.build)
+
+
+def _host_tiling(
+    kernel: func.FuncOp, launch: LaunchOp, options: EmitOptions
+) -> tuple[EmitOptions, tuple[str, ...]]:
+    """The host tiling to emit and what to warn about. The public tiling API takes neither
+    groups > 1 (``CheckInputAttr`` rejects them) nor kD fused into N (it assumes separate
+    Dk): such a layer gets the compiler's own tiling, with a warning naming the supported
+    route."""
+    if options.host_tiling == HOST_TILING_FIXED:
+        return options, (FIXED_TILING_WARNING,)
+    groups = max(
+        (a.type.groups.data for a in launch.args if isinstance(a.type, GmTensorType)), default=1
+    )
+    init = next(op for op in kernel.walk() if isinstance(op, api.InitOp))
+    outside = (
+        f"groups {groups}"
+        if groups > 1
+        else "kD fused into N"
+        if init.tiling.tiling.fused_dk
+        else None
+    )
+    if outside is None:
+        return options, ()
+    why = (
+        "CheckInputAttr rejects groups != 1"
+        if groups > 1
+        else "the public tiler assumes a separate Dk"
+    )
+    return replace(options, host_tiling=HOST_TILING_FIXED), (
+        f"{outside} is outside what the public tiling API accepts ({why}): the host gets "
+        f"--host-tiling fixed, the compiler's own tiling, which the docs do not support; the "
+        f"supported route for this layer is {OPS_NN_OPERATOR}",
+    )

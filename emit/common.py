@@ -32,16 +32,57 @@ class EmitError(Exception):
     """API-level IR that has no Ascend C spelling here (the message names the op and where)."""
 
 
+HOST_TILING_API = "api"
+HOST_TILING_FIXED = "fixed"
+HOST_TILINGS = (HOST_TILING_API, HOST_TILING_FIXED)
+"""Where the host's tiling comes from: the vendor's tiling API (``GetTiling``, the documented
+way) or the compiler's own ``#ascend.dw_tiling`` filled in field by field (opt-in)."""
+
+BUILD_ASC = "asc"
+BUILD_LEGACY = "legacy"
+BUILDS = (BUILD_ASC, BUILD_LEGACY)
+"""The build flow: ``.asc`` sources with ``find_package(ASC)`` and ``<<<>>>`` (the current
+asc-devkit examples), or ``ascendc_library`` with ``ascendc.cmake`` (no longer developed)."""
+
+OPS_NN_OPERATOR = (
+    "the ops-nn operator Conv3DBackpropFilterV2 (hicann/ops-nn "
+    "conv/conv3d_backprop_filter_v2, through aclnnConvolutionBackward)"
+)
+"""The supported route for what the public tiling API does not take."""
+
+FIXED_TILING_WARNING = (
+    "--host-tiling fixed: the host fills TConv3DBpFilterTiling with the compiler's own values, "
+    "which the docs do not support (TConv3DBpFilterTiling结构体.md: 当前暂不支持用户自定义配置"
+    "TConv3DBpFilterTiling结构体中的参数, user-defined values are not supported yet)"
+)
+
+
+@dataclass(frozen=True)
+class EmitOptions:
+    """How to emit: the host's tiling source and the build flow."""
+
+    host_tiling: str = HOST_TILING_API
+    build: str = BUILD_ASC
+
+    def __post_init__(self) -> None:
+        if self.host_tiling not in HOST_TILINGS:
+            raise EmitError(f"--host-tiling must be one of {', '.join(HOST_TILINGS)}")
+        if self.build not in BUILDS:
+            raise EmitError(f"--build must be one of {', '.join(BUILDS)}")
+
+
 @dataclass(frozen=True)
 class Project:
-    """The emitted files, by path relative to the project folder."""
+    """The emitted files, by path relative to the project folder, and what to warn about."""
 
     kernel_name: str
     files: dict[str, str]
+    warnings: tuple[str, ...] = ()
+    build: str = BUILD_ASC
 
     @property
     def kernel_file(self) -> str:
-        return f"{self.kernel_name}.cpp"
+        return kernel_file(self.kernel_name, self.build)
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,6 +159,16 @@ def param_names(kernel: func.FuncOp) -> list[str]:
     if len(set(names)) != len(names):
         raise EmitError(f"@{kernel.sym_name.data}: one tensor is passed as two API operands")
     return names
+
+
+def kernel_file(kernel_name: str, build: str) -> str:
+    """``<kernel>.asc`` in the ``.asc`` build, ``<kernel>.cpp`` in the legacy one."""
+    return f"{kernel_name}.{'cpp' if build == BUILD_LEGACY else 'asc'}"
+
+
+def launcher_name(kernel_name: str) -> str:
+    """The host-side function of the ``.asc`` build that launches the kernel with ``<<<>>>``."""
+    return f"Launch_{kernel_name}"
 
 
 C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

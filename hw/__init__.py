@@ -57,6 +57,8 @@ class HwConfig:
     soc_version: str = ""
     """The CANN SoC name (``Ascend910B2``, ``Ascend910_9392``): what a build's SOC_VERSION and
     the platform file are called; empty for a description that names none."""
+    npu_arch: str = ""
+    """The NPU architecture the ``.asc`` build compiles for (``dav-2201``)."""
 
     def __getitem__(self, key: str) -> int | float:
         try:
@@ -148,18 +150,21 @@ def parse(text: str, file: str) -> HwConfig:
     if "name" not in data:
         raise ValueError(f"{file}: no 'name'")
     figures = {key: _figure(file, key, f) for key, f in data.get("figures", {}).items()}
-    soc = data.get("soc_version", "")
-    if not isinstance(soc, str):
-        raise ValueError(f"{file}: 'soc_version' is not a string")
-    soc_source = data.get("soc_version_source")
-    if soc and (not isinstance(soc_source, str) or not soc_source.strip()):
-        raise ValueError(f"{file}: 'soc_version' has no 'soc_version_source'")
+    names = {key: _sourced_name(file, data, key) for key in ("soc_version", "npu_arch")}
     return HwConfig(
-        name=data["name"],
-        description=data.get("description", ""),
-        figures=figures,
-        soc_version=soc,
+        name=data["name"], description=data.get("description", ""), figures=figures, **names
     )
+
+
+def _sourced_name(file: str, data: dict[str, object], key: str) -> str:
+    """A name the toml gives with its source (``soc_version``, ``npu_arch``), or ""."""
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise ValueError(f"{file}: '{key}' is not a string")
+    source = data.get(f"{key}_source")
+    if value and (not isinstance(source, str) or not source.strip()):
+        raise ValueError(f"{file}: '{key}' has no '{key}_source'")
+    return value
 
 
 def _figure(file: str, key: str, f: object) -> Figure:
