@@ -63,6 +63,15 @@ CANN_HEADERS = (
 ``kernel_operator.h``, the basic API, is always the shipped declaration stub: the real one is
 the device compiler's and does not compile with g++."""
 
+_TREE_PROBES = ("include/adv_api/conv/common/conv_common.h", "utils/base/sys_constants.h")
+"""Paths the real headers include each other by (from the asc-devkit root): their folder is
+an include folder too when the tree has them."""
+
+BASIC_API_HEADERS = ("kernel_operator.h", "kernel_basic_intf.h")
+"""The basic API's entry headers (asc-devkit ``include/kernel_operator.h``,
+``include/basic_api/kernel_basic_intf.h``): with ``--cann`` both are the shipped declaration
+stub, the one part of the tree the check never reads."""
+
 # Where the asc-devkit source tree keeps what an installed CANN exposes as lib/ (its
 # include/adv_api, linked as highlevel_api/lib and tikcpp/tikcfw/lib at install).
 _ALIASES = {"lib/": "adv_api/"}
@@ -119,6 +128,10 @@ def _cann_include_dirs(root: Path, aliases: Path) -> tuple[list[Path], tuple[str
             found.append(folder)
     if len(missing) == len(CANN_HEADERS):
         raise CheckError(f"{root}: none of {', '.join(CANN_HEADERS)} is in it: not a CANN tree")
+    for probe in _TREE_PROBES:
+        folder = _folder_holding(files, probe)
+        if folder is not None and folder not in found:
+            found.append(folder)
     return found, tuple(missing)
 
 
@@ -220,7 +233,8 @@ def _include_flags(cann: Path | None, generated: Path) -> tuple[list[str], tuple
         return ["-I", str(include_dir())], ()
     stub = generated / "basic-api-stub"
     stub.mkdir()
-    (stub / "kernel_operator.h").symlink_to(include_dir() / "kernel_operator.h")
+    for name in BASIC_API_HEADERS:
+        (stub / name).symlink_to(include_dir() / "kernel_operator.h")
     aliases = generated / "cann-aliases"
     aliases.mkdir()
     folders, missing = _cann_include_dirs(cann, aliases)
