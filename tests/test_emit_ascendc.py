@@ -420,10 +420,17 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     fz.tofile(folder / "dw.bin")
     run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
     assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
+    # The vendor's verdict on the next line: CANN's precision standard for the problem's dtype.
+    ours, standard = run.stdout.splitlines()
+    assert ours.endswith(": OK")
+    name = {"f16": "float16", "bf16": "bfloat16"}[problem.dtype]
+    assert standard.startswith(f"CANN precision standard ({name}: MERE < 2^-")
+    assert standard.endswith(": PASS")
     fz.reshape(-1)[0] += 1.0
     fz.tofile(folder / "dw.bin")
     run = subprocess.run([*script, "check", str(folder), "3"], capture_output=True, text=True)
     assert run.returncode == 1, run.stdout
+    assert run.stdout.splitlines()[1].endswith(": FAIL"), run.stdout
 
 
 # --------------------------------------------------------------------------------------------
@@ -675,8 +682,13 @@ def test_fixed_host_tiling_says_what_the_docs_say():
     assert "user-defined values are not supported yet" in readme
 
 
-def test_the_legacy_build_is_ascendc_library_with_the_aic_only_kernel():
+@needs_gxx
+def test_the_legacy_build_is_ascendc_library_with_the_aic_only_kernel(tmp_path: Path):
     _, project = _project("small", 1, EmitOptions(build="legacy"))
+    assert check_project(write_project(tmp_path / "p", project)).files == (
+        "conv3d_bp_filter_kernel.cpp",
+        HOST_FILE,
+    )
     assert project.kernel_file == "conv3d_bp_filter_kernel.cpp"
     kernel = project.files[project.kernel_file]
     assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);" in kernel and "<<<" not in kernel
