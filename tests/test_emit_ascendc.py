@@ -204,9 +204,8 @@ WRONG = [
     # a <<<>>> launch missing a kernel argument, and one missing the stream
     (DEFAULT, "kernel", "(x, dy, dw, tiling);", "(x, dy, dw);"),
     (DEFAULT, "kernel", "<<<blockDim, nullptr, stream>>>", "<<<blockDim, stream>>>"),
-    # the tiling API: a misspelt Set call, a data type it does not have
+    # the tiling API: a misspelt Set call
     (DEFAULT, "host", "tiler.SetStride(", "tiler.SetStrides("),
-    (DEFAULT, "host", "ConvDtype::FLOAT16);", "ConvDtype::HALF);"),
     # the host's launch missing an argument
     (DEFAULT, "host", ",\n        static_cast<uint8_t*>(tilingDev));", ");"),
     # legacy build and fixed tiling: a kernel type that does not exist
