@@ -50,10 +50,15 @@ OPS_NN_OPERATOR = (
 )
 """The supported route for what the public tiling API does not take."""
 
+FIXED_TILING_QUOTE = (
+    "TConv3DBpFilterTiling结构体.md: 当前暂不支持用户自定义配置"
+    "TConv3DBpFilterTiling结构体中的参数, user-defined values are not supported yet"
+)
+"""What the docs say about a tiling the user fills in himself."""
+
 FIXED_TILING_WARNING = (
     "--host-tiling fixed: the host fills TConv3DBpFilterTiling with the compiler's own values, "
-    "which the docs do not support (TConv3DBpFilterTiling结构体.md: 当前暂不支持用户自定义配置"
-    "TConv3DBpFilterTiling结构体中的参数, user-defined values are not supported yet)"
+    f"which the docs do not support ({FIXED_TILING_QUOTE})"
 )
 
 

@@ -14,7 +14,7 @@ from ascend_xdsl.emit.common import (
     BUILD_LEGACY,
     CMAKE_FILE,
     DATA_FILE,
-    FIXED_TILING_WARNING,
+    FIXED_TILING_QUOTE,
     HOST_FILE,
     HOST_TILING_API,
     EmitOptions,
@@ -123,9 +123,8 @@ def emit_readme(
         if api
         else [
             f"`{HOST_FILE}` fills the tiling with the compiler's own values (`FillTiling`,",
-            "`--host-tiling fixed`). Note what the docs say about that: "
-            + FIXED_TILING_WARNING.split(": ", 1)[1]
-            + ".",
+            "`--host-tiling fixed`), which the docs do not support:",
+            f"{FIXED_TILING_QUOTE}. The documented way is the default, `--host-tiling api`.",
         ]
     )
     return "\n".join(
