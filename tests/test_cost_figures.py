@@ -217,6 +217,18 @@ def test_bad_figure_fails_naming_file_and_figure(broken, message):
     assert text.startswith("test-hw.toml: figure 'aic_count'")
 
 
+@pytest.mark.parametrize("key", ["soc_version", "npu_arch"])
+def test_a_sourced_name_needs_its_source(key):
+    named = GOOD.replace('name = "test-hw"\n', f'name = "test-hw"\n{key} = "X"\n')
+    assert getattr(
+        hw.parse(named.replace("\n[", f'\n{key}_source = "a file"\n[', 1), "t"), key
+    ) == ("X")
+    with pytest.raises(ValueError, match=rf"^t.toml: '{key}' has no '{key}_source'$"):
+        hw.parse(named, "t.toml")
+    with pytest.raises(ValueError, match=rf"^t.toml: '{key}' is not a string$"):
+        hw.parse(GOOD.replace('name = "test-hw"\n', f'name = "test-hw"\n{key} = 3\n'), "t.toml")
+
+
 def test_load_validates_the_packaged_file(tmp_path, monkeypatch):
     """hw.load reads through importlib.resources: a broken file next to the module fails on
     load with its file and figure named."""
