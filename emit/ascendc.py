@@ -4,7 +4,7 @@ The API level of the IR is the Ascend C ``Conv3DBackpropFilter`` API call for ca
 (``dialects/api_level.py``), so the compiler can write the source a CANN user would otherwise
 write by hand. :func:`emit_project` walks an API-level module and returns the project's files:
 
-* ``<kernel>.cpp`` — the ``func.func`` with ``ascend.kernel``, statement for statement: the
+* ``<kernel>.asc`` (``.cpp`` in the legacy build) — the ``func.func`` with ``ascend.kernel``, statement for statement: the
   ``ConvType<TPosition, ConvFormat, T>`` of each operand and the ``Conv3DBackpropFilter`` alias
   from the object's type, one ``GlobalTensor`` per kernel argument, ``ascend.get_block_idx`` as
   ``AscendC::GetBlockIdx()``, each ``arith`` op as one C++ expression, ``scf.for`` / ``scf.if``
@@ -13,13 +13,16 @@ write by hand. :func:`emit_project` walks an API-level module and returns the pr
   same name (``Init``, ``SetGradOutput``, ``SetInput``, ``SetSingleShape``,
   ``SetStartPosition``, ``GetTensorC`` with ``enAtomic``, ``End``);
 * ``main.cpp`` — the host ``func.func``: the ``ascend.trans_data`` inputs read from files, the
-  ``ascend.alloc_gm`` as a zeroed device buffer, and the ``ascend.launch`` as the tiling
-  structure filled field by field from the ``#ascend.dw_tiling`` of the kernel's ``ascend.init``
-  and an ``ACLRT_LAUNCH_KERNEL`` with the launch's block count;
-* ``CMakeLists.txt`` laid out as the vendor's kernel-invocation samples (``ascendc_library`` for
-  the kernel, an executable linked against it and ``ascendcl``), a ``README.md``, and
-  ``data.py``, which makes the host's input files and checks its output file with this
-  package's layouts and reference check (for the problem the launch's ``ascend.conv`` names).
+  ``ascend.alloc_gm`` as a zeroed device buffer, and the ``ascend.launch`` as the tiling the
+  vendor's tiling API gives for the IR's problem (``GetTiling``, the documented way; or, with
+  ``--host-tiling fixed``, the kernel's ``#ascend.dw_tiling`` filled in field by field) and a
+  launch on the launch's block count;
+* ``CMakeLists.txt`` of the current asc-devkit examples (``.asc`` sources, ``find_package(ASC)``,
+  the kernel's ``<<<>>>`` launch next to it) or, with ``--build legacy``, of the older
+  kernel-invocation samples (``ascendc_library``), a ``README.md``, and ``data.py``, which
+  makes the host's input files and checks its output file with this package's layouts, its
+  reference check and CANN's precision standard (for the problem the launch's ``ascend.conv``
+  names).
 
 The parts: ``emit/kernel.py`` writes the kernel, ``emit/host.py`` the host, ``emit/files.py``
 the build, README and data script, ``emit/common.py`` what they share; ``emit/project.py``

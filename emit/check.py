@@ -8,10 +8,17 @@ type handed to an API call, an illegal ``ConvType`` combination (the headers' st
 carry the documented rules) or a tiling field that does not exist fails the check. It says
 nothing about how the CANN compiler or an NPU treats the code.
 
-The host includes ``aclrtlaunch_<kernel>.h``, which CANN's ``ascendc_library`` generates from
-the kernel's signature; the check writes its stand-in the same way, from the ``extern "C"``
+The legacy build's host includes ``aclrtlaunch_<kernel>.h``, which CANN's ``ascendc_library``
+generates from the kernel's signature; the check writes its stand-in the same way, from the
 kernel declaration in the kernel source, so a launch whose arguments do not match the kernel's
-parameters fails too.
+parameters fails too. An ``.asc`` source is compiled as C++ with its ``<<<blocks, l2ctrl,
+stream>>>`` launches rewritten, on the same line, as a call of a stand-in taking the three
+launch operands followed by the kernel's own call.
+
+With ``--cann DIR`` (or ``$ASCEND_HOME_PATH``), the API and AscendCL headers come from that
+installed tree (:func:`cann_root`); only the basic API's entry headers stay the shipped stub,
+and a header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc
+--cann").
 """
 
 from __future__ import annotations
