@@ -4,7 +4,8 @@ The API level of the IR is the Ascend C ``Conv3DBackpropFilter`` API call for ca
 (``dialects/api_level.py``), so the compiler can write the source a CANN user would otherwise
 write by hand. :func:`emit_project` walks an API-level module and returns the project's files:
 
-* ``<kernel>.asc`` (``.cpp`` in the legacy build) — the ``func.func`` with ``ascend.kernel``, statement for statement: the
+* ``<kernel>.asc`` (``.cpp`` in the legacy build) — the ``func.func`` with ``ascend.kernel``,
+  statement for statement: the
   ``ConvType<TPosition, ConvFormat, T>`` of each operand and the ``Conv3DBackpropFilter`` alias
   from the object's type, one ``GlobalTensor`` per kernel argument, ``ascend.get_block_idx`` as
   ``AscendC::GetBlockIdx()``, each ``arith`` op as one C++ expression, ``scf.for`` / ``scf.if``
