@@ -461,11 +461,44 @@ MockLauncher(K) -> MockLauncher<K>;
 """
 
 
-def _mock_run(folder: Path, kernel_name: str, work: Path) -> list[str]:
+_ASC_LAUNCH = """#pragma once
+#include <cstdio>
+// The <<<blocks, l2ctrl, stream>>> launch of tests/ascendc_mock: the kernel once per block.
+template <class K, class... P>
+void MockLaunch(K kernel, uint32_t blockDim, void*, aclrtStream, P... p)
+{
+    for (uint32_t b = 0; b < blockDim; ++b) {
+        g_mock_block = b;
+        std::printf("block %u\\n", b);
+        kernel(p...);
+    }
+}
+"""
+
+
+def _mock_run(
+    folder: Path, kernel_name: str, work: Path, tiling_values: str | None = None
+) -> list[str]:
     """Build kernel and host as one program against tests/ascendc_mock and run it on the data
-    folder ``folder``; its call log."""
+    folder ``folder``; its call log. An ``.asc`` kernel is built from a copy whose ``<<<>>>``
+    launch calls the stand-in's; ``tiling_values`` is what the stand-in's GetTiling returns
+    (the body of ``MockTilingValues``)."""
     (work / f"aclrtlaunch_{kernel_name}.h").write_text(_LAUNCHER)
-    (work / "driver.cpp").write_text(f'#include "{kernel_name}.cpp"\n#include "main.cpp"\n')
+    kernel = f"{kernel_name}.cpp"
+    if (folder / f"{kernel_name}.asc").is_file():
+        kernel = f"{kernel_name}.asc.cpp"
+        text = (folder / f"{kernel_name}.asc").read_text()
+        launch = re.sub(r"\b(\w+)<<<([^>]*)>>>\(", r"MockLaunch(\1, \2, ", text)
+        (work / kernel).write_text('#include "mock_launch.h"\n' + launch)
+        (work / "mock_launch.h").write_text(
+            '#include "acl/acl.h"\n#include "kernel_operator.h"\n' + _ASC_LAUNCH
+        )
+    (work / "mock_tiling_values.h").write_text(
+        '#pragma once\n#include "kernel_tiling/kernel_tiling.h"\n'
+        "inline void MockTilingValues(Conv3DBackpropFilterTilingData& t)\n{\n"
+        f"{tiling_values or ''}}}\n"
+    )
+    (work / "driver.cpp").write_text(f'#include "{kernel}"\n#include "main.cpp"\n')
     includes = [MOCK, work, check_module.include_dir(), folder]
     program = work / "program"
     flags = ["-std=c++17", *(f"-I{p}" for p in includes)]
@@ -543,6 +576,50 @@ def test_the_project_makes_the_irs_calls(
     # it back: the stand-in computes nothing.
     dw = np.fromfile(folder / "dw.bin", dtype=np.uint8)
     assert dw.size > 0 and not dw.any()
+
+
+@needs_gxx
+@pytest.mark.parametrize(("name", "cores"), [("asym_pad6", 4), ("tall_streaming_k", 24)])
+def test_the_default_project_asks_the_tiling_api_and_makes_the_irs_calls(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, cores: int
+):
+    """The default project (.asc kernel with its <<<>>> launch, host tiling from GetTiling)
+    built against the stand-in: the host hands the tiling API the IR's problem, the tiling
+    GetTiling returns reaches Init through the serialised buffer and the device copy, and the
+    kernel makes the IR's calls block by block."""
+    module, project = _project(name, cores)
+    fixed = emit_project(module, HW, "", FIXED_LEGACY).files[HOST_FILE]
+    # What the stand-in's GetTiling returns: the IR's tiling (the fixed host's FillTiling body).
+    values = fixed.split("void FillTiling(Conv3DBackpropFilterTilingData& t)\n{\n")[1]
+    values = values.split("\n}\n")[0] + "\n"
+    folder = write_project(tmp_path / "p", project)
+    made = subprocess.run(
+        [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work, values)
+    p = conv_problem(next(op for op in module.ops if isinstance(op, func.FuncOp)))
+    assert p is not None
+
+    def ints(name, v):
+        return " ".join([name, *(str(i) for i in v)])
+
+    # TPosition::GM 0; ConvFormat FRACTAL_Z_3D 10, NDC1HWC0 9; ConvDtype FLOAT32 1, FLOAT16 0.
+    assert got[:10] == [
+        "SetWeightType 0 10 1",
+        "SetInputType 0 9 0",
+        "SetGradOutputType 0 9 0",
+        ints("SetInputShape", p.input_shape),
+        ints("SetGradOutputShape", p.grad_output_shape),
+        ints("SetWeightShape", p.weight_shape),
+        ints("SetPadding", p.pads),
+        ints("SetStride", p.strides),
+        ints("SetDilation", p.dilations),
+        "GetTiling",
+    ]
+    x, dy = random_inputs(p, 0)
+    assert got[10:] == _ir_calls(monkeypatch, module, x, dy)
 
 
 @needs_gxx
