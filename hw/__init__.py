@@ -3,9 +3,10 @@
 Each description is a TOML data file next to this module (``atlas-a2-910b2.toml``, ...,
 ``atlas-a3-9392.toml``), in which every figure carries its value, its unit, the source it was
 taken from and its kind (one of :data:`KINDS`), and optionally a note on why it was chosen; the
-CANN SoC name and NPU architecture (``soc_version``, ``npu_arch``) carry their source too. Code never hard-codes a hardware figure:
-the tiler, the buffer planner, the verifiers and the runtime all ask :func:`load` for the
-configured description, and the cost model asks :func:`ascend_xdsl.hw.cost_figures.cost_figures`.
+CANN SoC name and NPU architecture (``soc_version``, ``npu_arch``) carry their source too.
+Code never hard-codes a hardware figure: the tiler, the buffer planner, the verifiers and the
+runtime all ask :func:`load` for the configured description, and the cost model asks
+:func:`ascend_xdsl.hw.cost_figures.cost_figures`.
 This package is pure data and imports nothing else of ours, so every layer may use it.
 """
 
