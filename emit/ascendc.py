@@ -4,7 +4,8 @@ The API level of the IR is the Ascend C ``Conv3DBackpropFilter`` API call for ca
 (``dialects/api_level.py``), so the compiler can write the source a CANN user would otherwise
 write by hand. :func:`emit_project` walks an API-level module and returns the project's files:
 
-* ``<kernel>.cpp`` — the ``func.func`` with ``ascend.kernel``, statement for statement: the
+* ``<kernel>.asc`` (``.cpp`` in the legacy build) — the ``func.func`` with ``ascend.kernel``,
+  statement for statement: the
   ``ConvType<TPosition, ConvFormat, T>`` of each operand and the ``Conv3DBackpropFilter`` alias
   from the object's type, one ``GlobalTensor`` per kernel argument, ``ascend.get_block_idx`` as
   ``AscendC::GetBlockIdx()``, each ``arith`` op as one C++ expression, ``scf.for`` / ``scf.if``
@@ -13,13 +14,16 @@ write by hand. :func:`emit_project` walks an API-level module and returns the pr
   same name (``Init``, ``SetGradOutput``, ``SetInput``, ``SetSingleShape``,
   ``SetStartPosition``, ``GetTensorC`` with ``enAtomic``, ``End``);
 * ``main.cpp`` — the host ``func.func``: the ``ascend.trans_data`` inputs read from files, the
-  ``ascend.alloc_gm`` as a zeroed device buffer, and the ``ascend.launch`` as the tiling
-  structure filled field by field from the ``#ascend.dw_tiling`` of the kernel's ``ascend.init``
-  and an ``ACLRT_LAUNCH_KERNEL`` with the launch's block count;
-* ``CMakeLists.txt`` laid out as the vendor's kernel-invocation samples (``ascendc_library`` for
-  the kernel, an executable linked against it and ``ascendcl``), a ``README.md``, and
-  ``data.py``, which makes the host's input files and checks its output file with this
-  package's layouts and reference check (for the problem the launch's ``ascend.conv`` names).
+  ``ascend.alloc_gm`` as a zeroed device buffer, and the ``ascend.launch`` as the tiling the
+  vendor's tiling API gives for the IR's problem (``GetTiling``, the documented way; or, with
+  ``--host-tiling fixed``, the kernel's ``#ascend.dw_tiling`` filled in field by field) and a
+  launch on the launch's block count;
+* ``CMakeLists.txt`` of the current asc-devkit examples (``.asc`` sources, ``find_package(ASC)``,
+  the kernel's ``<<<>>>`` launch next to it) or, with ``--build legacy``, of the older
+  kernel-invocation samples (``ascendc_library``), a ``README.md``, and ``data.py``, which
+  makes the host's input files and checks its output file with this package's layouts, its
+  reference check and CANN's precision standard (for the problem the launch's ``ascend.conv``
+  names).
 
 The parts: ``emit/kernel.py`` writes the kernel, ``emit/host.py`` the host, ``emit/files.py``
 the build, README and data script, ``emit/common.py`` what they share; ``emit/project.py``
@@ -39,20 +43,28 @@ call sequence, the ``ConvType`` aliases, ``Init(&tilingData->dwTiling)``), ``Ite
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects.launch import LaunchOp
+from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.emit.common import (
     C_IDENTIFIER,
     CMAKE_FILE,
     DATA_FILE,
+    FIXED_TILING_WARNING,
     HOST_FILE,
+    HOST_TILING_FIXED,
+    OPS_NN_OPERATOR,
     README_FILE,
     EmitError,
+    EmitOptions,
     Project,
     camel_case,
+    kernel_file,
     operands_line,
     tiling_fields,
 )
@@ -95,21 +107,59 @@ def _find_launch(module: ModuleOp) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
     return host, launch, kernel
 
 
-def emit_project(module: ModuleOp, hw: str, command: str) -> Project:
+def emit_project(
+    module: ModuleOp, hw: str, command: str, options: EmitOptions | None = None
+) -> Project:
     """The project of an API-level module; ``command`` is what to quote as its origin."""
+    options = options or EmitOptions()
     host, launch, kernel = _find_launch(module)
     name, program = kernel.sym_name.data, host.sym_name.data
     for symbol in (name, program):
         if not C_IDENTIFIER.match(symbol):
             raise EmitError(f"function name '{symbol}' is not a C identifier")
-    kernel_text = emit_kernel(kernel, operands_line(launch))
-    host_text = emit_host(host, launch, kernel, hw)
+    options, warnings = _host_tiling(kernel, launch, options)
+    kernel_text = emit_kernel(kernel, operands_line(launch), options.build)
+    host_text = emit_host(host, launch, kernel, hw, options)
     data = emit_data_script(host)
     files = {
-        f"{name}.cpp": kernel_text,
+        kernel_file(name, options.build): kernel_text,
         HOST_FILE: host_text,
-        CMAKE_FILE: emit_cmake(program, name, hw),
-        README_FILE: emit_readme(program, f"{name}.cpp", launch, hw, command, data is not None),
+        CMAKE_FILE: emit_cmake(program, name, hw, options),
+        README_FILE: emit_readme(program, name, launch, hw, command, data is not None, options),
         **({DATA_FILE: data} if data is not None else {}),
     }
-    return Project(kernel_name=name, files=files)
+    return Project(name, files, warnings, options.build)
+
+
+def _host_tiling(
+    kernel: func.FuncOp, launch: LaunchOp, options: EmitOptions
+) -> tuple[EmitOptions, tuple[str, ...]]:
+    """The host tiling to emit and what to warn about. The public tiling API takes neither
+    groups > 1 (``CheckInputAttr`` rejects them) nor kD fused into N (it assumes separate
+    Dk): such a layer gets the compiler's own tiling, with a warning naming the supported
+    route."""
+    if options.host_tiling == HOST_TILING_FIXED:
+        return options, (FIXED_TILING_WARNING,)
+    groups = max(
+        (a.type.groups.data for a in launch.args if isinstance(a.type, GmTensorType)), default=1
+    )
+    init = next(op for op in kernel.walk() if isinstance(op, api.InitOp))
+    outside = (
+        f"groups {groups}"
+        if groups > 1
+        else "kD fused into N"
+        if init.tiling.tiling.fused_dk
+        else None
+    )
+    if outside is None:
+        return options, ()
+    why = (
+        "CheckInputAttr rejects groups != 1"
+        if groups > 1
+        else "the public tiler assumes a separate Dk"
+    )
+    return replace(options, host_tiling=HOST_TILING_FIXED), (
+        f"{outside} is outside what the public tiling API accepts ({why}): the host gets "
+        f"--host-tiling fixed, the compiler's own tiling, which the docs do not support; the "
+        f"supported route for this layer is {OPS_NN_OPERATOR}",
+    )

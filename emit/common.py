@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from xdsl.dialects import func
 from xdsl.ir import Attribute, SSAValue
 
+from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.attributes import element_type_name
@@ -31,16 +32,62 @@ class EmitError(Exception):
     """API-level IR that has no Ascend C spelling here (the message names the op and where)."""
 
 
+HOST_TILING_API = "api"
+HOST_TILING_FIXED = "fixed"
+HOST_TILINGS = (HOST_TILING_API, HOST_TILING_FIXED)
+"""Where the host's tiling comes from: the vendor's tiling API (``GetTiling``, the documented
+way) or the compiler's own ``#ascend.dw_tiling`` filled in field by field (opt-in)."""
+
+BUILD_ASC = "asc"
+BUILD_LEGACY = "legacy"
+BUILDS = (BUILD_ASC, BUILD_LEGACY)
+"""The build flow: ``.asc`` sources with ``find_package(ASC)`` and ``<<<>>>`` (the current
+asc-devkit examples), or ``ascendc_library`` with ``ascendc.cmake`` (no longer developed)."""
+
+OPS_NN_OPERATOR = (
+    "the ops-nn operator Conv3DBackpropFilterV2 (hicann/ops-nn "
+    "conv/conv3d_backprop_filter_v2, through aclnnConvolutionBackward)"
+)
+"""The supported route for what the public tiling API does not take."""
+
+FIXED_TILING_QUOTE = (
+    "TConv3DBpFilterTiling结构体.md: 当前暂不支持用户自定义配置"
+    "TConv3DBpFilterTiling结构体中的参数, user-defined values are not supported yet"
+)
+"""What the docs say about a tiling the user fills in himself."""
+
+FIXED_TILING_WARNING = (
+    "--host-tiling fixed: the host fills TConv3DBpFilterTiling with the compiler's own values, "
+    f"which the docs do not support ({FIXED_TILING_QUOTE})"
+)
+
+
+@dataclass(frozen=True)
+class EmitOptions:
+    """How to emit: the host's tiling source and the build flow."""
+
+    host_tiling: str = HOST_TILING_API
+    build: str = BUILD_ASC
+
+    def __post_init__(self) -> None:
+        if self.host_tiling not in HOST_TILINGS:
+            raise EmitError(f"--host-tiling must be one of {', '.join(HOST_TILINGS)}")
+        if self.build not in BUILDS:
+            raise EmitError(f"--build must be one of {', '.join(BUILDS)}")
+
+
 @dataclass(frozen=True)
 class Project:
-    """The emitted files, by path relative to the project folder."""
+    """The emitted files, by path relative to the project folder, and what to warn about."""
 
     kernel_name: str
     files: dict[str, str]
+    warnings: tuple[str, ...] = ()
+    build: str = BUILD_ASC
 
     @property
     def kernel_file(self) -> str:
-        return f"{self.kernel_name}.cpp"
+        return kernel_file(self.kernel_name, self.build)
 
 
 # --------------------------------------------------------------------------------------------
@@ -90,11 +137,12 @@ def physical_bytes(t: GmTensorType) -> int:
 
 
 def soc_version(hw: str) -> str:
-    """The CANN SoC name of a hardware description: ``atlas-a2-910b2`` -> ``Ascend910B2``."""
-    m = re.search(r"(910b\d)$", hw)
-    if m is None:
+    """The CANN SoC name of a hardware description (its ``soc_version``, from the platform
+    file): ``atlas-a2-910b2`` -> ``Ascend910B2``, ``atlas-a3-9392`` -> ``Ascend910_9392``."""
+    name = hw_data.load(hw).soc_version
+    if not name:
         raise EmitError(f"no CANN SoC name is known for the hardware '{hw}'")
-    return f"Ascend{m.group(1).upper()}"
+    return name
 
 
 def _kernel_roles(kernel: func.FuncOp) -> dict[SSAValue, str]:
@@ -116,6 +164,16 @@ def param_names(kernel: func.FuncOp) -> list[str]:
     if len(set(names)) != len(names):
         raise EmitError(f"@{kernel.sym_name.data}: one tensor is passed as two API operands")
     return names
+
+
+def kernel_file(kernel_name: str, build: str) -> str:
+    """``<kernel>.asc`` in the ``.asc`` build, ``<kernel>.cpp`` in the legacy one."""
+    return f"{kernel_name}.{'cpp' if build == BUILD_LEGACY else 'asc'}"
+
+
+def launcher_name(kernel_name: str) -> str:
+    """The host-side function of the ``.asc`` build that launches the kernel with ``<<<>>>``."""
+    return f"Launch_{kernel_name}"
 
 
 C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

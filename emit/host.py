@@ -17,18 +17,23 @@ from xdsl.ir import SSAValue
 
 from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects import api_level as api
+from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.dialects.launch import AllocGmOp, LaunchOp
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.emit.common import (
     BASIC_BLOCK_FIELDS,
+    BUILD_LEGACY,
     CORE_SPLIT_FIELDS,
+    HOST_TILING_API,
     TILING_STRUCT_FIELDS,
     EmitError,
+    EmitOptions,
     banner,
     camel_case,
     describe_tensor,
+    launcher_name,
     operands_line,
     param_names,
     physical_bytes,
@@ -47,6 +52,70 @@ def _tiling_lines(tiling: DwTiling, l1_size: int) -> list[str]:
         f"    t.params.totalL1Size = {l1_size};",
         *(f"    t.dwTiling.{camel_case(n)} = {values[n]};" for n in TILING_STRUCT_FIELDS),
         *(f"    t.basicBlockTiling.{camel_case(n)} = {values[n]};" for n in BASIC_BLOCK_FIELDS),
+        "}",
+    ]
+
+
+_CONV_DTYPES = {"f16": "FLOAT16", "bf16": "BF16", "f32": "FLOAT32"}
+"""``ConvCommonApi::ConvDtype`` of an element type (hicann/asc-devkit
+impl/adv_api/detail/conv/common/conv_common.h)."""
+
+
+def _api_tiling_lines(tiling: DwTiling, input_type: str) -> list[str]:
+    """``GetApiTiling``: the problem of the IR handed to the tiling API as its docs prescribe
+    (Conv3DBackpropFilter-Tiling使用说明.md): the tiler over ``PlatformAscendCManager``, the
+    ``Set*`` calls, ``GetTiling``, and the result serialised for the kernel."""
+    v = tiling.as_dict()
+    dtype = _CONV_DTYPES[input_type]
+
+    def call(name: str, *fields: str) -> str:
+        return f"    tiler.{name}({', '.join(str(v[f]) for f in fields)});"
+
+    return [
+        "// The problem of the IR (its #ascend.dw_tiling) handed to the tiling API as its docs",
+        "// prescribe (Conv3DBackpropFilter-Tiling使用说明.md): the tiler over the platform, the",
+        "// Set* calls, GetTiling. The result is the tiling the kernel's Init reads.",
+        "bool GetApiTiling(std::vector<uint8_t>& buffer)",
+        "{",
+        "    platform_ascendc::PlatformAscendC* platform =",
+        "        platform_ascendc::PlatformAscendCManager::GetInstance();",
+        "    if (platform == nullptr) {",
+        '        std::fprintf(stderr, "PlatformAscendCManager::GetInstance: no platform\\n");',
+        "        return false;",
+        "    }",
+        "    ConvBackpropApi::Conv3dBpFilterTiling tiler(*platform);",
+        "    tiler.SetWeightType(ConvCommonApi::TPosition::GM, "
+        "ConvCommonApi::ConvFormat::FRACTAL_Z_3D,",
+        "                        ConvCommonApi::ConvDtype::FLOAT32);",
+        "    tiler.SetInputType(ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::NDC1HWC0,",
+        f"                       ConvCommonApi::ConvDtype::{dtype});",
+        "    tiler.SetGradOutputType(ConvCommonApi::TPosition::GM, "
+        "ConvCommonApi::ConvFormat::NDC1HWC0,",
+        f"                            ConvCommonApi::ConvDtype::{dtype});",
+        call("SetInputShape", "batch", "cin", "di", "hi", "wi"),
+        call("SetGradOutputShape", "batch", "cout", "dout", "ho", "wo"),
+        call("SetWeightShape", "cout", "cin", "dk", "hk", "wk"),
+        call("SetPadding", "pad_front", "pad_back", "pad_up", "pad_down", "pad_left", "pad_right"),
+        call("SetStride", "stride_d", "stride_h", "stride_w"),
+        call("SetDilation", "dilation_d", "dilation_h", "dilation_w"),
+        "    // The optiling overload, serialised: the AscendC::tiling one ends by copying a",
+        "    // structure that holds only the basic block over the whole result, which zeroes the",
+        "    // problem fields (hicann/asc-devkit impl/adv_api/tiling/conv_backprop/",
+        "    // conv3d_bp_filter_tiling.cpp, SetFinalBasickBlockTiling).",
+        "    optiling::Conv3DBackpropFilterTilingData tiling;",
+        "    if (tiler.GetTiling(tiling) == -1) {",
+        '        std::fprintf(stderr, "Conv3dBpFilterTiling::GetTiling failed\\n");',
+        "        return false;",
+        "    }",
+        "    buffer.resize(tiling.GetDataSize());",
+        "    if (buffer.size() != sizeof(Conv3DBackpropFilterTilingData)) {",
+        '        std::fprintf(stderr, "GetTiling gave %zu bytes, the kernel reads %zu\\n", '
+        "buffer.size(),",
+        "                     sizeof(Conv3DBackpropFilterTilingData));",
+        "        return false;",
+        "    }",
+        "    tiling.SaveToBuffer(buffer.data(), buffer.size());",
+        "    return true;",
         "}",
     ]
 
@@ -143,18 +212,42 @@ def _zero_filled(buf: _HostBuffer) -> list[str]:
     ]
 
 
-def _launch(name: str, blocks: int, args: list[_HostBuffer]) -> list[str]:
-    operands = ", ".join(f"{buf.name}Dev" for buf in args)
+def _launch(name: str, blocks: int, args: list[_HostBuffer], options: EmitOptions) -> list[str]:
+    if options.host_tiling == HOST_TILING_API:
+        tiling = [
+            "    std::vector<uint8_t> tiling;",
+            "    if (!GetApiTiling(tiling)) {",
+            "        return 1;",
+            "    }",
+            "    const size_t kTilingBytes = tiling.size();",
+            "    void* tilingDev = nullptr;",
+            "    CHECK_ACL(aclrtMalloc(&tilingDev, kTilingBytes, ACL_MEM_MALLOC_HUGE_FIRST));",
+            "    CHECK_ACL(aclrtMemcpy(tilingDev, kTilingBytes, tiling.data(), kTilingBytes, "
+            "ACL_MEMCPY_HOST_TO_DEVICE));",
+        ]
+    else:
+        tiling = [
+            "    Conv3DBackpropFilterTilingData tiling;",
+            "    FillTiling(tiling);",
+            "    void* tilingDev = nullptr;",
+            "    CHECK_ACL(aclrtMalloc(&tilingDev, sizeof(tiling), ACL_MEM_MALLOC_HUGE_FIRST));",
+            "    CHECK_ACL(aclrtMemcpy(tilingDev, sizeof(tiling), &tiling, sizeof(tiling), "
+            "ACL_MEMCPY_HOST_TO_DEVICE));",
+        ]
+    if options.build == BUILD_LEGACY:
+        operands = ", ".join(f"{buf.name}Dev" for buf in args)
+        call = f"    ACLRT_LAUNCH_KERNEL({name})(kBlockDim, stream, {operands}, tilingDev);"
+    else:
+        operands = ", ".join(f"static_cast<uint8_t*>({buf.name}Dev)" for buf in args)
+        call = (
+            f"    {launcher_name(name)}(kBlockDim, stream, {operands},\n"
+            f"        static_cast<uint8_t*>(tilingDev));"
+        )
     return [
         f"    // ascend.launch @{name} blocks {blocks}",
-        "    Conv3DBackpropFilterTilingData tiling;",
-        "    FillTiling(tiling);",
-        "    void* tilingDev = nullptr;",
-        "    CHECK_ACL(aclrtMalloc(&tilingDev, sizeof(tiling), ACL_MEM_MALLOC_HUGE_FIRST));",
-        "    CHECK_ACL(aclrtMemcpy(tilingDev, sizeof(tiling), &tiling, sizeof(tiling), "
-        "ACL_MEMCPY_HOST_TO_DEVICE));",
+        *tiling,
         f"    constexpr uint32_t kBlockDim = {blocks};",
-        f"    ACLRT_LAUNCH_KERNEL({name})(kBlockDim, stream, {operands}, tilingDev);",
+        call,
         "    CHECK_ACL(aclrtSynchronizeStream(stream));",
         "",
     ]
@@ -192,7 +285,7 @@ _TEAR_DOWN = [
 ]
 
 
-def _main_body(plan: _HostPlan, name: str, blocks: int) -> list[str]:
+def _main_body(plan: _HostPlan, name: str, blocks: int, options: EmitOptions) -> list[str]:
     """The statements of ``main``: set up, copy in, launch, copy out, tear down."""
     made = [*plan.inputs, *plan.zeroed]
     body = [f"    constexpr size_t {b.size} = {b.bytes};  // {b.description}" for b in made]
@@ -201,14 +294,25 @@ def _main_body(plan: _HostPlan, name: str, blocks: int) -> list[str]:
         body += _copy_in(buf)
     for buf in plan.zeroed:
         body += _zero_filled(buf)
-    body += _launch(name, blocks, plan.launch_args)
+    body += _launch(name, blocks, plan.launch_args, options)
     for buf in plan.outputs:
         body += _copy_out(buf)
     body += [f"    CHECK_ACL(aclrtFree({buf.name}Dev));" for buf in made]
     return body + _TEAR_DOWN
 
 
-def _includes(name: str) -> list[str]:
+def _includes(name: str, params: list[str], options: EmitOptions) -> list[str]:
+    api = options.host_tiling == HOST_TILING_API
+    if options.build == BUILD_LEGACY:
+        # ascendc_library generates this header from the kernel's signature.
+        launch = [f'#include "aclrtlaunch_{name}.h"']
+    else:
+        args = "".join(f", uint8_t* {p}" for p in params)
+        launch = [
+            f"// Defined in {name}.asc next to the kernel: its <<<>>> launch.",
+            f"void {launcher_name(name)}(uint32_t blockDim, aclrtStream stream{args}, "
+            "uint8_t* tiling);",
+        ]
     return [
         "#include <cstddef>",
         "#include <cstdint>",
@@ -219,7 +323,15 @@ def _includes(name: str) -> list[str]:
         "",
         '#include "acl/acl.h"',
         '#include "kernel_tiling/kernel_tiling.h"',
-        f'#include "aclrtlaunch_{name}.h"',
+        *(
+            [
+                '#include "tiling/platform/platform_ascendc.h"',
+                '#include "lib/conv_backprop/conv3d_bp_filter_tiling.h"',
+            ]
+            if api
+            else []
+        ),
+        *launch,
         "",
     ]
 
@@ -263,24 +375,33 @@ _FILE_HELPERS = [
 ]
 
 
-def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str) -> str:
+def emit_host(
+    host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str, options: EmitOptions
+) -> str:
     """``main.cpp``: the host function ``host`` of the module, around its one ``launch``."""
     init = next((op for op in kernel.walk() if isinstance(op, api.InitOp)), None)
     if init is None:
         raise EmitError(f"@{kernel.sym_name.data} has no ascend.init: there is no tiling to pass")
     plan = _host_plan(host, launch, kernel)
     name = kernel.sym_name.data
+    tiling = init.tiling.tiling
+    if options.host_tiling == HOST_TILING_API:
+        x = launch.args[0].type
+        assert isinstance(x, GmTensorType)
+        source = _api_tiling_lines(tiling, element_type_name(x.element_type))
+    else:
+        source = _tiling_lines(tiling, hw_data.load(hw).l1_size)
     lines = [
         *banner("Conv3DBackpropFilter host program", operands_line(launch)),
         "//",
         f"// Usage: {host.sym_name.data} [DATA_DIR]. Reads the inputs from DATA_DIR (default .),",
         "// launches the kernel and writes the outputs there, all as raw little-endian arrays.",
         "",
-        *_includes(name),
+        *_includes(name, param_names(kernel), options),
         *_CHECK_ACL,
         "namespace {",
         "",
-        *_tiling_lines(init.tiling.tiling, hw_data.load(hw).l1_size),
+        *source,
         "",
         *_FILE_HELPERS,
         "}  // namespace",
@@ -288,7 +409,7 @@ def emit_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, hw: str)
         "int main(int argc, char* argv[])",
         "{",
         '    const std::string dataDir = argc > 1 ? argv[1] : ".";',
-        *_main_body(plan, name, launch.blocks.value.data),
+        *_main_body(plan, name, launch.blocks.value.data, options),
         "}",
         "",
     ]

@@ -23,7 +23,15 @@ from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects.attributes import ConvTypeAttr
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
-from ascend_xdsl.emit.common import C_IDENTIFIER, EmitError, banner, cpp_type, param_names
+from ascend_xdsl.emit.common import (
+    BUILD_LEGACY,
+    C_IDENTIFIER,
+    EmitError,
+    banner,
+    cpp_type,
+    launcher_name,
+    param_names,
+)
 from ascend_xdsl.ir.structured_printer import COMPARE, Language, StructuredPrinter, prints
 
 _HELPERS: dict[str, str] = {
@@ -283,7 +291,38 @@ class _KernelWriter(StructuredPrinter):
         raise self.fail(op, "outside `scf.while` has no Ascend C spelling here")
 
 
-def emit_kernel(kernel: func.FuncOp, problem: str) -> str:
+def _signature(name: str, params: list[str], build: str) -> list[str]:
+    """The kernel's declaration and first statements: a pure-Cube kernel either way."""
+    args = ", ".join(f"GM_ADDR {p}" for p in params)
+    if build == BUILD_LEGACY:
+        # 设置Kernel类型.md pairs pure-Cube logic with KERNEL_TYPE_AIC_ONLY; a MIX type would
+        # need a workspace, and this kernel has no cross-core synchronisation.
+        return [
+            f'extern "C" __global__ __aicore__ void {name}({args}, GM_ADDR tiling)',
+            "{",
+            "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);",
+        ]
+    # The .asc examples mark a pure-Cube kernel __cube__ (hicann/asc-devkit examples/
+    # 01_simd_cpp_api/04_advanced_api/00_matmul/matmul/matmul.asc).
+    return [f"__global__ __cube__ void {name}({args}, GM_ADDR tiling)", "{"]
+
+
+def _launcher(name: str, params: list[str]) -> list[str]:
+    """The host function the ``.asc`` build's ``main.cpp`` calls: the ``<<<>>>`` launch."""
+    args = "".join(f", uint8_t* {p}" for p in params)
+    operands = ", ".join([*params, "tiling"])
+    return [
+        "",
+        "// The launch main.cpp calls: the kernel on blockDim cores, in the stream.",
+        f"void {launcher_name(name)}(uint32_t blockDim, aclrtStream stream{args}, uint8_t* tiling)",
+        "{",
+        f"    {name}<<<blockDim, nullptr, stream>>>({operands});",
+        "}",
+        "",
+    ]
+
+
+def emit_kernel(kernel: func.FuncOp, problem: str, build: str) -> str:
     """The kernel source of the API-level kernel function ``kernel``."""
     writer = _KernelWriter(kernel)
     body = writer.write()
@@ -296,11 +335,11 @@ def emit_kernel(kernel: func.FuncOp, problem: str) -> str:
         ("GradOutputType", ot.grad_output),
         ("GradWeightType", ot.grad_weight),
     ]
-    params = ", ".join(f"GM_ADDR {p}" for p in writer.params)
     name = kernel.sym_name.data
     lines = [
         *banner("Conv3DBackpropFilter kernel", problem),
         "",
+        *(['#include "acl/acl.h"'] if build != BUILD_LEGACY else []),
         '#include "kernel_operator.h"',
         '#include "kernel_tiling/kernel_tiling.h"',
         '#include "lib/conv_backprop/conv3d_bp_filter_api.h"',
@@ -327,15 +366,11 @@ def emit_kernel(kernel: func.FuncOp, problem: str) -> str:
         *(line for h in sorted(writer.used_helpers) for line in [*_HELPERS[h].splitlines(), ""]),
         "}  // namespace",
         "",
-        f'extern "C" __global__ __aicore__ void {name}({params}, GM_ADDR tiling)',
-        "{",
-        "    // A Cube-only kernel, as the vendor operator declares it (hicann/ops-nn",
-        "    // conv/conv3d_backprop_filter_v2/op_kernel/conv3d_backprop_filter_v2.cpp).",
-        "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_0);",
+        *_signature(name, writer.params, build),
         f"    Conv3DBackpropFilterTilingData {_TILING};",
         f"    CopyTiling(&{_TILING}, tiling);",
         *body,
         "}",
-        "",
+        *(_launcher(name, writer.params) if build != BUILD_LEGACY else [""]),
     ]
     return "\n".join(lines)

@@ -1,10 +1,12 @@
 """Hardware descriptions of the Ascend AI Cores this compiler targets.
 
-Each description is a TOML data file next to this module (``atlas-a2-910b2.toml``, ...), in which
-every figure carries its value, its unit, the source it was taken from and its kind (one of
-:data:`KINDS`), and optionally a note on why it was chosen. Code never hard-codes a hardware figure:
-the tiler, the buffer planner, the verifiers and the runtime all ask :func:`load` for the
-configured description, and the cost model asks :func:`ascend_xdsl.hw.cost_figures.cost_figures`.
+Each description is a TOML data file next to this module (``atlas-a2-910b2.toml``, ...,
+``atlas-a3-9392.toml``), in which every figure carries its value, its unit, the source it was
+taken from and its kind (one of :data:`KINDS`), and optionally a note on why it was chosen; the
+CANN SoC name and NPU architecture (``soc_version``, ``npu_arch``) carry their source too.
+Code never hard-codes a hardware figure: the tiler, the buffer planner, the verifiers and the
+runtime all ask :func:`load` for the configured description, and the cost model asks
+:func:`ascend_xdsl.hw.cost_figures.cost_figures`.
 This package is pure data and imports nothing else of ours, so every layer may use it.
 """
 
@@ -58,6 +60,11 @@ class HwConfig:
     name: str
     description: str
     figures: dict[str, Figure]
+    soc_version: str = ""
+    """The CANN SoC name (``Ascend910B2``, ``Ascend910_9392``): what a build's SOC_VERSION and
+    the platform file are called; empty for a description that names none."""
+    npu_arch: str = ""
+    """The NPU architecture the ``.asc`` build compiles for (``dav-2201``)."""
 
     def __getitem__(self, key: str) -> int | float:
         try:
@@ -156,7 +163,21 @@ def parse(text: str, file: str) -> HwConfig:
     if "name" not in data:
         raise ValueError(f"{file}: no 'name'")
     figures = {key: _figure(file, key, f) for key, f in data.get("figures", {}).items()}
-    return HwConfig(name=data["name"], description=data.get("description", ""), figures=figures)
+    names = {key: _sourced_name(file, data, key) for key in ("soc_version", "npu_arch")}
+    return HwConfig(
+        name=data["name"], description=data.get("description", ""), figures=figures, **names
+    )
+
+
+def _sourced_name(file: str, data: dict[str, object], key: str) -> str:
+    """A name the toml gives with its source (``soc_version``, ``npu_arch``), or ""."""
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise ValueError(f"{file}: '{key}' is not a string")
+    source = data.get(f"{key}_source")
+    if value and (not isinstance(source, str) or not source.strip()):
+        raise ValueError(f"{file}: '{key}' has no '{key}_source'")
+    return value
 
 
 def _figure(file: str, key: str, f: object) -> Figure:

@@ -82,6 +82,10 @@ def test_default_run_compiles_runs_checks_and_summarises(capsys):
     check_line = next(line for line in lines if line.startswith("  check against"))
     assert re.match(r"  check against the reference in \d+\.\d\d s: max abs error", check_line)
     assert check_line.endswith(": OK")
+    # CANN's precision standard on the same dW, on the line after (runtime/reports/precision.py).
+    standard_line = lines[lines.index(check_line) + 1]
+    assert standard_line.startswith("  CANN precision standard (float16: MERE < 2^-10, MARE < ")
+    assert standard_line.endswith(": PASS")
     # The cost model's lines close the summary (runtime/cost/report.py).
     assert lines[-6].startswith("  modelled on atlas-a2-910b2: ") and " bound (waits on " in out
     assert lines[-5].startswith("  waits most on the ")
@@ -105,6 +109,8 @@ def test_report_json_is_one_document_with_the_cost_keys(capsys):
         assert key in report, key
     assert report["check"]["ok"] is True
     cost = report["cost"]
+    assert report["check"]["cann_precision"]["ok"] is True
+    assert report["check"]["cann_precision"]["dtype"] == "float16"
     # 2 x the MACs of the formula: every weight element over N·Do·Ho·Wo = 1·4·6·6 positions.
     assert cost["flops"] == 2 * (16 * 16 * 2 * 3 * 3) * (1 * 4 * 6 * 6)
     assert 0 < cost["efficiency"] <= 1
@@ -149,6 +155,8 @@ def test_failed_check_prints_the_summary_and_exits_1(capsys, monkeypatch):
     assert code == 1
     (checked,) = [line for line in out.splitlines() if "check against the reference" in line]
     assert checked.endswith(": FAILED")
+    (standard,) = [line for line in out.splitlines() if "CANN precision standard" in line]
+    assert standard.endswith(": FAIL")
     assert out.rstrip().splitlines()[-1].startswith("  end to end: ")  # the whole summary
     assert_one_line_error(err, "dW is outside the tolerance of the reference")
 

@@ -10,7 +10,11 @@ from ascend_xdsl import hw
 from ascend_xdsl.hw import KINDS
 from ascend_xdsl.hw import cost_figures as cost
 
-SKUS = ["atlas-a2-910b1", "atlas-a2-910b2", "atlas-a2-910b3", "atlas-a2-910b4"]
+SKUS = [
+    *("atlas-a2-910b1", "atlas-a2-910b2", "atlas-a2-910b3", "atlas-a2-910b4"),
+    *("atlas-a3-9362", "atlas-a3-9372", "atlas-a3-9381", "atlas-a3-9382"),
+    *("atlas-a3-9391", "atlas-a3-9392"),
+]
 
 
 def test_every_sku_loads():
@@ -38,6 +42,14 @@ def test_every_figure_has_a_source_and_a_kind(name):
         ("atlas-a2-910b2", 24, 1800, 353.9),
         ("atlas-a2-910b3", 20, 1800, 294.9),
         ("atlas-a2-910b4", 20, 1500, 245.8),
+        # hicann/runtime src/platform/platform_config/cann/Ascend910_93*.ini: cube_core_cnt and
+        # cube_freq; 2 x 4096 MAC/cycle per core.
+        ("atlas-a3-9362", 20, 1500, 245.8),
+        ("atlas-a3-9372", 20, 1800, 294.9),
+        ("atlas-a3-9381", 24, 1800, 353.9),
+        ("atlas-a3-9382", 24, 1800, 353.9),
+        ("atlas-a3-9391", 24, 1850, 363.7),
+        ("atlas-a3-9392", 24, 1850, 363.7),
     ],
 )
 def test_peak_fp16(name, cores, mhz, tflops):
@@ -269,11 +281,12 @@ def test_memory_figures(name):
     assert f.figure("l2_bytes_per_second_total").kind == "estimated"
     if name.endswith("b4"):
         assert f.hbm_bytes_per_second_total == pytest.approx(32 * f.cores * f.clock_hz)
-    else:
+    else:  # the 910B2 measurement, assumed for the other 64 GB parts (Atlas A3 included)
         assert f.hbm_bytes_per_second_total == 1.49e12
     expected_kind = "vendor-measured" if name.endswith("b2") else "estimated"
     assert f.figure("hbm_bytes_per_second_total").kind == expected_kind
-    assert f.l2_size == (96 if name.endswith("b4") else 192) * 2**20
+    l2_mib = {"atlas-a2-910b4": 96, "atlas-a3-9362": 168}.get(name, 192)
+    assert f.l2_size == l2_mib * 2**20
     assert f.flag_latency_cycles > 0
     assert f.figure("flag_latency_cycles").kind == "estimated"
     assert f.scalar_op_cycles == 2
@@ -323,6 +336,18 @@ def test_bad_figure_fails_naming_file_and_figure(broken, message):
     assert text.startswith("test-hw.toml: figure 'aic_count'")
 
 
+@pytest.mark.parametrize("key", ["soc_version", "npu_arch"])
+def test_a_sourced_name_needs_its_source(key):
+    named = GOOD.replace('name = "test-hw"\n', f'name = "test-hw"\n{key} = "X"\n')
+    assert getattr(
+        hw.parse(named.replace("\n[", f'\n{key}_source = "a file"\n[', 1), "t"), key
+    ) == ("X")
+    with pytest.raises(ValueError, match=rf"^t.toml: '{key}' has no '{key}_source'$"):
+        hw.parse(named, "t.toml")
+    with pytest.raises(ValueError, match=rf"^t.toml: '{key}' is not a string$"):
+        hw.parse(GOOD.replace('name = "test-hw"\n', f'name = "test-hw"\n{key} = 3\n'), "t.toml")
+
+
 def test_load_validates_the_packaged_file(tmp_path, monkeypatch):
     """hw.load reads through importlib.resources: a broken file next to the module fails on
     load with its file and figure named."""
@@ -336,3 +361,54 @@ def test_load_validates_the_packaged_file(tmp_path, monkeypatch):
             hw.load("broken-hw")
     finally:
         hw.load.cache_clear()
+
+
+# hicann/runtime src/platform/platform_config/cann/: [version] SoC_version and [SoCInfo] l2_size,
+# memory_size of each A3 platform file.
+A3_CHIPS = {
+    "atlas-a3-9362": ("Ascend910_9362", 176160768),
+    "atlas-a3-9372": ("Ascend910_9372", 201326592),
+    "atlas-a3-9381": ("Ascend910_9381", 201326592),
+    "atlas-a3-9382": ("Ascend910_9382", 201326592),
+    "atlas-a3-9391": ("Ascend910_9391", 201326592),
+    "atlas-a3-9392": ("Ascend910_9392", 201326592),
+}
+
+
+@pytest.mark.parametrize("name", sorted(A3_CHIPS))
+def test_a3_chip_figures(name):
+    config = hw.load(name)
+    soc, l2 = A3_CHIPS[name]
+    assert (config.soc_version, config.int("l2_size"), config.int("hbm_size")) == (soc, l2, 2**36)
+    for key in ("aic_count", "clock_mhz", "l2_size", "hbm_size"):
+        assert f"Ascend910_{name[-4:]}.ini" in config.figures[key].source, key
+
+
+@pytest.mark.parametrize("name", sorted(A3_CHIPS))
+def test_a3_per_core_figures_are_the_a2_ones(name):
+    """Same AI Core (NpuArch 2201): every per-core figure is the 910B's, and each measured one
+    says in its note that it was measured on Atlas A2 and why it carries over."""
+    a2, a3 = hw.load("atlas-a2-910b2"), hw.load(name)
+    chip = {"aic_count", "clock_mhz", "l2_size", "hbm_size"}
+    chip |= {"hbm_bytes_per_second_total", "l2_bytes_per_second_total"}
+    assert set(a3.figures) - chip == set(a2.figures) - chip
+    for key in set(a2.figures) - chip:
+        assert a3[key] == a2[key], key
+        if a3.figures[key].kind == "vendor-measured":
+            assert "measured on Atlas A2 carries over" in a3.figures[key].note, key
+
+
+def test_a3_part_models_as_the_a2_part_of_the_same_cores_and_clock():
+    """Ascend910_9391 and 910B1 both have 24 cores at 1850 MHz and the same AI Core: the cost
+    model must time a kernel on them identically; the 9362 (20 cores at 1.5 GHz) is slower."""
+    from ascend_xdsl.lowering.build import shape_from_torch_args
+    from ascend_xdsl.runtime.api import compiled_levels, model_cost
+
+    problem = shape_from_torch_args((1, 16, 4, 8, 8), (16, 16, 2, 3, 3), padding=1)
+    cycles = {}
+    for name in ("atlas-a2-910b1", "atlas-a3-9391", "atlas-a3-9362"):
+        levels = compiled_levels(problem, name, "heuristic", None, "")
+        (report,) = model_cost(levels["hw"], name, problem=problem)
+        cycles[name] = (report.cycles, report.seconds)
+    assert cycles["atlas-a3-9391"] == cycles["atlas-a2-910b1"]
+    assert cycles["atlas-a3-9362"][1] > cycles["atlas-a3-9391"][1]

@@ -45,6 +45,7 @@ from ascend_xdsl.emit.ascendc import (
     tiling_fields,
 )
 from ascend_xdsl.emit.check import CheckError, check_project
+from ascend_xdsl.emit.common import EmitOptions
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.ir.program import conv_problem
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
@@ -80,9 +81,12 @@ def _modules(name: str, cores: int, stop_after: str = "api") -> dict[str, Module
     return compile_levels(build_module(problem), options, stop_after=stop_after)
 
 
-def _project(name: str, cores: int) -> tuple[ModuleOp, Project]:
+def _project(name: str, cores: int, options: EmitOptions | None = None) -> tuple[ModuleOp, Project]:
     module = _modules(name, cores)["api"]
-    return module, emit_project(module, HW, f"test {name}")
+    return module, emit_project(module, HW, f"test {name}", options)
+
+
+FIXED_LEGACY = EmitOptions(host_tiling="fixed", build="legacy")
 
 
 def _ir_tiling(module: ModuleOp) -> DwTiling:
@@ -107,7 +111,8 @@ def _host_assignments(host: str) -> dict[str, int]:
     [("groups2", 1), ("fused_dk", 24), ("cin20", 4), ("order_n", 1), ("tall_streaming_k", 24)],
 )
 def test_host_tiling_is_the_ir_tiling(name: str, cores: int) -> None:
-    module, project = _project(name, cores)
+    """--host-tiling fixed --build legacy: FillTiling and ACLRT_LAUNCH_KERNEL."""
+    module, project = _project(name, cores, FIXED_LEGACY)
     host = project.files[HOST_FILE]
     tiling = _ir_tiling(module).as_dict()
     assigned = _host_assignments(host)
@@ -184,34 +189,46 @@ def test_every_matrix_layer_passes_the_syntax_check(tmp_path: Path, name: str, c
     assert result.files == (project.kernel_file, HOST_FILE)
 
 
+DEFAULT = EmitOptions()
 WRONG = [
     # a misspelt member
-    ("kernel", "bpFilter.SetStartPosition(", "bpFilter.SetStartPos("),
+    (DEFAULT, "kernel", "bpFilter.SetStartPosition(", "bpFilter.SetStartPos("),
     # dy (half) where dW (float) goes
-    ("kernel", "bpFilter.GetTensorC(dwGm[", "bpFilter.GetTensorC(dyGm["),
+    (DEFAULT, "kernel", "bpFilter.GetTensorC(dwGm[", "bpFilter.GetTensorC(dyGm["),
     # a call with one argument too many
-    ("kernel", "bpFilter.End();", "bpFilter.End(1);"),
+    (DEFAULT, "kernel", "bpFilter.End();", "bpFilter.End(1);"),
     # an illegal ConvType combination: dW must be float
-    ("kernel", "FRACTAL_Z_3D, float>", "FRACTAL_Z_3D, half>"),
-    # a kernel type that does not exist
-    ("kernel", "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_3_0"),
+    (DEFAULT, "kernel", "FRACTAL_Z_3D, float>", "FRACTAL_Z_3D, half>"),
+    # the docs' host-side spelling of the position, which the kernel-side headers lack
+    (DEFAULT, "kernel", "ConvType<AscendC::TPosition::GM", "ConvType<ConvCommonApi::TPosition::GM"),
+    # a <<<>>> launch missing a kernel argument, and one missing the stream
+    (DEFAULT, "kernel", "(x, dy, dw, tiling);", "(x, dy, dw);"),
+    (DEFAULT, "kernel", "<<<blockDim, nullptr, stream>>>", "<<<blockDim, stream>>>"),
+    # the tiling API: a misspelt Set call
+    (DEFAULT, "host", "tiler.SetStride(", "tiler.SetStrides("),
+    # the host's launch missing an argument
+    (DEFAULT, "host", ",\n        static_cast<uint8_t*>(tilingDev));", ");"),
+    # legacy build and fixed tiling: a kernel type that does not exist
+    (FIXED_LEGACY, "kernel", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIC_3_0"),
     # a tiling field the struct does not have
-    ("host", "t.dwTiling.batch =", "t.dwTiling.batches ="),
+    (FIXED_LEGACY, "host", "t.dwTiling.batch =", "t.dwTiling.batches ="),
     # a launch with an argument missing
-    ("host", ", tilingDev);", ");"),
+    (FIXED_LEGACY, "host", ", tilingDev);", ");"),
 ]
 
 
 @needs_gxx
-@pytest.mark.parametrize(("where", "good", "bad"), WRONG)
-def test_a_wrong_call_fails_the_check(tmp_path: Path, where: str, good: str, bad: str):
-    _, project = _project("small", 2)
+@pytest.mark.parametrize(("options", "where", "good", "bad"), WRONG)
+def test_a_wrong_call_fails_the_check(
+    tmp_path: Path, options: EmitOptions, where: str, good: str, bad: str
+):
+    _, project = _project("small", 2, options)
     folder = write_project(tmp_path / "p", project)
     path = folder / (project.kernel_file if where == "kernel" else HOST_FILE)
     text = path.read_text()
     assert good in text
     path.write_text(text.replace(good, bad, 1))
-    with pytest.raises(CheckError, match=r"^\S+\.cpp[:\d]*: .*error: "):
+    with pytest.raises(CheckError, match=r"^\S+\.(cpp|asc)[:\d]*: .*error: "):
         check_project(folder)
 
 
@@ -251,7 +268,7 @@ def test_emit_then_check_then_emit_again(tmp_path: Path, capsys):
     folder = tmp_path / "proj"
     code, out, err = _run(capsys, *SMALL, "--emit", "ascendc", "-o", str(folder))
     assert (code, err) == (0, "")
-    files = ["CMakeLists.txt", "README.md", "conv3d_bp_filter_kernel.cpp", "data.py", "main.cpp"]
+    files = ["CMakeLists.txt", "README.md", "conv3d_bp_filter_kernel.asc", "data.py", "main.cpp"]
     assert out == f"wrote {folder}: {', '.join(files)}\n"
     assert sorted(p.name for p in folder.iterdir()) == sorted([*files, MARKER])
     assert "--emit ascendc -o" in (folder / "README.md").read_text()
@@ -368,7 +385,7 @@ def test_the_page_shows_what_the_commands_do(tmp_path: Path):
         source = named[-1] if named else "dw_project/main.cpp"  # "and launches on ..."
         _assert_excerpt(lines, (tmp_path / source).read_text(), source)
         excerpts += 1
-    assert excerpts == 3
+    assert excerpts == 4
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,10 +420,17 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     fz.tofile(data / "dw.bin")
     run = subprocess.run([*script, "check", str(data), "3"], capture_output=True, text=True)
     assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
+    # The vendor's verdict on the next line: CANN's precision standard for the problem's dtype.
+    ours, standard = run.stdout.splitlines()
+    assert ours.endswith(": OK")
+    name = {"f16": "float16", "bf16": "bfloat16"}[problem.dtype]
+    assert standard.startswith(f"CANN precision standard ({name}: MERE < 2^-")
+    assert standard.endswith(": PASS")
     fz.reshape(-1)[0] += 1.0
     fz.tofile(data / "dw.bin")
     run = subprocess.run([*script, "check", str(data), "3"], capture_output=True, text=True)
     assert run.returncode == 1, run.stdout
+    assert run.stdout.splitlines()[1].endswith(": FAIL"), run.stdout
 
 
 def test_the_data_script_passes_the_linter(tmp_path: Path):
@@ -453,11 +477,44 @@ MockLauncher(K) -> MockLauncher<K>;
 """
 
 
-def _mock_run(folder: Path, kernel_name: str, work: Path) -> list[str]:
+_ASC_LAUNCH = """#pragma once
+#include <cstdio>
+// The <<<blocks, l2ctrl, stream>>> launch of tests/ascendc_mock: the kernel once per block.
+template <class K, class... P>
+void MockLaunch(K kernel, uint32_t blockDim, void*, aclrtStream, P... p)
+{
+    for (uint32_t b = 0; b < blockDim; ++b) {
+        g_mock_block = b;
+        std::printf("block %u\\n", b);
+        kernel(p...);
+    }
+}
+"""
+
+
+def _mock_run(
+    folder: Path, kernel_name: str, work: Path, tiling_values: str | None = None
+) -> list[str]:
     """Build kernel and host as one program against tests/ascendc_mock and run it on the data
-    folder ``folder``; its call log."""
+    folder ``folder``; its call log. An ``.asc`` kernel is built from a copy whose ``<<<>>>``
+    launch calls the stand-in's; ``tiling_values`` is what the stand-in's GetTiling returns
+    (the body of ``MockTilingValues``)."""
     (work / f"aclrtlaunch_{kernel_name}.h").write_text(_LAUNCHER)
-    (work / "driver.cpp").write_text(f'#include "{kernel_name}.cpp"\n#include "main.cpp"\n')
+    kernel = f"{kernel_name}.cpp"
+    if (folder / f"{kernel_name}.asc").is_file():
+        kernel = f"{kernel_name}.asc.cpp"
+        text = (folder / f"{kernel_name}.asc").read_text()
+        launch = re.sub(r"\b(\w+)<<<([^>]*)>>>\(", r"MockLaunch(\1, \2, ", text)
+        (work / kernel).write_text('#include "mock_launch.h"\n' + launch)
+        (work / "mock_launch.h").write_text(
+            '#include "acl/acl.h"\n#include "kernel_operator.h"\n' + _ASC_LAUNCH
+        )
+    (work / "mock_tiling_values.h").write_text(
+        '#pragma once\n#include "kernel_tiling/kernel_tiling.h"\n'
+        "inline void MockTilingValues(Conv3DBackpropFilterTilingData& t)\n{\n"
+        f"{tiling_values or ''}}}\n"
+    )
+    (work / "driver.cpp").write_text(f'#include "{kernel}"\n#include "main.cpp"\n')
     includes = [MOCK, work, check_module.include_dir(), folder]
     program = work / "program"
     flags = ["-std=c++17", *(f"-I{p}" for p in includes)]
@@ -517,7 +574,7 @@ def test_the_project_makes_the_irs_calls(
     make, block by block, the API calls (offsets, shapes, start rows, atomic flag) that the
     interpreter makes running the API-level IR; Init sees the IR's tiling after the host's
     FillTiling and the kernel's word-by-word copy."""
-    module, project = _project(name, cores)
+    module, project = _project(name, cores, FIXED_LEGACY)
     folder = write_project(tmp_path / "p", project)
     made = subprocess.run(
         [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
@@ -535,6 +592,50 @@ def test_the_project_makes_the_irs_calls(
     # it back: the stand-in computes nothing.
     dw = np.fromfile(folder / "dw.bin", dtype=np.uint8)
     assert dw.size > 0 and not dw.any()
+
+
+@needs_gxx
+@pytest.mark.parametrize(("name", "cores"), [("asym_pad6", 4), ("tall_streaming_k", 24)])
+def test_the_default_project_asks_the_tiling_api_and_makes_the_irs_calls(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, cores: int
+):
+    """The default project (.asc kernel with its <<<>>> launch, host tiling from GetTiling)
+    built against the stand-in: the host hands the tiling API the IR's problem, the tiling
+    GetTiling returns reaches Init through the serialised buffer and the device copy, and the
+    kernel makes the IR's calls block by block."""
+    module, project = _project(name, cores)
+    fixed = emit_project(module, HW, "", FIXED_LEGACY).files[HOST_FILE]
+    # What the stand-in's GetTiling returns: the IR's tiling (the fixed host's FillTiling body).
+    values = fixed.split("void FillTiling(Conv3DBackpropFilterTilingData& t)\n{\n")[1]
+    values = values.split("\n}\n")[0] + "\n"
+    folder = write_project(tmp_path / "p", project)
+    made = subprocess.run(
+        [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work, values)
+    p = conv_problem(next(op for op in module.ops if isinstance(op, func.FuncOp)))
+    assert p is not None
+
+    def ints(name, v):
+        return " ".join([name, *(str(i) for i in v)])
+
+    # TPosition::GM 0; ConvFormat FRACTAL_Z_3D 10, NDC1HWC0 9; ConvDtype FLOAT32 1, FLOAT16 0.
+    assert got[:10] == [
+        "SetWeightType 0 10 1",
+        "SetInputType 0 9 0",
+        "SetGradOutputType 0 9 0",
+        ints("SetInputShape", p.input_shape),
+        ints("SetGradOutputShape", p.grad_output_shape),
+        ints("SetWeightShape", p.weight_shape),
+        ints("SetPadding", p.pads),
+        ints("SetStride", p.strides),
+        ints("SetDilation", p.dilations),
+        "GetTiling",
+    ]
+    x, dy = random_inputs(p, 0)
+    assert got[10:] == _ir_calls(monkeypatch, module, x, dy)
 
 
 @needs_gxx
@@ -593,4 +694,165 @@ def test_errors_end_to_end_through_the_console_script(tmp_path: Path):
         [script, "check-ascendc", str(tmp_path / "p")], capture_output=True, text=True
     )
     assert done.returncode == 1
-    _one_line(done.stderr, 'expected one extern "C" __global__ __aicore__ kernel, found 0')
+    _one_line(
+        done.stderr, 'expected one __global__ kernel (extern "C" __aicore__ or __cube__), found 0'
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The host's tiling: the documented tiling API by default
+# --------------------------------------------------------------------------------------------
+
+
+def _set_calls(host: str) -> dict[str, tuple[str, ...]]:
+    """``tiler.SetX(a, b, ...);`` of GetApiTiling, as {"SetX": ("a", "b", ...)}."""
+    calls = re.findall(r"tiler\.(Set\w+)\(([^;]*)\);", host)
+    return {name: tuple(a.strip() for a in args.split(",")) for name, args in calls}
+
+
+@pytest.mark.parametrize(
+    ("name", "cores"),
+    [("small", 2), ("stride2", 1), ("asym_pad6", 4), ("dilation2", 1), ("bf16", 2), ("cin20", 4)],
+)
+def test_the_api_host_requests_the_problem_of_the_ir(name: str, cores: int) -> None:
+    """The Set* calls of the emitted host are the problem of the IR's ascend.conv: shapes,
+    padding, strides, dilations, data types; GetTiling is the optiling overload, and nothing
+    of the compiler's own tiling is filled in."""
+    module, project = _project(name, cores)
+    host = project.files[HOST_FILE]
+    p = conv_problem(next(op for op in module.ops if isinstance(op, func.FuncOp)))
+    assert p is not None and not project.warnings
+    dtype = {"f16": "FLOAT16", "bf16": "BF16"}[p.dtype]
+
+    def ints(v):
+        return tuple(str(i) for i in v)
+
+    assert _set_calls(host) == {
+        "SetWeightType": ("ConvCommonApi::TPosition::GM",
+                          "ConvCommonApi::ConvFormat::FRACTAL_Z_3D",
+                          "ConvCommonApi::ConvDtype::FLOAT32"),
+        "SetInputType": ("ConvCommonApi::TPosition::GM", "ConvCommonApi::ConvFormat::NDC1HWC0",
+                         f"ConvCommonApi::ConvDtype::{dtype}"),
+        "SetGradOutputType": ("ConvCommonApi::TPosition::GM",
+                              "ConvCommonApi::ConvFormat::NDC1HWC0",
+                              f"ConvCommonApi::ConvDtype::{dtype}"),
+        "SetInputShape": ints(p.input_shape),
+        "SetGradOutputShape": ints(p.grad_output_shape),
+        "SetWeightShape": ints(p.weight_shape),
+        "SetPadding": ints(p.pads),
+        "SetStride": ints(p.strides),
+        "SetDilation": ints(p.dilations),
+    }  # fmt: skip
+    # The overload that keeps the problem fields, serialised for the kernel.
+    assert "optiling::Conv3DBackpropFilterTilingData tiling;" in host
+    assert "tiler.GetTiling(tiling) == -1" in host and "tiling.SaveToBuffer(" in host
+    assert "AscendC::tiling::Conv3DBackpropFilterTilingData" not in host
+    assert "FillTiling" not in host and not _host_assignments(host)
+    # The IR's launch, through the kernel's <<<>>>: pure Cube, no MIX type.
+    launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
+    assert f"constexpr uint32_t kBlockDim = {launch.blocks.value.data};" in host
+    kernel = project.files[project.kernel_file]
+    assert project.kernel_file.endswith(".asc") and "__global__ __cube__ void" in kernel
+    assert "<<<blockDim, nullptr, stream>>>(x, dy, dw, tiling);" in kernel
+    assert "MIX" not in kernel
+
+
+@pytest.mark.parametrize(("name", "outside"), [("groups2", "groups 2"), ("fused_dk", "kD fused")])
+def test_what_the_tiling_api_does_not_take_gets_the_fixed_tiling_and_a_warning(name, outside):
+    _, project = _project(name, 1)
+    (warning,) = project.warnings
+    assert warning.startswith(outside) and "Conv3DBackpropFilterV2" in warning
+    assert "FillTiling(tiling);" in project.files[HOST_FILE]
+    assert "GetApiTiling" not in project.files[HOST_FILE]
+
+
+def test_fixed_host_tiling_says_what_the_docs_say():
+    _, project = _project("small", 1, EmitOptions(host_tiling="fixed"))
+    (warning,) = project.warnings
+    assert "当前暂不支持用户自定义配置TConv3DBpFilterTiling结构体中的参数" in warning
+    readme = project.files["README.md"]
+    assert "user-defined values are not supported yet" in readme
+
+
+@needs_gxx
+def test_the_legacy_build_is_ascendc_library_with_the_aic_only_kernel(tmp_path: Path):
+    _, project = _project("small", 1, EmitOptions(build="legacy"))
+    assert check_project(write_project(tmp_path / "p", project)).files == (
+        "conv3d_bp_filter_kernel.cpp",
+        HOST_FILE,
+    )
+    assert project.kernel_file == "conv3d_bp_filter_kernel.cpp"
+    kernel = project.files[project.kernel_file]
+    assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);" in kernel and "<<<" not in kernel
+    cmake = project.files["CMakeLists.txt"]
+    assert "ascendc_library(kernels STATIC conv3d_bp_filter_kernel.cpp)" in cmake
+    assert 'set(SOC_VERSION "Ascend910B2"' in cmake
+    assert "ACLRT_LAUNCH_KERNEL(conv3d_bp_filter_kernel)" in project.files[HOST_FILE]
+
+
+@pytest.mark.parametrize("hw", ["atlas-a3-9362", "atlas-a3-9392"])
+def test_an_a3_target_names_its_soc(hw: str):
+    module = _modules("small", 2)["api"]
+    for build, line in (
+        ("asc", f"# --hw {hw}: SoC Ascend910_{hw[-4:]}, NPU architecture dav-2201."),
+        ("legacy", f'set(SOC_VERSION "Ascend910_{hw[-4:]}" CACHE STRING "system on chip type")'),
+    ):
+        project = emit_project(module, hw, "", EmitOptions(build=build))
+        assert line in project.files["CMakeLists.txt"].splitlines()
+        assert project.files["README.md"].startswith(
+            f"# conv3d_bp_filter: a Conv3DBackpropFilter (dW) kernel for Ascend910_{hw[-4:]}"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# check-ascendc --cann: the headers of an installed tree
+# --------------------------------------------------------------------------------------------
+
+
+def _fake_devkit(root: Path) -> Path:
+    """An asc-devkit source layout (include/adv_api for lib/, include/utils/tiling) holding
+    copies of the shipped declarations, and an acl; no kernel_tiling.h (generated at build)."""
+    shipped = check_module.include_dir()
+    layout = {
+        "include/acl/acl.h": "acl/acl.h",
+        "include/adv_api/conv_backprop/conv3d_bp_filter_api.h": (
+            "lib/conv_backprop/conv3d_bp_filter_api.h"
+        ),
+        "include/adv_api/conv_backprop/conv3d_bp_filter_tiling.h": (
+            "lib/conv_backprop/conv3d_bp_filter_tiling.h"
+        ),
+        "include/adv_api/conv/common/conv_common.h": "lib/conv/common/conv_common.h",
+        "include/utils/tiling/platform/platform_ascendc.h": "tiling/platform/platform_ascendc.h",
+    }
+    for target, source in layout.items():
+        (root / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shipped / source, root / target)
+    return root
+
+
+@needs_gxx
+def test_check_against_an_installed_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    _, project = _project("small", 2)
+    folder = write_project(tmp_path / "p", project)
+    tree = _fake_devkit(tmp_path / "devkit")
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    assert check_module.cann_root(None) is None
+    result = check_project(folder, check_module.cann_root(str(tree)))
+    assert result.cann == tree and result.shipped == ("kernel_tiling/kernel_tiling.h",)
+    # The tree's header is the one compiled, not the shipped one: break it and the check says so.
+    api_header = tree / "include/adv_api/conv_backprop/conv3d_bp_filter_api.h"
+    api_header.write_text("#error from the installed tree\n" + api_header.read_text())
+    with pytest.raises(CheckError, match="error: #error from the installed tree"):
+        check_project(folder, tree)
+    # ASCEND_HOME_PATH is the default; --cann wins over it.
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(tree))
+    assert check_module.cann_root(None) == tree
+    assert check_module.cann_root(str(tmp_path)) == tmp_path
+    code = conv.main(["check-ascendc", str(folder)])
+    assert code == 1
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path / "nowhere"))
+    with pytest.raises(CheckError, match=r"^\$ASCEND_HOME_PATH .*nowhere: no such folder$"):
+        check_module.cann_root(None)
+    (empty := tmp_path / "empty").mkdir()
+    with pytest.raises(CheckError, match="not a CANN tree"):
+        check_project(folder, empty)

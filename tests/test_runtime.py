@@ -144,6 +144,43 @@ def test_shape_matrix_multicore(name: str) -> None:
     _run(**SHAPES[name], cores=4)  # type: ignore[arg-type]
 
 
+A3 = "atlas-a3-9362"
+"""The Atlas A3 part furthest from the default 910B2: 20 cores at 1.5 GHz and a 168 MiB L2."""
+
+
+A3_SHAPES = [
+    *("groups2", "fused_dk_stride2", "dilation2", "bf16", "cin20", "order_m", "tall_streaming_k")
+]
+"""Layers of the matrix that cover its axes (groups, fused Dk with strides and padding,
+dilations, bf16, channel tails, the M iterate order, K streaming); the whole matrix on A3 would
+add ~12 s to the suite."""
+
+
+@pytest.mark.parametrize("name", A3_SHAPES)
+def test_shape_matrix_a3(name: str) -> None:
+    """The matrix compiled for an Atlas A3 part on every one of its cores (its own core split),
+    run by the default executor and checked against the reference."""
+    spec = dict(SHAPES[name])
+    x_shape, w = spec.pop("x_shape"), spec.pop("w")
+    stride, pads = spec.pop("stride", (1, 1, 1)), spec.pop("pads", (0,) * 6)
+    dilation, groups = spec.pop("dilation", (1, 1, 1)), spec.pop("groups", 1)
+    dtype = spec.pop("dtype", np.float16)
+    x, dy = _data(x_shape, _dy_shape(x_shape, w, stride, pads, dilation), dtype)  # type: ignore[arg-type]
+    result = run_conv3d_weight(
+        x,
+        w,
+        dy,
+        stride,
+        pads,
+        dilation,
+        groups,
+        hw=A3,
+        cost=False,
+        **spec,  # type: ignore[arg-type]
+    )
+    _check(result.grad_weight, result.problem, x, dy)
+
+
 @pytest.mark.parametrize("level", ["format", "api"])
 @pytest.mark.parametrize("name", ["small", "groups2", "asym_pad6", "cin20", "order_n"])
 def test_upper_levels(level: str, name: str) -> None:

@@ -57,7 +57,8 @@ from xdsl.utils.exceptions import DiagnosticException, PassFailedException, Veri
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.emit.ascendc import EmitError, emit_project
-from ascend_xdsl.emit.check import CheckError, check_project
+from ascend_xdsl.emit.check import CheckError, cann_root, check_project
+from ascend_xdsl.emit.common import EmitOptions
 from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.options import CompileOptions
@@ -191,22 +192,30 @@ def emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
     """``--emit ascendc -o DIR``: write the project; return the line that says so."""
     command = shlex.join([PROG, *(sys.argv[1:] if args.argv is None else args.argv)])
     try:
-        project = emit_project(api_module, args.hw, command)
+        options = EmitOptions(host_tiling=args.host_tiling, build=args.build)
+        project = emit_project(api_module, args.hw, command, options)
         write_project(args.output, project)
     except (EmitError, ProjectWriteError) as e:
         raise CliError(str(e)) from None
+    for warning in project.warnings:
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
     return f"wrote {args.output}: {', '.join(sorted(project.files))}\n"
 
 
-def check_ascendc(folder: str) -> str:
+def check_ascendc(folder: str, cann: str | None) -> str:
     """``check-ascendc DIR``: the line that says what compiled, or a :class:`CliError`."""
     try:
-        result = check_project(folder)
+        result = check_project(folder, cann_root(cann))
     except CheckError as e:
         raise CliError(f"check-ascendc: {e}") from None
+    against = (
+        "the declaration headers"
+        if result.cann is None
+        else f"the CANN headers of {result.cann} (basic API stubbed)"
+    )
     return (
         f"check-ascendc: {', '.join(result.files)} compile with g++ -std=c++17 -fsyntax-only "
-        "against the declaration headers (names, types and call shapes; not a CANN build)\n"
+        f"against {against} (names, types and call shapes; not a CANN build)\n"
     )
 
 
@@ -226,7 +235,7 @@ def _main(argv: Sequence[str] | None) -> int:
             exit_code=2,
         )
     if args.command == "check-ascendc":
-        sys.stdout.write(check_ascendc(args.folder))
+        sys.stdout.write(check_ascendc(args.folder, args.cann))
         return 0
     if args.command == "compare":
         write_output(args.output, compare(args))

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.emit.common import BUILD_ASC, BUILDS, HOST_TILING_API, HOST_TILINGS
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
@@ -87,10 +88,17 @@ def make_parser() -> argparse.ArgumentParser:
         "check-ascendc",
         help="syntax-check an --emit ascendc project with g++",
         description="Compile the sources of an --emit ascendc project with g++ -std=c++17 "
-        "-fsyntax-only against the declaration headers ascend-xdsl ships (names, types and "
-        "call shapes as documented; not a CANN build).",
+        "-fsyntax-only against the declaration headers ascend-xdsl ships, or with --cann (or "
+        "$ASCEND_HOME_PATH set) an installed CANN's headers with the basic API stubbed (names, "
+        "types and call shapes as documented; not a CANN build).",
     )
     check.add_argument("folder", metavar="DIR", help="the folder --emit ascendc -o wrote")
+    check.add_argument(
+        "--cann",
+        metavar="DIR",
+        help="check against the headers of the CANN (or asc-devkit) installed in DIR instead "
+        "of the shipped ones (default: $ASCEND_HOME_PATH when it is set)",
+    )
     return parser
 
 
@@ -198,6 +206,21 @@ def add_run_flags(bp: argparse.ArgumentParser) -> None:
         metavar="FILE.png",
         help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
         "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
+    )
+    bp.add_argument(
+        "--host-tiling",
+        choices=HOST_TILINGS,
+        default=HOST_TILING_API,
+        help="with --emit ascendc: the host gets its tiling from the tiling API's GetTiling "
+        "(api, the documented way) or fills in the compiler's own (fixed, which the docs do "
+        "not support)",
+    )
+    bp.add_argument(
+        "--build",
+        choices=BUILDS,
+        default=BUILD_ASC,
+        help="with --emit ascendc: the build flow, .asc sources with find_package(ASC) (asc) "
+        "or ascendc_library (legacy, no longer developed)",
     )
     add_debug_flag(bp)
     add_limit_flags(bp)

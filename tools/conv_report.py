@@ -170,6 +170,7 @@ def summary(
             f"  ran the hw program on seeded random inputs (seed {result.seed}) in "
             f"{result.run_seconds:.2f} s",
             f"  check against the reference in {check.seconds:.2f} s: {check.describe()}",
+            *([f"  {check.standard.describe()}"] if check.standard is not None else []),
         ]
     else:
         ran = [f"  cost only: modelled without running the data in {result.run_seconds:.2f} s"]

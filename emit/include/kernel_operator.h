@@ -8,6 +8,7 @@
 // Function and address-space qualifiers of the device compiler; g++ has none of them.
 #define __aicore__
 #define __global__
+#define __cube__
 #define __gm__
 #define GM_ADDR __gm__ uint8_t*
 
@@ -19,9 +20,8 @@ struct bfloat16_t {
     uint16_t bits;
 };
 
-// The kernel types of KERNEL_TASK_TYPE_DEFAULT (the vendor operator's kernel declares
-// KERNEL_TYPE_MIX_AIC_1_0: Cube cores only); the macro is the toolchain's, here it only
-// checks that its argument is one of these names.
+// The kernel types of KERNEL_TASK_TYPE_DEFAULT (设置Kernel类型.md); the macro is the
+// toolchain's, here it only checks that its argument is one of these names.
 enum KernelMetaType {
     KERNEL_TYPE_AIV_ONLY,
     KERNEL_TYPE_AIC_ONLY,

@@ -29,6 +29,7 @@ import numpy as np
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.runtime.reports.progress import CheckProgress
+from ascend_xdsl.runtime.reports.precision import PrecisionVerdict, precision_verdict
 
 UNIT_ROUNDOFF_F32 = 2.0**-24
 CONFIDENCE = 4.0
@@ -45,6 +46,9 @@ class CheckResult:
     """the largest per-element tolerance."""
     seconds: float = 0.0
     """How long the check took (the reference sums dominate: seconds on a large layer)."""
+    standard: PrecisionVerdict | None = None
+    """CANN's ecosystem precision standard on the same dW (``precision.py``), a second verdict
+    that does not change ``ok``."""
 
     @property
     def ok(self) -> bool:
@@ -61,6 +65,7 @@ class CheckResult:
             "tolerance": self.tolerance,
             "seconds": self.seconds,
             "description": self.describe(),
+            "cann_precision": self.standard.as_json() if self.standard is not None else None,
         }
 
     def describe(self) -> str:
@@ -169,12 +174,17 @@ def check(
         ratio = np.where(err == 0, 0.0, err / tol)
     finite = np.abs(exact[np.isfinite(exact)])
     scale = max(float(finite.max(initial=0.0)), float(np.finfo(np.float32).tiny))
+    # The same-precision reference of CANN's standard sums in float32, as L0C does.
+    standard = precision_verdict(
+        got, exact, problem.dtype, lambda: _reference(problem, x, dy, np.float32)
+    )
     return CheckResult(
         max_abs_error=float(err.max(initial=0.0)),
         max_rel_error=float(err.max(initial=0.0)) / scale,
         worst_ratio=float(ratio.max(initial=0.0)),
         tolerance=float(tol.max(initial=0.0)),
         seconds=time.perf_counter() - start,
+        standard=standard,
     )
 
 

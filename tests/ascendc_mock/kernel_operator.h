@@ -7,6 +7,7 @@
 
 #define __aicore__
 #define __global__
+#define __cube__
 #define __gm__
 #define GM_ADDR uint8_t*
 

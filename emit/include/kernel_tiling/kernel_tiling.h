@@ -1,7 +1,9 @@
 // The tiling structures of Conv3DBackpropFilter as plain structs, for the `ascend-conv
 // check-ascendc` syntax check. Not the CANN header: see ../README.md. Field names, types and
 // order follow DEVKIT include/adv_api/conv_backprop/conv3d_bp_filter_tilingdata.h and the doc
-// TConv3DBpFilterTiling结构体.md (all uint32_t but the last two, uint64_t).
+// TConv3DBpFilterTiling结构体.md (all uint32_t but the last two, uint64_t), each struct in
+// #pragma pack(push, 8) as the generator of the real header writes it
+// (impl/adv_api/cmake/scripts/gen_kernel_tiling_data_def.py).
 #ifndef ASCEND_XDSL_CHECK_KERNEL_TILING_H
 #define ASCEND_XDSL_CHECK_KERNEL_TILING_H
 
@@ -10,6 +12,7 @@
 namespace AscendC {
 namespace tiling {
 
+#pragma pack(push, 8)
 struct TConv3DBpFilterTiling {
     uint32_t batch = 0;
     uint32_t cin = 0;
@@ -64,23 +67,30 @@ struct TConv3DBpFilterTiling {
     uint64_t singleCoreBatch = 0;
     uint64_t singleCoreCin = 0;
 };
+#pragma pack(pop)
 
+#pragma pack(push, 8)
 struct Conv3DBpFilterParams {
     uint32_t totalL1Size = 0;
 };
+#pragma pack(pop)
 
+#pragma pack(push, 8)
 struct TConv3DBpFilterBasicBlockTiling {
     uint32_t singleCoreM = 0;
     uint32_t singleCoreN = 0;
     uint32_t singleCoreK = 0;
 };
+#pragma pack(pop)
 
 // What the host hands the kernel: the API's Init takes &dwTiling.
+#pragma pack(push, 8)
 struct Conv3DBackpropFilterTilingData {
     Conv3DBpFilterParams params;
     TConv3DBpFilterTiling dwTiling;
     TConv3DBpFilterBasicBlockTiling basicBlockTiling;
 };
+#pragma pack(pop)
 
 }  // namespace tiling
 }  // namespace AscendC

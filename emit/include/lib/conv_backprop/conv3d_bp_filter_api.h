@@ -1,7 +1,7 @@
 // Declarations of the Ascend C Conv3DBackpropFilter high-level API, for the `ascend-conv
 // check-ascendc` syntax check. Not the CANN header: see ../../README.md. Written from DEVKIT
 // include/adv_api/conv_backprop/conv3d_bp_filter_{api,intf}.h, common/conv3d_bp_config_base.h,
-// include/adv_api/conv/common/conv_common.h and the doc Conv3DBackpropFilter使用说明.md.
+// include/adv_api/conv/common/conv_common.h (via ../conv/common) and the doc Conv3DBackpropFilter使用说明.md.
 #ifndef ASCEND_XDSL_CHECK_CONV3D_BP_FILTER_API_H
 #define ASCEND_XDSL_CHECK_CONV3D_BP_FILTER_API_H
 
@@ -10,27 +10,10 @@
 
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "lib/conv/common/conv_common.h"
 
-namespace ConvCommonApi {
-// Values as in conv_common.h.
-enum class ConvFormat : uint8_t {
-    ND = 0,
-    NCHW,
-    NHWC,
-    HWCN,
-    DHWNC,
-    DHWCN,
-    NDHWC,
-    NCDHW,
-    NC1HWC0,
-    NDC1HWC0,
-    FRACTAL_Z_3D,
-    MAX,
-};
-// The doc's examples spell the position ConvCommonApi::TPosition; the header's ConvType takes
-// an AscendC::TPosition. Both name the same enum here.
-using TPosition = AscendC::TPosition;
-}  // namespace ConvCommonApi
+// Kernel side, ConvCommonApi holds only ConvFormat: the doc's ConvCommonApi::TPosition::GM is
+// the host tiling API's spelling (matmul_tiling::TPosition) and does not name a kernel type.
 
 namespace ConvBackpropApi {
 
