@@ -28,8 +28,8 @@ import numpy as np
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
-from ascend_xdsl.runtime.reports.progress import CheckProgress
 from ascend_xdsl.runtime.reports.precision import PrecisionVerdict, precision_verdict
+from ascend_xdsl.runtime.reports.progress import CheckProgress
 
 UNIT_ROUNDOFF_F32 = 2.0**-24
 CONFIDENCE = 4.0
