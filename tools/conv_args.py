@@ -12,12 +12,13 @@ import argparse
 import sys
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.emit.check import DEFAULT_TIMEOUT as CHECK_TIMEOUT
 from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import CliError, OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import add_max_iterations_flag, ints
+from ascend_xdsl.tools.flags import add_max_iterations_flag, ints, positive_seconds
 
 PROG = "ascend-conv"
 ASCENDC = "ascendc"
@@ -59,6 +60,13 @@ def make_parser() -> argparse.ArgumentParser:
         "call shapes as documented; not a CANN build).",
     )
     check.add_argument("folder", metavar="DIR", help="the folder --emit ascendc -o wrote")
+    check.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=positive_seconds,
+        default=CHECK_TIMEOUT,
+        help=f"how long one g++ run may take (default {CHECK_TIMEOUT:g})",
+    )
     return parser
 
 

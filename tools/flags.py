@@ -8,6 +8,7 @@ exit code 2 as for any flag that cannot be parsed.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
 
 from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS
@@ -72,6 +73,20 @@ def int_at_least(minimum: int) -> Callable[[str], int]:
 
     parse.__name__ = f"a {kind} integer"
     return parse
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse ``type`` for a time limit in seconds: a finite number above 0."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got '{text}'")
+    return value
+
+
+positive_seconds.__name__ = "a number of seconds"
 
 
 def add_max_iterations_flag(parser: argparse.ArgumentParser) -> None:
