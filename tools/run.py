@@ -64,7 +64,13 @@ from ascend_xdsl.tools.pictures import check_picture_paths, write_pictures
 from ascend_xdsl.tools.run_args import PROG, make_parser
 from ascend_xdsl.tools.run_inputs import check_run_memory, gather_inputs, parse_input_flags
 from ascend_xdsl.tools.run_program import Argument, arguments, load_module, pick_entry
-from ascend_xdsl.tools.run_report import cost_document, dims, report_hazards, write_results
+from ascend_xdsl.tools.run_report import (
+    cost_document,
+    dims,
+    report_hazards,
+    result_stem,
+    write_results,
+)
 
 BUGS = (AssertionError, AttributeError, NameError)
 """Exceptions that no program makes the simulator raise on purpose: a bug of ours. Any other
@@ -84,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cost_only:
         return run_cost_only(args, module, entry, hw, given)
     params = arguments(entry)
+    result_stem(entry)  # a name no result file can have is refused before the run
     if args.check:
         check_checkable(entry, params)
     out_dir = Path(args.output_dir)
