@@ -25,7 +25,10 @@ embedded default layer and says so on standard error. What it prints is built in
   extra); both are written atomically, also when the check fails.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
   same folder that is renamed over FILE, so FILE is either the old or the complete new content
-  (``runtime/reports/output.write_atomically``, shared with ``ascend-run``).
+  (``runtime/reports/output.write_atomically``, shared with ``ascend-run``; a device or a FIFO
+  is written directly).
+* ``--emit`` runs nothing, so the flags of a run (``RUN_FLAGS``) are refused with it, never
+  ignored; two outputs naming one file and a ``--plot`` not ending in ``.png`` are refused too.
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,

@@ -17,7 +17,9 @@ inputs (``tools/run_inputs.py``) and what is written and printed (``tools/run_re
   2-byte ``V2`` dtype that ``numpy.save`` writes for ``ml_dtypes.bfloat16``).
 * Each result goes to ``--output-dir`` (default: the current directory) as ``<entry>.npy``, or
   ``<entry>.result<i>.npy`` when there are several, each written atomically
-  (``runtime/reports/output.write_atomically``), with one ``wrote ...`` line per file.
+  (``runtime/reports/output.write_atomically``), with one ``wrote ...`` line per file. An entry
+  name that cannot be a file name there (a path separator, a control character, a leading
+  ``.``) is refused before the run (``tools/run_report.result_stem``).
 * ``--check`` compares the (single) result with the exact reference of the dW problem the entry
   computes (``ir/program.conv_problem``, ``runtime/reports/check.check``) on the first two inputs
   (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.

@@ -16,15 +16,17 @@ and is imported only when asked for.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import logging
 import os
 import re
+import signal
 import socket
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -305,42 +307,59 @@ def check_ray_address(address: str, timeout: float) -> None:
         ) from None
 
 
+class _Deadline(Exception):
+    """Raised in the main thread by SIGALRM when connecting takes too long."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`_Deadline` in this (main) thread after ``seconds``; without SIGALRM, or
+    off the main thread, no limit. ``ray.init`` must run in the main thread (started from
+    another one, a local instance loses its GCS), so the limit is a signal, not a thread."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _Deadline
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _init_ray(ray: Any, address: str, num_cpus: int | None, timeout: float) -> None:
-    """``ray.init`` within ``timeout`` seconds, each failure one :class:`RayUnavailable` line."""
+    """``ray.init``; connecting to a cluster within ``timeout`` seconds. Each failure is one
+    :class:`RayUnavailable` line."""
     # Ray's own start-up lines stay out of the tool's standard error (warnings pass).
     quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
-    failure: list[BaseException] = []
-
-    def connect() -> None:
-        try:
-            if address == "local":
-                ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
-            else:
-                ray.init(address=address, **quiet)
-        except BaseException as e:  # handed to the waiting thread
-            failure.append(e)
-
-    # ray.init cannot be cancelled: it waits in a thread of its own that is left behind (a
-    # daemon) when the time is up.
-    thread = threading.Thread(target=connect, name="ray-init", daemon=True)
-    thread.start()
-    thread.join(timeout)
     what = "--ray" if address == "local" else f"--ray {address}"
-    if thread.is_alive():
+    auth = getattr(getattr(ray, "exceptions", None), "AuthenticationError", ())
+    try:
+        if address == "local":  # starting takes what it takes; its workers are checked after
+            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        else:
+            with _deadline(timeout):
+                ray.init(address=address, **quiet)
+    except _Deadline:
         raise RayUnavailable(
             f"{what}: Ray did not connect within {timeout:g} s (--ray-timeout): is a Ray "
             "cluster running there, and of the same Ray version?"
-        )
-    if failure:
-        e = failure[0]
-        auth = getattr(getattr(ray, "exceptions", None), "AuthenticationError", None)
-        if auth is not None and isinstance(e, auth):
-            raise RayUnavailable(
-                f"{what}: the cluster refused the connection: its token authentication wants "
-                "the cluster's token: set RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, the file "
-                "that holds it) to the cluster's token, e.g. from 'ray get-auth-token' on its "
-                "head node"
-            ) from None
+        ) from None
+    except auth:
+        raise RayUnavailable(
+            f"{what}: the cluster refused the connection: it uses token authentication: set "
+            "RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, the file that holds it) to the "
+            "cluster's token, e.g. from 'ray get-auth-token' on its head node"
+        ) from None
+    except (ConnectionError, RuntimeError, TimeoutError, ValueError) as e:
         text = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise RayUnavailable(f"{what}: Ray could not start or connect: {text}") from None
 
