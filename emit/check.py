@@ -14,7 +14,7 @@ kernel declaration in the kernel source, so a launch whose arguments do not matc
 parameters fails too.
 
 Checking a project someone sent must never run their code, so the folder adds nothing to the
-compiler's command line but its two sources, by absolute path: names that begin with ``-`` or
+compiler's command line but its sources, by absolute path: names that begin with ``-`` or
 ``@`` are refused (``@FILE`` is a response file of options to g++, ``-o.cpp`` an option), a
 source must be a regular UTF-8 file of at most :data:`MAX_SOURCE_BYTES`, and g++ runs in a
 temporary folder of ours with a time limit (``timeout``; its whole process group is killed when
