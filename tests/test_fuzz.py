@@ -15,7 +15,7 @@
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
 ours: ``tools/errors.run_tool``). The CI run is derandomized (the same cases every run, so a
-failure reproduces) with 600 cases in all and takes well under a minute; a longer, random run
+failure reproduces) with 760 cases in all and takes about a minute; a longer, random run
 is ``ASCEND_XDSL_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/test_fuzz.py`` (see
 docs/runtime.md, "Fuzzing"). The simulator's budget is lowered to a few thousand loop iterations
 and the host memory to 256 MiB, so that a mutated loop bound or shape fails fast instead of
@@ -335,7 +335,7 @@ def layers_files(draw: st.DrawFn) -> str:
     return json.dumps(records)
 
 
-@FUZZ
+@settings(FUZZ, max_examples=LONG or 100)
 @given(
     text=layers_files(),
     flags=st.lists(
