@@ -19,13 +19,22 @@ With ``--cann DIR`` (or ``$ASCEND_HOME_PATH``), the API and AscendCL headers com
 installed tree (:func:`cann_root`); only the basic API's entry headers stay the shipped stub,
 and a header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc
 --cann").
+
+Checking a project someone sent must never run their code, so the folder adds nothing to the
+compiler's command line but its sources, by absolute path: names that begin with ``-`` or
+``@`` are refused (``@FILE`` is a response file of options to g++, ``-o.cpp`` an option), a
+source must be a regular UTF-8 file of at most :data:`MAX_SOURCE_BYTES`, and g++ runs in a
+temporary folder of ours with a time limit (``timeout``; its whole process group is killed when
+the limit passes). The kernel declaration is found in one linear scan.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -33,16 +42,27 @@ from importlib import resources
 from pathlib import Path
 
 from ascend_xdsl.emit.common import HOST_FILE
+from ascend_xdsl.ir.files import InputFileError, read_text
 
 COMPILER = "g++"
 # Plain ASCII quotes in the messages, whatever the locale.
 _C_LOCALE = {**os.environ, "LC_ALL": "C"}
 FLAGS = ("-std=c++17", "-fsyntax-only")
 
-_KERNEL = re.compile(
-    r'(?:extern\s+"C"\s+)?__global__\s+(?:__aicore__|__cube__)\s+void\s+(\w+)\s*\(([^)]*)\)',
-    re.MULTILINE,
+DEFAULT_TIMEOUT = 60.0
+"""Seconds one g++ run may take (``check-ascendc --timeout``): an emitted source compiles in a
+few seconds; a compiler that never returns must not hang the check."""
+
+MAX_SOURCE_BYTES = 1 << 20
+"""The largest source the check reads: an emitted kernel is a few kB."""
+
+# The head of the kernel declaration; its parameter list is found with str.find, so that a
+# file of many unclosed heads is still scanned once (a regex with ``[^)]*`` after each head
+# rescans the rest of the file from every one of them).
+_KERNEL_HEAD = re.compile(
+    r'(?:extern\s+"C"\s+)?__global__\s+(?:__aicore__|__cube__)\s+void\s+(\w+)\s*\('
 )
+
 # A <<<blocks, l2ctrl, stream>>> launch of an .asc source, which g++ cannot parse: the check
 # compiles it as a call of the stand-in below (the three launch operands) and of the kernel.
 _LAUNCH = re.compile(r"\b(\w+)<<<([^>]*)>>>\(")
@@ -194,25 +214,62 @@ def _first_error(output: str, source: Path) -> str:
     return line if line.startswith(source.name) else f"{source.name}: {line}"
 
 
-def check_project(folder: str | Path, cann: Path | None = None) -> CheckResult:
-    """Compile every source of the emitted project in ``folder``; raise :class:`CheckError`
-    with the first compiler error (``file:line:col: error: ...``). With ``cann``, against the
-    headers of that CANN tree (:func:`cann_root`) with the basic API stubbed."""
-    root = Path(folder)
-    if not root.is_dir():
-        raise CheckError(f"'{folder}' is not a folder")
+def kernel_declarations(text: str) -> list[tuple[str, str]]:
+    """The ``__global__`` kernels (``extern "C" __aicore__`` or ``__cube__``) declared in
+    ``text``: (name, parameter list) each, in one pass over the text."""
+    found: list[tuple[str, str]] = []
+    for m in _KERNEL_HEAD.finditer(text):
+        close = text.find(")", m.end())
+        if close < 0:
+            break  # no later head can be closed either
+        found.append((m.group(1), text[m.end() : close]))
+    return found
+
+
+def project_sources(root: Path) -> tuple[list[Path], Path]:
+    """The kernel sources and the host source of the project in ``root``, as absolute paths:
+    every ``*.cpp`` and ``*.asc`` of the folder, each a regular file with a name that g++ cannot
+    take for an option or a response file."""
     host = root / HOST_FILE
-    kernels = sorted(p for p in [*root.glob("*.cpp"), *root.glob("*.asc")] if p.name != HOST_FILE)
-    if not host.is_file() or not kernels:
-        raise CheckError(f"'{folder}' has no emitted project ({HOST_FILE} and a kernel source)")
-    declared = [m for k in kernels for m in _KERNEL.finditer(k.read_text(encoding="utf-8"))]
+    names = sorted(p.name for p in [*root.glob("*.cpp"), *root.glob("*.asc")])
+    for name in names:
+        if name.startswith(("-", "@")):
+            raise CheckError(
+                f"'{root / name}': a source name may not begin with '-' or '@' (g++ would "
+                "read it as an option or a file of options)"
+            )
+    kernels = [root / n for n in names if n != HOST_FILE]
+    if HOST_FILE not in names or not kernels:
+        raise CheckError(f"'{root}' has no emitted project ({HOST_FILE} and a kernel source)")
+    return kernels, host
+
+
+def check_project(
+    folder: str | Path, cann: Path | None = None, timeout: float = DEFAULT_TIMEOUT
+) -> CheckResult:
+    """Compile every source of the emitted project in ``folder``, each within ``timeout``
+    seconds; raise :class:`CheckError` with the first compiler error (``file:line:col: error:
+    ...``). With ``cann``, against the headers of that CANN tree (:func:`cann_root`) with the
+    basic API stubbed."""
+    if not Path(folder).is_dir():
+        raise CheckError(f"'{folder}' is not a folder")
+    root = Path(os.path.abspath(folder))
+    kernels, host = project_sources(root)
+    try:
+        texts = {
+            s: read_text(s, MAX_SOURCE_BYTES, regular_only=True, what="source")
+            for s in [*kernels, host]
+        }
+    except InputFileError as e:
+        raise CheckError(str(e)) from None
+    declared = [d for k in kernels for d in kernel_declarations(texts[k])]
     if len(declared) != 1:
         raise CheckError(
             f"'{folder}': expected one __global__ kernel (extern \"C\" __aicore__ or __cube__), "
             f"found {len(declared)}"
         )
     compiler = find_compiler()
-    ((kernel_name, params),) = (m.groups() for m in declared)
+    ((kernel_name, params),) = declared
     with tempfile.TemporaryDirectory(prefix="ascendc-check-") as generated:
         gen = Path(generated)
         header = gen / f"aclrtlaunch_{kernel_name}.h"
@@ -222,12 +279,12 @@ def check_project(folder: str | Path, cann: Path | None = None) -> CheckResult:
         includes, shipped = _include_flags(cann, gen)
         sources = [*kernels, host]
         for source in sources:
-            command = [compiler, *FLAGS, *includes, "-I", generated, *_source_args(source, gen)]
-            done = subprocess.run(
-                command, capture_output=True, text=True, check=False, env=_C_LOCALE
-            )
-            if done.returncode != 0:
-                raise CheckError(_first_error(done.stderr + done.stdout, source))
+            # Absolute paths (g++ has no "--"): nothing of the folder's becomes an option.
+            args = _source_args(source, texts[source], gen)
+            command = [compiler, *FLAGS, *includes, "-I", generated, *args]
+            returncode, output = _compile(command, generated, timeout, source)
+            if returncode != 0:
+                raise CheckError(_first_error(output, source))
     return CheckResult(
         files=tuple(s.name for s in sources), compiler=compiler, cann=cann, shipped=shipped
     )
@@ -251,13 +308,46 @@ def _include_flags(cann: Path | None, generated: Path) -> tuple[list[str], tuple
     return [*flags, "-I", str(include_dir())], missing
 
 
-def _source_args(source: Path, generated: Path) -> list[str]:
+def _source_args(source: Path, text: str, generated: Path) -> list[str]:
     """How g++ reads ``source``: an ``.asc`` file as C++, its ``<<<>>>`` launches rewritten as
     calls (same lines, so the error positions hold)."""
     if source.suffix != ".asc":
         return [str(source)]
-    text = _LAUNCH.sub(r"AscendXdslCheckLaunch(\2), \1(", source.read_text(encoding="utf-8"))
+    text = _LAUNCH.sub(r"AscendXdslCheckLaunch(\2), \1(", text)
     copy = generated / source.name
     copy.write_text(text, encoding="utf-8")
     standin = ["-include", "ascend_xdsl_launch.h"]
     return ["-iquote", str(source.parent), *standin, "-x", "c++", str(copy)]
+
+
+def _compile(command: list[str], cwd: str, timeout: float, source: Path) -> tuple[int, str]:
+    """Run ``command`` in ``cwd`` in a process group of its own, killed whole when ``timeout``
+    passes (g++ runs cc1plus, which would otherwise hold the output pipes open)."""
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        env=_C_LOCALE,
+        cwd=cwd,
+        start_new_session=True,
+    ) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            raise CheckError(
+                f"{source.name}: {COMPILER} did not finish within {timeout:g} s (the --timeout "
+                "of check-ascendc): is it a working compiler?"
+            ) from None
+        except BaseException:
+            _kill_group(proc)
+            raise
+    return proc.returncode, err + out
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()

@@ -41,6 +41,7 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
+from ascend_xdsl.ir.files import InputFileError, read_text
 from ascend_xdsl.passes.api_block_tiler import TilingError
 from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.hardware import cores_error, load_hw
@@ -90,20 +91,11 @@ def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
 def read_tiling_file(ctx: Context, path: str) -> DwTiling:
     """The tiling written in the file at ``path``: one ``#ascend.dw_tiling<...>`` (what
     ``ascend-conv --emit tiling`` writes), or JSON (:func:`tiling_from_json`)."""
+    # Regular files only: a FIFO would block the open (ir/files.py).
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(MAX_TILING_FILE_BYTES + 1)
-    except OSError as e:
-        raise PassFailedException(f"cannot read tiling file '{path}': {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise PassFailedException(
-            f"cannot read tiling file '{path}': not UTF-8 text (byte offset {e.start})"
-        ) from None
-    if len(text) > MAX_TILING_FILE_BYTES:
-        raise PassFailedException(
-            f"tiling file '{path}': larger than the {MAX_TILING_FILE_BYTES // 1024} kB a "
-            "#ascend.dw_tiling<...> takes"
-        )
+        text = read_text(path, MAX_TILING_FILE_BYTES, regular_only=True, what="tiling file")
+    except InputFileError as e:
+        raise PassFailedException(str(e)) from None
     if text.lstrip().startswith(("{", "[")):
         return tiling_from_json(text, path)
     parser = Parser(ctx, text, name=path)

@@ -11,12 +11,17 @@
   (issue 20: both machines run the instruction spec's one bounds check);
 * integer ``arith`` of every width runs in the interpreter on random operands, against MLIR's
   definition; a tuning-cache entry with one field set to an edge value is refused by the
-  cache's check in one line, or comes back legal and re-scored.
+  cache's check in one line, or comes back legal and re-scored;
+* ``ascend-tune`` gets random layers files (CSV and JSON: odd numbers, duplicated columns, extra
+  cells, names with newlines) and flags, with the tuning itself replaced by fixed rows;
+* ``check-ascendc`` gets hostile folders (names g++ reads as options or response files, folders,
+  FIFOs and links to ``/dev/zero`` named ``*.cpp``, non-UTF-8 sources) with a fake g++ that logs
+  what it is given: only absolute source paths, and never a marker file.
 
 Each case calls the tool's ``main`` in-process (a subprocess per case would cost more than the
 case) and must end with exit code 0, 1 or 2, no traceback and no "internal error" (a bug of
 ours: ``tools/errors.run_tool``). The CI run is derandomized (the same cases every run, so a
-failure reproduces) with 630 cases in all and takes well under a minute; a longer, random run
+failure reproduces) with 790 cases in all and takes about a minute; a longer, random run
 is ``ASCEND_XDSL_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/test_fuzz.py`` (see
 docs/runtime.md, "Fuzzing"). The simulator's budget is lowered to a few thousand loop iterations
 and the host memory to 256 MiB, so that a mutated loop bound or shape fails fast instead of
@@ -26,7 +31,9 @@ running or allocating for real.
 from __future__ import annotations
 
 import contextlib
+import csv
 import io
+import json
 import os
 import re
 import tempfile
@@ -37,7 +44,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ascend_xdsl.runtime.machine import host_memory
-from ascend_xdsl.tools import conv, opt, run
+from ascend_xdsl.tools import conv, opt, run, tune
+from ascend_xdsl.tuning.sweep import read_layers
 
 ROOT = Path(__file__).parent.parent
 LONG = int(os.environ.get("ASCEND_XDSL_FUZZ_EXAMPLES", "0"))
@@ -127,6 +135,13 @@ def _call(main, argv: list[str]) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
     return code, err.getvalue()
+
+
+def _call_out(main, argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
 
 
 def _assert_clean(code: int, err: str, argv: list[str]) -> None:
@@ -269,7 +284,8 @@ def conv_flags(draw: st.DrawFn) -> list[str]:
         argv += ["-o", str(SCRATCH / target)]
     if draw(st.integers(0, 9)) == 0:
         argv += ["--trace", str(SCRATCH / "trace.json")]
-    return [*argv, "--max-iterations", "500"]
+    # The budget is a flag of the run: with --emit it would be ignored, so it is refused there.
+    return argv if "--emit" in argv else [*argv, "--max-iterations", "500"]
 
 
 @FUZZ
@@ -407,3 +423,129 @@ def test_cost_only_refuses_what_the_data_run_refuses(program: str):
     message = err.split(": error: ", 1)[1].strip()
     cost_message = cost_err.split(": error: ", 1)[1].strip().removeprefix("cost-only: ")
     assert cost_message == message, (err, cost_err)
+
+
+# -- ascend-tune: layers files and flags ----------------------------------------------------------
+
+LAYER_CELLS = [
+    "1,16,2,6,6", "16,16,1,3,3", "[1, 16, 2, 6, 6]", "1", "0", "-1", "2", "3", "1,1,1",
+    "1_000", "١", "+1", " 1 ", "1,,2", "", "f16", "bf16", "f64", "x", "1e3", "99999999999999999999",
+    "a\nb", "0",
+]  # fmt: skip
+LAYER_COLUMNS = ["name", "input", "weight", "stride", "padding", "dilation", "groups", "dtype"]
+
+
+def _fake_rows(layers, **kwargs) -> list[dict]:
+    """Tuning is not what is fuzzed here: one row per parsed layer, in the tool's format."""
+    row = {
+        "heuristic_cycles": 2.0, "tuned_cycles": 1.0, "speedup": 2.0,
+        "heuristic_efficiency": 0.1, "efficiency": 0.2, "bound": "memory",
+        "bottleneck": "mte1", "tiling_summary": "base 16/16/16",
+    }  # fmt: skip
+    return [{"layer": layer.name, **row} for layer in layers]
+
+
+@st.composite
+def layers_files(draw: st.DrawFn) -> str:
+    """A CSV (random columns, some twice, rows of random cells, some too long) or a JSON list
+    of objects with random values."""
+    columns = draw(st.lists(st.sampled_from(LAYER_COLUMNS), min_size=1, max_size=9))
+    rows = draw(
+        st.lists(
+            st.lists(st.sampled_from(LAYER_CELLS), min_size=len(columns) - 1,
+                     max_size=len(columns) + 2),
+            min_size=0, max_size=3,
+        )
+    )  # fmt: skip
+    if draw(st.booleans()):
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+        text = out.getvalue()
+        return text.replace('"', "", 1) if draw(st.integers(0, 9)) == 0 else text
+    cell = st.sampled_from(LAYER_CELLS) | st.integers(-2, 20) | st.lists(st.integers(-1, 20))
+    records = [dict(zip(columns, [draw(cell) for _ in columns], strict=True)) for _ in rows]
+    return json.dumps(records)
+
+
+@settings(FUZZ, max_examples=LONG or 100)
+@given(
+    text=layers_files(),
+    flags=st.lists(
+        st.sampled_from(
+            ["--format", "json", "csv", "table", "--budget", "0", "1", "--cores", "99", "-o", "",
+             "--ray-timeout", "-1", "x", "--workers", "--hw", "nope", "--no-cache"]
+        ),
+        max_size=4,
+    ),
+)  # fmt: skip
+def test_ascend_tune_on_random_layers_files_and_flags(text: str, flags: list[str]):
+    path = SCRATCH / "layers.txt"
+    path.write_text(text, encoding="utf-8")
+    argv = [str(path), *flags]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tune, "tune_layers", _fake_rows)
+        code, out, err = _call_out(tune.main, argv)
+    _assert_clean(code, err, argv)
+    if code == 0 and "--format" not in flags and "-o" not in flags:
+        rows = len(out.splitlines()) - 1  # the header, then one line per layer: names escaped
+        assert rows == len(_fake_rows(read_layers(str(path)))), (text, out)
+
+
+# -- check-ascendc: hostile folders --------------------------------------------------------------
+
+HOSTILE_NAMES = ["kernel.cpp", "main.cpp", "-o.cpp", "@opts.cpp", "opts.cpp", "x.cpp", "-.cpp"]
+HOSTILE_KINDS = ["kernel", "host", "options", "binary", "folder", "fifo", "devzero", "empty"]
+CONTENTS = {
+    "kernel": b'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n',
+    "host": b"int main() { return 0; }\n",
+    "options": b"-wrapper /bin/sh,-c,touch${IFS}PWNED main.cpp\n",
+    "binary": b"\xff\xfe\x00",
+    "empty": b"",
+}
+
+
+@pytest.fixture(scope="module")
+def logging_compiler():
+    """A fake g++ first on PATH that records its arguments and succeeds (fast; the hole the
+    fuzzing looks for is in what the check passes to it, not in what g++ makes of it)."""
+    folder = SCRATCH / "fakebin"
+    folder.mkdir(exist_ok=True)
+    log = SCRATCH / "gxx.log"
+    script = folder / "g++"
+    script.write_text(f'#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a" >> "{log}"; done\n')
+    script.chmod(0o755)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+        yield log
+
+
+@settings(FUZZ, max_examples=LONG or 60)
+@given(files=st.dictionaries(st.sampled_from(HOSTILE_NAMES), st.sampled_from(HOSTILE_KINDS)))
+def test_check_ascendc_on_hostile_folders(logging_compiler, files: dict[str, str]):
+    folder = Path(tempfile.mkdtemp(dir=SCRATCH, prefix="hostile-"))
+    for name, kind in files.items():
+        path = folder / name
+        if kind == "folder":
+            path.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "devzero":
+            path.symlink_to("/dev/zero")
+        else:
+            path.write_bytes(CONTENTS[kind])
+    logging_compiler.unlink(missing_ok=True)
+    argv = ["check-ascendc", ".", "--timeout", "20"]  # "." as the issue ran it: bare names
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        code, err = _call(conv.main, argv)
+    finally:
+        os.chdir(here)
+    _assert_clean(code, err, [*argv, files])
+    passed = logging_compiler.read_text().splitlines() if logging_compiler.exists() else []
+    sources = [a for a in passed if a.endswith(".cpp")]
+    assert all(a.startswith(str(folder) + "/") for a in sources), (files, passed)
+    assert not any(a.startswith("@") or a.endswith(("-o.cpp", "/-.cpp")) for a in passed)
+    assert not (folder / "PWNED").exists() and not Path("PWNED").exists()

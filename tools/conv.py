@@ -33,7 +33,10 @@ embedded default layer and says so on standard error. What it prints is built in
   extra); both are written atomically, also when the check fails.
 * ``-o FILE`` writes what would go to standard output into FILE, through a temporary file in the
   same folder that is renamed over FILE, so FILE is either the old or the complete new content
-  (``runtime/reports/output.write_atomically``, shared with ``ascend-run``).
+  (``runtime/reports/output.write_atomically``, shared with ``ascend-run``; a device or a FIFO
+  is written directly).
+* ``--emit`` runs nothing, so the flags of a run (``RUN_FLAGS``) are refused with it, never
+  ignored; two outputs naming one file and a ``--plot`` not ending in ``.png`` are refused too.
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
@@ -50,7 +53,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
@@ -63,7 +66,7 @@ from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import PipelineError, compile_levels
-from ascend_xdsl.runtime.machine.budget import BudgetExceeded
+from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
 from ascend_xdsl.runtime.machine.host_memory import HostMemoryError
 from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import CompileJob, RunOptions, RunResult
@@ -102,10 +105,9 @@ def compile_options(args: argparse.Namespace) -> CompileOptions:
 
 def bp_filter(args: argparse.Namespace) -> str:
     """Run the ``bp-filter`` command; return what goes to standard output."""
-    if args.emit and (args.trace or args.plot):
-        flag = "--trace" if args.trace else "--plot"
-        raise CliError(f"{flag} needs a run: it cannot go with --emit", exit_code=2)
-    check_picture_paths(args.trace, args.plot)
+    if args.emit:
+        check_no_run_flags(args)
+    check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
     if args.emit == ASCENDC and not args.output:
         raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
     problem = problem_from_args(args)
@@ -143,6 +145,27 @@ def compare(args: argparse.Namespace) -> str:
         name = f"{tiling} {override}".strip()
         sides.append(Side(name, run_problem(problem, options, one, seed=0)))
     return compare_table(problem, *sides)
+
+
+RUN_FLAGS: tuple[tuple[str, Callable[[argparse.Namespace], bool]], ...] = (
+    ("--trace", lambda a: bool(a.trace)),
+    ("--plot", lambda a: bool(a.plot)),
+    ("--report json", lambda a: a.report == "json"),
+    ("--cost-only", lambda a: a.cost_only),
+    ("--seed", lambda a: a.seed != "0"),
+    ("--executor", lambda a: a.executor != "compiled"),
+    ("--max-iterations", lambda a: a.max_iterations != DEFAULT_MAX_ITERATIONS),
+    ("--max-seconds", lambda a: a.max_seconds is not None),
+)
+"""The flags of the run, each with whether it was given: --emit runs nothing, so with it they
+would be ignored."""
+
+
+def check_no_run_flags(args: argparse.Namespace) -> None:
+    """One rule for flags that cannot take effect: refused (exit 2), never ignored."""
+    for flag, given in RUN_FLAGS:
+        if given(args):
+            raise CliError(f"{flag} needs a run: it cannot go with --emit", exit_code=2)
 
 
 def emitted_levels(
@@ -202,10 +225,10 @@ def emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
     return f"wrote {args.output}: {', '.join(sorted(project.files))}\n"
 
 
-def check_ascendc(folder: str, cann: str | None) -> str:
+def check_ascendc(folder: str, cann: str | None, timeout: float) -> str:
     """``check-ascendc DIR``: the line that says what compiled, or a :class:`CliError`."""
     try:
-        result = check_project(folder, cann_root(cann))
+        result = check_project(folder, cann_root(cann), timeout)
     except CheckError as e:
         raise CliError(f"check-ascendc: {e}") from None
     against = (
@@ -235,7 +258,7 @@ def _main(argv: Sequence[str] | None) -> int:
             exit_code=2,
         )
     if args.command == "check-ascendc":
-        sys.stdout.write(check_ascendc(args.folder, args.cann))
+        sys.stdout.write(check_ascendc(args.folder, args.cann, args.timeout))
         return 0
     if args.command == "compare":
         write_output(args.output, compare(args))

@@ -13,12 +13,19 @@ import argparse
 import sys
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
+from ascend_xdsl.emit.check import DEFAULT_TIMEOUT as CHECK_TIMEOUT
 from ascend_xdsl.emit.common import BUILD_ASC, BUILDS, HOST_TILING_API, HOST_TILINGS
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.tools.errors import CliError, OneLineParser, add_debug_flag
-from ascend_xdsl.tools.flags import TILING_WORDS, add_hw_flag, add_limit_flags, ints
+from ascend_xdsl.tools.flags import (
+    TILING_WORDS,
+    add_hw_flag,
+    add_limit_flags,
+    ints,
+    positive_seconds,
+)
 
 PROG = "ascend-conv"
 ASCENDC = "ascendc"
@@ -98,6 +105,13 @@ def make_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="check against the headers of the CANN (or asc-devkit) installed in DIR instead "
         "of the shipped ones (default: $ASCEND_HOME_PATH when it is set)",
+    )
+    check.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=positive_seconds,
+        default=CHECK_TIMEOUT,
+        help=f"how long one g++ run may take (default {CHECK_TIMEOUT:g})",
     )
     return parser
 

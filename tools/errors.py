@@ -12,6 +12,7 @@ and names the file in every complaint (not UTF-8, empty, only comments).
 """
 
 import argparse
+import errno
 import os
 import sys
 import traceback
@@ -20,7 +21,7 @@ from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import ParseError
 
-from ascend_xdsl.runtime.reports.output import write_atomically
+from ascend_xdsl.runtime.reports.output import write_atomically, write_error
 from ascend_xdsl.version import __version__
 
 
@@ -127,6 +128,10 @@ EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 """Standard output closed by its reader (``| head -1``): 128 + SIGPIPE, as for ``cat``."""
 
+SYSTEM_IO_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+"""Errors of the system, not of ascend-xdsl, wherever a write meets them (``> /dev/full``, a
+full disk under a cache or a temporary file): one line and exit 1, not an internal error."""
+
 
 class SourceError(ValueError):
     """A program file that cannot be read as a program; the message names the file."""
@@ -195,7 +200,7 @@ def write_output(path: str | None, text: str) -> None:
     try:
         write_atomically(path, text)
     except OSError as e:
-        raise CliError(f"cannot write '{path}': {e.strerror or e}") from None
+        raise CliError(write_error(path, e)) from None
 
 
 def add_version_flag(parser: argparse.ArgumentParser) -> None:
@@ -227,6 +232,8 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
     * Ctrl-C: ``<prog>: interrupted`` and 130; the tools write every output file atomically
       (``runtime/reports/output.write_atomically``), so an interrupted run leaves no partial file;
     * standard output closed by its reader (``... | head -1``): nothing more, and 141;
+    * a write the system refuses (:data:`SYSTEM_IO_ERRORS`: a full disk, ``> /dev/full``): one
+      line naming the file (standard output when it has no name) and 1;
     * any other exception is a bug of ascend-xdsl, not of the input: one line saying so and
       how to report it, and 70 (``EX_SOFTWARE``); its traceback only with ``--debug`` or
       $ASCEND_XDSL_DEBUG set."""
@@ -248,6 +255,15 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    except OSError as e:
+        if e.errno not in SYSTEM_IO_ERRORS:
+            return _internal_error(prog, e, args)
+        if e.filename is None:
+            _silence_stdout()  # what is still buffered cannot be written either
+        else:
+            _flush_quietly()
+        print(f"{prog}: error: {write_error(e.filename, e)}", file=sys.stderr)
+        return 1
     except RecursionError:
         print(
             f"{prog}: error: the input is nested too deeply to process (Python's recursion "
@@ -256,16 +272,20 @@ def run_tool(prog: str, body: Callable[[], int], argv: Sequence[str] | None) -> 
         )
         return 1
     except Exception as e:
-        _flush_quietly()
-        if debugging(args):
-            traceback.print_exc()
-        print(
-            f"{prog}: internal error (a bug in ascend-xdsl, not in your input): "
-            f"{type(e).__name__}: {first_line(e)}. Please report it with the command line and "
-            f"its input files; rerun with --debug or {DEBUG_ENV}=1 for the traceback",
-            file=sys.stderr,
-        )
-        return 70
+        return _internal_error(prog, e, args)
+
+
+def _internal_error(prog: str, e: Exception, args: Sequence[str]) -> int:
+    _flush_quietly()
+    if debugging(args):
+        traceback.print_exc()
+    print(
+        f"{prog}: internal error (a bug in ascend-xdsl, not in your input): "
+        f"{type(e).__name__}: {first_line(e)}. Please report it with the command line and "
+        f"its input files; rerun with --debug or {DEBUG_ENV}=1 for the traceback",
+        file=sys.stderr,
+    )
+    return 70
 
 
 def _flush_quietly() -> None:

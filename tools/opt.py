@@ -28,8 +28,14 @@ from ascend_xdsl.ir.dominance import check_dominance
 from ascend_xdsl.ir.locations import CheckedParser, describe_op
 from ascend_xdsl.ir.loops import check_loops
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
-from ascend_xdsl.runtime.reports.output import write_atomically
-from ascend_xdsl.tools.errors import describe_parse_error, first_line, read_program, run_tool
+from ascend_xdsl.runtime.reports.output import write_atomically, write_error
+from ascend_xdsl.tools.errors import (
+    SYSTEM_IO_ERRORS,
+    describe_parse_error,
+    first_line,
+    read_program,
+    run_tool,
+)
 from ascend_xdsl.version import __version__
 
 PROG = "ascend-opt"
@@ -179,16 +185,15 @@ def _main(args: Sequence[str] | None) -> int:
             try:
                 write_atomically(driver.args.output_file, driver.buffered_output.getvalue())
             except OSError as e:
-                print(
-                    f"{PROG}: error: cannot write '{driver.args.output_file}': {e.strerror or e}",
-                    file=sys.stderr,
-                )
+                print(f"{PROG}: error: {write_error(driver.args.output_file, e)}", file=sys.stderr)
                 return 1
     except SystemExit as e:  # --help, or argparse's own error (already printed)
         return e.code if isinstance(e.code, int) else 0
     except BrokenPipeError:
         raise  # standard output closed: run_tool's business, not a file error
-    except OSError as e:  # the folder of -o
+    except OSError as e:
+        if e.errno in SYSTEM_IO_ERRORS and e.filename is None:
+            raise  # standard output full: run_tool says so
         where = f" '{e.filename}'" if e.filename else ""
         print(f"{PROG}: error: cannot access{where}: {e.strerror or e}", file=sys.stderr)
         return 1

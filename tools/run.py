@@ -17,7 +17,9 @@ inputs (``tools/run_inputs.py``) and what is written and printed (``tools/run_re
   2-byte ``V2`` dtype that ``numpy.save`` writes for ``ml_dtypes.bfloat16``).
 * Each result goes to ``--output-dir`` (default: the current directory) as ``<entry>.npy``, or
   ``<entry>.result<i>.npy`` when there are several, each written atomically
-  (``runtime/reports/output.write_atomically``), with one ``wrote ...`` line per file.
+  (``runtime/reports/output.write_atomically``), with one ``wrote ...`` line per file. An entry
+  name that cannot be a file name there (a path separator, a control character, a leading
+  ``.``) is refused before the run (``tools/run_report.result_stem``).
 * ``--check`` compares the (single) result with the exact reference of the dW problem the entry
   computes (``ir/program.conv_problem``, ``runtime/reports/check.check``) on the first two inputs
   (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.
@@ -63,7 +65,13 @@ from ascend_xdsl.tools.pictures import check_picture_paths, write_pictures
 from ascend_xdsl.tools.run_args import PROG, make_parser
 from ascend_xdsl.tools.run_inputs import check_run_memory, gather_inputs, parse_input_flags
 from ascend_xdsl.tools.run_program import Argument, arguments, load_module, pick_entry
-from ascend_xdsl.tools.run_report import cost_document, dims, report_hazards, write_results
+from ascend_xdsl.tools.run_report import (
+    cost_document,
+    dims,
+    report_hazards,
+    result_stem,
+    write_results,
+)
 
 BUGS = (AssertionError, AttributeError, NameError)
 """Exceptions that no program makes the simulator raise on purpose: a bug of ours. Any other
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cost_only:
         return run_cost_only(args, module, entry, hw, given)
     params = arguments(entry)
+    result_stem(entry)  # a name no result file can have is refused before the run
     if args.check:
         check_checkable(entry, params)
     out_dir = Path(args.output_dir)

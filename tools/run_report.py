@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.machine.values import np_dtype
 from ascend_xdsl.runtime.reports.check import CheckResult
 from ascend_xdsl.runtime.reports.document import run_document
-from ascend_xdsl.runtime.reports.output import write_atomically
+from ascend_xdsl.runtime.reports.output import write_atomically, write_error
 from ascend_xdsl.runtime.runner import RunResult
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.run_args import PROG
@@ -28,8 +30,36 @@ def dims(shape: Sequence[int]) -> str:
     return "x".join(map(str, shape)) or "scalar"
 
 
-def result_files(entry: func.FuncOp, count: int) -> list[str]:
+MAX_NAME_BYTES = 200
+"""The longest entry name a result file is named after: with ``.result<i>.npy`` and the
+temporary file's affixes it stays under the 255 bytes a file name may have."""
+
+
+def result_stem(entry: func.FuncOp) -> str:
+    """The entry's name as the stem of its result files, or a :class:`CliError` saying why it
+    cannot be one: a symbol name may hold anything, a file name in ``--output-dir`` may not hold
+    a path separator, a control character (newline, NUL) or be ``.``/``..``, so that no result
+    is ever written outside the folder."""
     name = entry.sym_name.data
+    bad = next((c for c in name if c in "/\\" or unicodedata.category(c) == "Cc"), None)
+    problem = None
+    if bad is not None:
+        kind = "the path separator" if bad in "/\\" else "the control character"
+        problem = f"it holds {kind} {bad!r}"
+    elif not name or name.startswith("."):
+        problem = "it is empty or begins with '.', as '..' does"
+    elif len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        problem = f"it is longer than {MAX_NAME_BYTES} bytes"
+    if problem is not None:
+        raise CliError(
+            f"@{json.dumps(name, ensure_ascii=False)}: the result files are named after the "
+            f"entry function and this name cannot be a file name ({problem}): rename it"
+        )
+    return name
+
+
+def result_files(entry: func.FuncOp, count: int) -> list[str]:
+    name = result_stem(entry)
     if count == 1:
         return [f"{name}.npy"]
     return [f"{name}.result{i}.npy" for i in range(count)]
@@ -52,10 +82,13 @@ def write_results(
     if encoded:
         try:
             os.makedirs(output_dir, exist_ok=True)
-            for path, data, _, _ in encoded:
-                write_atomically(path, data)
         except OSError as e:
-            raise CliError(f"cannot write to '{output_dir}': {e.strerror or e}") from None
+            raise CliError(f"--output-dir: {write_error(output_dir, e)}") from None
+        for path, data, _, _ in encoded:
+            try:
+                write_atomically(path, data)
+            except OSError as e:
+                raise CliError(write_error(path, e)) from None
     return [(path, array, t) for path, _, array, t in encoded]
 
 

@@ -15,7 +15,10 @@ efficiency against the roofline and its bottleneck, and the tuned tiling.
   local instance's CPUs). The searches are deterministic, so both give the same rows.
 * ``--no-cache`` searches again (and stores the new answer); ``--budget`` bounds the candidates
   scored per layer.
-* ``-o FILE`` writes the output atomically (``runtime/reports/output.py``).
+* ``--ray-timeout SECONDS`` (default 30): how long connecting to the cluster, and the start of
+  its first worker, may take before a one-line error naming the address.
+* ``-o FILE`` writes the output atomically (``runtime/reports/output.py``; a device or a FIFO
+  is written directly).
 
 A progress bar over the candidates scored (at most ``--budget`` per layer) appears on standard
 error when it is a terminal and the sweep lasts over 2 s. ``--cache-info`` says where the
@@ -31,6 +34,7 @@ import csv
 import io
 import json
 import sys
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,10 +50,22 @@ from ascend_xdsl.tools.errors import (
     run_tool,
     write_output,
 )
-from ascend_xdsl.tools.flags import TILING_WORDS, add_hw_flag, int_at_least
+from ascend_xdsl.tools.flags import (
+    TILING_WORDS,
+    add_hw_flag,
+    check_no_empty_values,
+    int_at_least,
+    positive_seconds,
+)
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.search import BUDGET
-from ascend_xdsl.tuning.sweep import LayerError, RayUnavailable, read_layers, tune_layers
+from ascend_xdsl.tuning.sweep import (
+    RAY_TIMEOUT,
+    LayerError,
+    RayUnavailable,
+    read_layers,
+    tune_layers,
+)
 
 PROG = "ascend-tune"
 
@@ -119,6 +135,14 @@ def make_parser() -> argparse.ArgumentParser:
         help="run each layer as a Ray task on the cluster at ADDRESS (a local Ray instance "
         "without one); needs pip install 'ascend-xdsl[ray]'",
     )
+    p.add_argument(
+        "--ray-timeout",
+        metavar="SECONDS",
+        type=positive_seconds,
+        default=RAY_TIMEOUT,
+        help=f"with --ray: how long to wait for the cluster to answer and for its first worker "
+        f"to start (default {RAY_TIMEOUT:g})",
+    )
     p.add_argument("--no-cache", action="store_true", help="search again, ignoring the cache")
     add_debug_flag(p)
     p.add_argument(
@@ -132,11 +156,19 @@ def make_parser() -> argparse.ArgumentParser:
     return p
 
 
+def table_cell(text: str) -> str:
+    """``text`` on one line of the table: control characters (a newline in a layer's name)
+    written as escapes, so that each layer stays one row."""
+    return "".join(
+        repr(c)[1:-1] if unicodedata.category(c) == "Cc" or c == "\\" else c for c in text
+    )
+
+
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
     header = ("layer", "heuristic cycles", "tuned cycles", "speedup", "efficiency", "bottleneck")
     body = [
         (
-            str(r["layer"]),
+            table_cell(str(r["layer"])),
             f"{r['heuristic_cycles']:,.0f}",
             f"{r['tuned_cycles']:,.0f}",
             f"{r['speedup']:.2f}x",
@@ -223,6 +255,7 @@ def run(args: argparse.Namespace) -> str:
             workers=args.workers,
             ray_address=args.ray,
             ray_num_cpus=args.workers if args.ray == "local" and args.workers > 1 else None,
+            ray_timeout=args.ray_timeout,
             on_done=lambda n: bar.update(n * budget - bar.n),
             on_candidate=lambda i, n: bar.update(i * budget + min(n, budget) - bar.n),
         )
@@ -246,7 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = make_parser().parse_args(argv)
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    check_no_empty_values(parser, args)
+    if args.ray is None and args.ray_timeout != RAY_TIMEOUT:
+        raise CliError("--ray-timeout goes with --ray", exit_code=2)
     write_output(args.output, run(args))
     return 0
 

@@ -16,20 +16,26 @@ and is imported only when asked for.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import logging
-from collections.abc import Callable, Sequence
+import os
+import re
+import signal
+import socket
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.ir.files import InputFileError, read_text
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.tuning.cached_search import tune
 from ascend_xdsl.tuning.search import BUDGET
@@ -38,6 +44,11 @@ COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype"
 """The columns of a layers file (``name`` is optional too)."""
 
 _DEFAULTS: dict[str, Any] = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "dtype": "f16"}
+
+
+RAY_TIMEOUT = 30.0
+"""Seconds ``--ray`` waits for the cluster to answer, and for its first worker to start
+(``ascend-tune --ray-timeout``)."""
 
 
 class LayerError(ValueError):
@@ -54,16 +65,26 @@ class Layer:
     problem: ConvBpFilterShape
 
 
+_DECIMAL = re.compile(r"-?[0-9]+")
+"""An integer as a layers file writes it: ASCII decimal digits only (``int()`` would also take
+``1_000``, ``+3`` and other scripts' digits, which no layers file means)."""
+
+
 def _int_list(where: str, key: str, value: Any) -> int | list[int]:
     """An integer or a list of integers, from JSON or from a CSV cell."""
     if isinstance(value, str):
-        text = value.strip().strip("[]").strip()
-        try:
-            parts = [int(p) for p in text.replace(" ", "").split(",") if p != ""]
-        except ValueError:
-            raise LayerError(f"{where}: {key} must be integers, got '{value}'") from None
-        if not parts:
+        text = value.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        if not text.strip():
             raise LayerError(f"{where}: {key} is empty")
+        cells = [c.strip(" ") for c in text.split(",")]
+        if any(_DECIMAL.fullmatch(c) is None for c in cells):
+            raise LayerError(
+                f"{where}: {key} must be integers, got {value!r}: ASCII decimal digits, one "
+                "comma between two"
+            )
+        parts = [int(c) for c in cells]
         return parts[0] if len(parts) == 1 and key not in ("input", "weight") else parts
     if isinstance(value, bool):
         raise LayerError(f"{where}: {key} must be integers, got {value!r}")
@@ -106,7 +127,9 @@ def layer_from_record(record: Any, where: str) -> Layer:
         )
     except ConvProblemError as e:
         raise LayerError(f"{where}: illegal problem: {e}") from None
-    name = record.get("name") or where.rsplit(": ", 1)[-1]
+    name = record.get("name")
+    if name is None or name == "":  # a name 0 is a name
+        name = where.rsplit(": ", 1)[-1]
     return Layer(str(name), problem)
 
 
@@ -121,24 +144,51 @@ def parse_layers(text: str, source: str) -> list[Layer]:
             raise LayerError(f"{source}: expected a JSON list of layers")
         entries = [(f"{source}: layer {i + 1}", r) for i, r in enumerate(records)]
     else:
-        reader = csv.DictReader(io.StringIO(text))
-        if reader.fieldnames is None or not {"input", "weight"} <= set(reader.fieldnames):
-            raise LayerError(
-                f"{source}: neither a JSON list nor a CSV with columns {', '.join(COLUMNS)}"
-            )
-        entries = [(f"{source}:{i + 2}: layer {i + 1}", r) for i, r in enumerate(reader)]
+        entries = _csv_entries(text, source)
     if not entries:
         raise LayerError(f"{source}: no layers")
     return [layer_from_record(record, where) for where, record in entries]
 
 
+def _csv_entries(text: str, source: str) -> list[tuple[str, dict[str, Any]]]:
+    """The rows of a CSV layers file as records, each with where it is; a header naming a
+    column twice, or a row with more cells than the header, is refused."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = [h.strip() for h in next(reader, [])]
+        if not {"input", "weight"} <= set(header):
+            raise LayerError(
+                f"{source}: neither a JSON list nor a CSV with columns {', '.join(COLUMNS)}"
+            )
+        twice = sorted({h for h in header if header.count(h) > 1})
+        if twice:
+            raise LayerError(f"{source}:1: column(s) {', '.join(twice)} given twice")
+        entries: list[tuple[str, dict[str, Any]]] = []
+        for row in reader:
+            if not row:
+                continue  # a blank line
+            where = f"{source}:{reader.line_num}: layer {len(entries) + 1}"
+            if len(row) > len(header):
+                raise LayerError(
+                    f"{where}: {len(row)} cells, but the header has {len(header)} columns (a "
+                    'list in a cell is quoted: "1,16,4,8,8")'
+                )
+            entries.append((where, dict(zip(header, row, strict=False))))
+    except csv.Error as e:
+        raise LayerError(f"{source}:{reader.line_num}: not a CSV file: {e}") from None
+    return entries
+
+
+MAX_LAYERS_BYTES = 16 * 2**20
+"""The largest layers file read: a layer is one short line, so this is far more than any
+network has (and keeps ``/dev/zero`` from filling memory)."""
+
+
 def read_layers(path: str) -> list[Layer]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise LayerError(f"cannot read '{path}': {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise LayerError(f"'{path}' is not UTF-8 text") from None
+        text = read_text(path, MAX_LAYERS_BYTES)
+    except InputFileError as e:
+        raise LayerError(str(e)) from None
     return parse_layers(text, path)
 
 
@@ -203,6 +253,7 @@ def tune_layers(
     workers: int = 1,
     ray_address: str | None = None,
     ray_num_cpus: int | None = None,
+    ray_timeout: float = RAY_TIMEOUT,
     on_done: Callable[[int], None] | None = None,
     on_candidate: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
@@ -210,14 +261,16 @@ def tune_layers(
 
     ``ray_address`` None: a local pool of ``workers`` processes (1: in this process). Otherwise
     one Ray task per layer: ``"local"`` starts a local Ray instance (``ray_num_cpus`` CPUs),
-    anything else is the address of an existing cluster (``ray.init(address=...)``).
+    anything else is the address of an existing cluster (``ray.init(address=...)``), checked
+    first (:func:`check_ray_address`). Connecting, and the first worker's start, each wait at
+    most ``ray_timeout`` seconds.
     ``on_done(n)`` is called as the n-th layer finishes (a progress bar), and in this process
     (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
     """
     jobs = [(layer.name, layer.problem, hw, cores, budget, use_cache) for layer in layers]
     rows: list[dict[str, Any]] = []
     if ray_address is not None:
-        return _on_ray(jobs, ray_address, ray_num_cpus, on_done)
+        return _on_ray(jobs, ray_address, ray_num_cpus, on_done, ray_timeout)
     if workers <= 1 or len(jobs) == 1:
         for i, job in enumerate(jobs):
             scored = None if on_candidate is None else partial(on_candidate, i)
@@ -233,25 +286,125 @@ def tune_layers(
     return rows
 
 
+def check_ray_address(address: str, timeout: float) -> None:
+    """Before Ray is asked (its connect retries for minutes without a word): an address
+    ``[ray://]HOST:PORT`` must be well formed and something must accept a connection there
+    within ``timeout`` seconds. ``local`` and ``auto`` (Ray finds its own cluster) pass."""
+    if address in ("local", "auto"):
+        return
+    what = f"--ray {address}"
+    host, sep, port_text = address.removeprefix("ray://").rpartition(":")
+    host = host.strip("[]")
+    port = int(port_text) if port_text.isascii() and port_text.isdecimal() else -1
+    if not sep or not host or not 0 < port < 65536:
+        raise RayUnavailable(f"{what}: not an address: expected HOST:PORT with a port 1-65535")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise RayUnavailable(f"{what}: cannot resolve the host '{host}': {e}") from None
+    family, kind, proto, _, sockaddr = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as s:
+            s.settimeout(timeout)
+            s.connect(sockaddr)
+    except TimeoutError:
+        raise RayUnavailable(
+            f"{what}: no answer within {timeout:g} s (--ray-timeout): is a Ray cluster "
+            "running there?"
+        ) from None
+    except OSError as e:
+        raise RayUnavailable(
+            f"{what}: cannot connect: {e.strerror or e}: is a Ray cluster running there?"
+        ) from None
+
+
+class _Deadline(Exception):
+    """Raised in the main thread by SIGALRM when connecting takes too long."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`_Deadline` in this (main) thread after ``seconds``; without SIGALRM, or
+    off the main thread, no limit. ``ray.init`` must run in the main thread (started from
+    another one, a local instance loses its GCS), so the limit is a signal, not a thread."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _Deadline
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _init_ray(ray: Any, address: str, num_cpus: int | None, timeout: float) -> None:
+    """``ray.init``; connecting to a cluster within ``timeout`` seconds. Each failure is one
+    :class:`RayUnavailable` line."""
+    # Ray's own start-up lines stay out of the tool's standard error (warnings pass).
+    quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+    what = "--ray" if address == "local" else f"--ray {address}"
+    auth = getattr(getattr(ray, "exceptions", None), "AuthenticationError", ())
+    try:
+        if address == "local":  # starting takes what it takes; its workers are checked after
+            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        else:
+            with _deadline(timeout):
+                ray.init(address=address, **quiet)
+    except _Deadline:
+        raise RayUnavailable(
+            f"{what}: Ray did not connect within {timeout:g} s (--ray-timeout): is a Ray "
+            "cluster running there, and of the same Ray version?"
+        ) from None
+    except auth:
+        raise RayUnavailable(
+            f"{what}: the cluster refused the connection: it uses token authentication: set "
+            "RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, the file that holds it) to the "
+            "cluster's token, e.g. from 'ray get-auth-token' on its head node"
+        ) from None
+    except (ConnectionError, RuntimeError, TimeoutError, ValueError) as e:
+        text = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise RayUnavailable(f"{what}: Ray could not start or connect: {text}") from None
+
+
+def _ray_ping() -> int:
+    return os.getpid()
+
+
 def _on_ray(
     jobs: list[tuple[Any, ...]],
     address: str,
     num_cpus: int | None,
     on_done: Callable[[int], None] | None,
+    timeout: float = RAY_TIMEOUT,
 ) -> list[dict[str, Any]]:
+    check_ray_address(address, timeout)
     try:
         import ray
     except ImportError:
         raise RayUnavailable("--ray needs Ray: pip install 'ascend-xdsl[ray]'") from None
     started = not ray.is_initialized()
     if started:
-        # Ray's own start-up lines stay out of the tool's standard error (warnings pass).
-        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
-        if address == "local":
-            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
-        else:
-            ray.init(address=address, **quiet)
+        _init_ray(ray, address, num_cpus, timeout)
     try:
+        # One trivial task first: a cluster whose workers never start (a memory limit, no
+        # CPUs) says so after the timeout instead of leaving the sweep waiting in silence.
+        ping = ray.remote(_ray_ping).remote()
+        try:
+            ray.get(ping, timeout=timeout)
+        except ray.exceptions.GetTimeoutError:
+            raise RayUnavailable(
+                f"--ray: no Ray worker started within {timeout:g} s (--ray-timeout): does the "
+                "cluster have free CPUs and memory for a worker? ('ray status' tells)"
+            ) from None
         task = ray.remote(_tune_args)
         refs = [task.remote(job) for job in jobs]
         rows: list[dict[str, Any]] = []
