@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.ir import Operation
 
@@ -62,9 +63,9 @@ def duration(figures: CostFigures, effects: Effects, gm_share: float = math.inf)
     return data_instruction(effects.instruction).cost(figures, effects, gm_share)
 
 
-@dataclass(frozen=True, slots=True)
-class Slice:
-    """One instruction on the timeline."""
+class Slice(NamedTuple):
+    """One instruction on the timeline (a named tuple: a thin layer's timeline holds tens of
+    thousands, and a frozen dataclass cost three times as much to build)."""
 
     op: Operation | None
     pipe: Pipe
@@ -168,24 +169,37 @@ class Timeline:
         """One instruction of ``length`` cycles on ``pipe`` (see :meth:`cost_of`). It is
         issued once its pipe's queue has room: the scalar unit stalls while ``queue_depth``
         earlier instructions of the pipe have not started."""
+        # Called once per instruction: _issue and _ready are written out here.
         queue = self._queues[pipe]
-        issued, cause, why = self._issue(), -1, Pipe.S
+        issued = self.issue
+        step = self.figures.scalar_op_cycles
+        self.issue = issued + step
+        cause, why = -1, Pipe.S
         if len(queue) == queue.maxlen and queue[0][0] > issued:
             issued, cause, why = queue[0][0], queue[0][1], pipe
-            self.issue = issued + self.figures.scalar_op_cycles
-        start, ready_cause, ready_why = self._ready(pipe, issued)
+            self.issue = issued + step
+        start, ready_cause, ready_why = issued, -1, Pipe.S
+        free = self.free[pipe]
+        if free > start:
+            start, ready_cause, ready_why = free, self._last.get(pipe, -1), pipe
+        hold = self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
+        if hold is not None and hold[0] > start:
+            start, ready_cause, ready_why = hold
         if start > issued or cause < 0:
             cause, why = ready_cause, ready_why
-        self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
-        self.mmad_flops += flops
-        self.gm_bytes += gm_bytes
+        if flops:
+            self.mmad_flops += flops
+        if gm_bytes:
+            self.gm_bytes += gm_bytes
         end = start + length
         self.free[pipe] = end
         self.busy[pipe] += length
         self.count[pipe] += 1
-        self._last[pipe] = len(self.slices)
-        queue.append((start, len(self.slices)))
-        self.slices.append(Slice(op, pipe, start, end, cause, why, work))
+        slices = self.slices
+        index = len(slices)
+        self._last[pipe] = index
+        queue.append((start, index))
+        slices.append(Slice(op, pipe, start, end, cause, why, work))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()

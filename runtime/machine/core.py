@@ -34,6 +34,7 @@ so this is exact: memory reads the same as if every instruction had written its 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
@@ -46,13 +47,15 @@ from ascend_xdsl.hw.instructions import (
     LOAD2D,
     LOAD3D,
     MMAD,
+    Bound,
     DataCopy,
+    DataInstruction,
     Fixpipe,
     Load2d,
     Load3d,
     Mmad,
 )
-from ascend_xdsl.hw.isa import FRACTAL, Effects
+from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.machine import semantics as ins
 from ascend_xdsl.runtime.machine.machine import BufferSpec, MachineBase
 from ascend_xdsl.runtime.machine.memory import CoreMemory
@@ -98,6 +101,9 @@ class CorePool:
 
     def __init__(self) -> None:
         self._free: list[tuple[CoreMemory, np.ndarray]] = []
+        self.timings: dict[tuple[int, tuple[object, ...]], tuple[object, tuple[Any, ...]]] = {}
+        """The costed instructions of the launch's timelines (``Core._observe``): the cores
+        of one launch share the cost figures and the L2 share, so one costing serves all."""
 
     def take(self, target_name: str) -> tuple[CoreMemory, np.ndarray] | None:
         for i, (memory, _) in enumerate(self._free):
@@ -152,6 +158,9 @@ class Core(MachineBase):
         if self.sanitizer is not None:
             self.sanitizer.new_core(self.block_idx)
         self._checked: dict[tuple[int, int, int, int], Mmad] = {}
+        self._timings = self.pool.timings if self.pool is not None else {}
+        if self.timeline is not None:
+            self._timeline = self.timeline
         self._handlers.update(
             {
                 instructions.DATA_COPY: self.data_copy,
@@ -211,12 +220,28 @@ class Core(MachineBase):
         for key in stale:
             del self._gathers[key]
 
-    def _observe(self, op: Operation, effects: Effects) -> None:
-        """Hand an instruction's effects to the sanitizer and the timing backend."""
+    def _observe(self, op: Operation, spec: DataInstruction, bound: Bound) -> None:
+        """Hand an instruction's effects to the sanitizer and the timing backend.
+
+        Timed only, the effects are built and costed once per distinct ``(geometry, chip)``:
+        as in the cost-only machine, instructions with the same geometry and on-chip addresses
+        have the same effects on chip, and their timing (``Timeline.cost_of``) does not depend
+        on the GM address. A thin layer issues thousands of instructions of a few such keys,
+        and building their spans and costing them was a fifth of its run. The key holds the
+        geometry's identity (decoding interns it) and the entry the geometry, so the identity
+        cannot be reused while the entry lives."""
         if self.sanitizer is not None:
+            effects = spec.effects(bound)
             self.sanitizer.record(op, effects)
-        if self.timeline is not None:
-            self.timeline.instruction(op, effects)
+            if self.timeline is not None:
+                self.timeline.instruction(op, effects)
+            return
+        g = bound.geometry
+        key = (id(g), bound.chip)
+        hit = self._timings.get(key)
+        if hit is None or hit[0] is not g:
+            hit = self._timings[key] = (g, self._timeline.cost_of(spec.effects(bound)))
+        self._timeline.run(op, *hit[1])
 
     # -- owed L0 bytes ------------------------------------------------------------------------
 
@@ -314,7 +339,7 @@ class Core(MachineBase):
         lo = bound.chip[1]
         view = dst.slot(slot)
         if self.observed:
-            self._observe(op, DATA_COPY.effects(bound))
+            self._observe(op, DATA_COPY, bound)
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, lo + g.dst_bytes)
         hi = lo + g.dst_bytes
@@ -360,7 +385,7 @@ class Core(MachineBase):
         ins.check_same_type("load3d", sview, dview)
         ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
         if self.observed:
-            self._observe(op, LOAD3D.effects(bound))
+            self._observe(op, LOAD3D, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
         mirror = self._mirror_of(src, src_slot, sview)
@@ -411,7 +436,7 @@ class Core(MachineBase):
         g: Load2d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         if self.observed:
-            self._observe(op, LOAD2D.effects(bound))
+            self._observe(op, LOAD2D, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
@@ -445,7 +470,7 @@ class Core(MachineBase):
             ins.mmad_operands(av, bv, cv, g)
             self._checked[checked] = g
         if self.observed:
-            self._observe(op, MMAD.effects(bound))
+            self._observe(op, MMAD, bound)
         a_addr, b_addr, c_addr = bound.chip[3:6]
         product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
         self._accumulate(c, c_addr, cv, g, product, bool(init))
@@ -488,7 +513,7 @@ class Core(MachineBase):
         g: Fixpipe = bound.geometry
         s_addr = bound.chip[1]
         if self.observed:
-            self._observe(op, FIXPIPE.effects(bound))
+            self._observe(op, FIXPIPE, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
         ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)

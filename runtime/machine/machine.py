@@ -156,6 +156,10 @@ class MachineBase:
             instructions.WAIT_FLAG: self.wait_flag,
             instructions.PIPE_BARRIER: self.pipe_barrier,
         }
+        if self.timeline is not None:
+            # The generated code counts index arithmetic in nearly every loop iteration:
+            # straight to the timeline, without the method below in between.
+            self.scalar = self.timeline.scalar  # type: ignore[method-assign]
         if not self.observed:
             # Unobserved, a flag is only the flag model's: skip the wrappers below.
             self._handlers[instructions.SET_FLAG] = self.flags.set_flag
