@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -67,13 +68,12 @@ def main() -> None:
             x, dy = random_inputs(p, 0)
             dw, report = interpret_timed(modules["hw"], HW, x, dy)  # translates the kernel
             assert report is not None
-            sim = best_cpu(lambda: interpret_timed(modules["hw"], HW, x, dy), args.repeat)
-            ref = best_cpu(
-                lambda: conv3d_weight_reference(
-                    x, dy, p.weight_shape, p.strides, p.pads, p.dilations, p.groups
-                ),
-                args.repeat,
+            sim = best_cpu(partial(interpret_timed, modules["hw"], HW, x, dy), args.repeat)
+            reference = partial(
+                conv3d_weight_reference,
+                *(x, dy, p.weight_shape, p.strides, p.pads, p.dilations, p.groups),
             )
+            ref = best_cpu(reference, args.repeat)
             ratio = sim / ref
             met += ratio <= TARGET
             print(

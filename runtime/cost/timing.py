@@ -202,7 +202,8 @@ class Timeline:
         slices.append(Slice(op, pipe, start, end, cause, why, work))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
-        issued = self._issue()
+        issued = self.issue
+        self.issue = issued + self.figures.scalar_op_cycles
         if src in self.free:
             fired, cause, why = self._ready(src, issued)
         else:  # an event from the scalar unit fires when it is issued
@@ -211,7 +212,7 @@ class Timeline:
         self._events[(src, dst, event)].append((arrival, cause, why))
 
     def wait_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
-        self._issue()
+        self.issue += self.figures.scalar_op_cycles
         queue = self._events[(src, dst, event)]
         if not queue or dst not in self.free:
             return  # an unmatched wait is the flag model's error, reported there

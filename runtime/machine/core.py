@@ -146,7 +146,9 @@ class Core(MachineBase):
         else:
             self.memory = CoreMemory(self.target)
             self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
-        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray]] = {}
+        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray, int]] = {}
+        """Gathers from the mirror by (source address, geometry): the geometry, the matrix
+        and the end of the L1 bytes it read."""
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
         self._l1_stale: tuple[int, int] | None = None
@@ -216,7 +218,7 @@ class Core(MachineBase):
 
     def _forget_gathers(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
-        stale = [k for k, (g, _) in self._gathers.items() if k[0] < hi and lo < k[0] + g.fmap_bytes]
+        stale = [k for k, (_, _, end) in self._gathers.items() if k[0] < hi and lo < end]
         for key in stale:
             del self._gathers[key]
 
@@ -402,7 +404,7 @@ class Core(MachineBase):
                 matrix = ins.load3d_matrix(mirror, src_off, g)
                 if len(self._gathers) >= _MAX_GATHERS:
                     self._gathers.clear()
-                self._gathers[key] = (g, matrix)
+                self._gathers[key] = (g, matrix, s_addr + g.fmap_bytes)
         else:
             if src.memory == "L1":
                 self._settle_l1()
@@ -514,7 +516,26 @@ class Core(MachineBase):
         s_addr = bound.chip[1]
         if self.observed:
             self._observe(op, FIXPIPE, bound)
+        values = None
         if src.memory in self._tiles:
-            self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
-        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)
+            end = s_addr + g.src_elems * ins.F32.itemsize
+            values = self._nz_values(src.memory, s_addr, end, g)
+            if values is None:
+                self._settle(src.memory, s_addr, end)
+        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g, values)
         dst.written()
+
+    def _nz_values(self, memory: str, addr: int, end: int, g: Fixpipe) -> np.ndarray | None:
+        """What a fixpipe reads from ``[addr, end)``, as ``(blocks, m, 16)`` values, when the
+        newest owed tile there is an Nz tile whose N blocks are the fixpipe's blocks (its
+        source step is one block of the tile): then the tile's matrix holds exactly those
+        values and its bytes stay owed. None otherwise (the bytes are written first)."""
+        tile = self._tile_at(memory, addr, end)
+        if tile is None or tile.layout != "nz":
+            return None
+        rows, cols = tile.matrix.shape
+        width = g.blocks * FRACTAL
+        if g.src_step != rows * FRACTAL or g.m > rows or width > cols:
+            return None
+        block_rows = tile.matrix[: g.m, :width].reshape(g.m, g.blocks, FRACTAL)
+        return block_rows.transpose(1, 0, 2)

@@ -350,8 +350,12 @@ def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, in
 # FIX
 
 
-def fixpipe_g(c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe) -> None:
-    """:func:`fixpipe` with a decoded geometry."""
+def fixpipe_g(
+    c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe, values: np.ndarray | None = None
+) -> None:
+    """:func:`fixpipe` with a decoded geometry. ``values``, when given, are the
+    ``(blocks, m, 16)`` float32 values the instruction reads from ``c`` (the machine's owed
+    L0C tile holds them as a matrix, so its bytes need not be written first)."""
     op = "fixpipe"
     _check_flat(op, "source", c)
     _check_flat(op, "GM destination", gm)
@@ -360,7 +364,8 @@ def fixpipe_g(c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe) -> None:
     check_extent(op, "source", 0, g.src_elems, c.size)
     check_extent(op, "GM destination", dst_off, g.dst_elems, gm.size)
     blocks, run, rows = g.blocks, g.run, FRACTAL
-    values = _strided(c, 0, (blocks, g.m, rows), (g.src_step, rows, 1))
+    if values is None:
+        values = _strided(c, 0, (blocks, g.m, rows), (g.src_step, rows, 1))
     if blocks == 1 or g.dst_step >= run:
         target = _strided(gm, dst_off, (blocks, g.m, rows), (g.dst_step, rows, 1))
         if g.atomic:
