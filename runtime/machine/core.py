@@ -159,7 +159,8 @@ class Core(MachineBase):
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
             self.sanitizer.new_core(self.block_idx)
-        self._checked: dict[tuple[int, int, int, int], Mmad] = {}
+        self._checked: dict[tuple[int, ...], Mmad | Load3d] = {}
+        """The operand checks done, by the slot views' and the geometry's identities."""
         self._timings = self.pool.timings if self.pool is not None else {}
         if self.timeline is not None:
             self._timeline = self.timeline
@@ -384,13 +385,20 @@ class Core(MachineBase):
         g: Load3d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
-        ins.check_same_type("load3d", sview, dview)
-        ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
+        # The slot views live as long as the core, and the entry keeps the geometry alive.
+        checked = (id(sview), id(dview), id(g))
+        if self._checked.get(checked) is not g:
+            ins.check_same_type("load3d", sview, dview)
+            ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
+            self._checked[checked] = g
         if self.observed:
             self._observe(op, LOAD3D, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
-        mirror = self._mirror_of(src, src_slot, sview)
+        mirror = None
+        if src.memory == "L1" and self._mirror_ok and sview.dtype == self._mirror_dtype:
+            base = s_addr // 2 - src_off  # the slot's first element in the mirror
+            mirror = self._mirror[base : base + sview.size]
         if mirror is not None:
             # The same window of unchanged L1 gives the same matrix (the ORDER_M walk reloads
             # each A tile for every N tile): gather it once.
