@@ -18,10 +18,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import time
-from collections.abc import Callable
 from functools import partial
 
 import numpy as np
+from bench_conv3d_weight import best_of
 from threadpoolctl import threadpool_limits
 
 from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, random_inputs
@@ -29,17 +29,9 @@ from ascend_xdsl.runtime.reference import conv3d_weight_reference
 from ascend_xdsl.tuning.sweep import read_layers
 
 HW = "atlas-a2-910b2"
+CPU = time.process_time
 TARGET = 4.0
 """Issue 15 part 8: a warm run within this factor of the reference."""
-
-
-def best_cpu(call: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        call()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def digest(array: np.ndarray) -> str:
@@ -68,12 +60,14 @@ def main() -> None:
             x, dy = random_inputs(p, 0)
             dw, report = interpret_timed(modules["hw"], HW, x, dy)  # translates the kernel
             assert report is not None
-            sim = best_cpu(partial(interpret_timed, modules["hw"], HW, x, dy), args.repeat)
+            sim = best_of(
+                partial(interpret_timed, modules["hw"], HW, x, dy), args.repeat, clock=CPU
+            )
             reference = partial(
                 conv3d_weight_reference,
                 *(x, dy, p.weight_shape, p.strides, p.pads, p.dilations, p.groups),
             )
-            ref = best_cpu(reference, args.repeat)
+            ref = best_of(reference, args.repeat, clock=CPU)
             ratio = sim / ref
             met += ratio <= TARGET
             print(

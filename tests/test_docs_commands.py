@@ -49,6 +49,8 @@ NOT_RUN = ("python3 -m venv", "pip install", "pytest")
 QUICK = {
     "bench_conv3d_weight.py": ["--tiny", "--repeat", "1", "--no-memory"],
     "bench_scaling.py": ["--tiny", "--quick"],
+    # eight layers, five runs each of the simulator and the reference: one small layer, once
+    "bench_small_layers.py": ["--only", "slowfast-lateral", "--repeat", "1"],
     # the whole suite takes minutes: two layers of examples/ with a small budget instead
     # (tests/test_benchmarks.py checks the page and the plot it writes), written into the
     # scratch folder's docs/, not over the repository's recorded page

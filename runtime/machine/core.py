@@ -67,6 +67,7 @@ F32 = np.dtype(np.float32)
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
 _MAX_TILES = 8
 _MAX_GATHERS = 32
+_MAX_BOUND = 4096
 
 
 @dataclass(eq=False, slots=True)
@@ -162,6 +163,8 @@ class Core(MachineBase):
         self._checked: dict[tuple[int, ...], Mmad | Load3d] = {}
         """The operand checks done, by the slot views' and the geometry's identities."""
         self._timings = self.pool.timings if self.pool is not None else {}
+        self._bound: dict[tuple[object, ...], Bound] = {}
+        """Bindings by operand values (:meth:`_remember`)."""
         if self.timeline is not None:
             self._timeline = self.timeline
         self._handlers.update(
@@ -222,6 +225,14 @@ class Core(MachineBase):
         stale = [k for k, (_, _, end) in self._gathers.items() if k[0] < hi and lo < end]
         for key in stale:
             del self._gathers[key]
+
+    def _remember(self, key: tuple[object, ...], bound: Bound) -> None:
+        """Keep the binding of one set of operand values: binding is a pure function of them
+        (the buffers' places are fixed), and a kernel's inner loops repeat a few sets many
+        times. Bounded: a kernel whose operands never repeat starts over."""
+        if len(self._bound) >= _MAX_BOUND:
+            self._bound.clear()
+        self._bound[key] = bound
 
     def _observe(self, op: Operation, spec: DataInstruction, bound: Bound) -> None:
         """Hand an instruction's effects to the sanitizer and the timing backend.
@@ -379,9 +390,23 @@ class Core(MachineBase):
     ) -> None:
         """``geometry``: the op's remaining operands, l1_h, l1_w, channels, k_start, k_ext,
         m_start, m_ext and the pads top, bottom, left, right (``Load3d``)."""
-        bound = LOAD3D.bind(
-            kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot, *geometry
-        )
+        # The op fixes the static properties; the core's buffers live as long as it does.
+        key = (id(op), id(src), src_slot, src_off, id(dst), dst_slot, geometry)
+        bound = self._bound.get(key)
+        if bound is None:
+            bound = LOAD3D.bind(
+                kernel,
+                stride,
+                dilation,
+                transpose,
+                src,
+                src_slot,
+                src_off,
+                dst,
+                dst_slot,
+                *geometry,
+            )
+            self._remember(key, bound)
         g: Load3d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
@@ -471,7 +496,11 @@ class Core(MachineBase):
         k: int,
         init: bool,
     ) -> None:
-        bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+        key = (id(a), a_slot, id(b), b_slot, id(c), c_slot, m, n, k, init)
+        bound = self._bound.get(key)
+        if bound is None:
+            bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+            self._remember(key, bound)
         g: Mmad = bound.geometry
         av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
         # The slot views live as long as the core, and the entry keeps the geometry alive.
