@@ -65,17 +65,38 @@ class Leaf:
     slot: SSAValue | None
 
 
-def leaves_of(op: Operation, buffer: SSAValue) -> list[Leaf]:
-    """The accesses of ``buffer`` by ``op`` and everything nested in it, in program order."""
-    found: list[Leaf] = []
-    for o in op.walk():
-        written = [a for a in writes(o) if a.buffer is buffer]
-        read = [a for a in reads(o) if a.buffer is buffer]
-        pipe = pipe_of(o)
-        if (written or read) and pipe is not None:
-            access = (written or read)[0]
-            found.append(Leaf(o, pipe, bool(written), access.slot))
-    return found
+def _own_leaf(o: Operation, buffer: SSAValue) -> Leaf | None:
+    """The access of ``buffer`` by ``o`` itself (not by the ops nested in it), if any."""
+    written = [a for a in writes(o) if a.buffer is buffer]
+    read = [a for a in reads(o) if a.buffer is buffer]
+    pipe = pipe_of(o)
+    if (written or read) and pipe is not None:
+        return Leaf(o, pipe, bool(written), (written or read)[0].slot)
+    return None
+
+
+@dataclass
+class _Leaves:
+    """``leaves(op, buffer)``: the accesses of ``buffer`` by ``op`` and everything nested in
+    it, in program order, remembered for one search of hand-overs (the kernel does not change
+    during it): an op's leaves are its own access then its nested ops' leaves in order, each
+    computed once. Walking every op's subtree again at each level of nesting, for every
+    buffer, was most of the pass, and the pass a third of compiling a tuning candidate."""
+
+    memo: dict[tuple[Operation, SSAValue], list[Leaf]] = field(default_factory=dict)
+
+    def __call__(self, op: Operation, buffer: SSAValue) -> list[Leaf]:
+        key = (op, buffer)
+        found = self.memo.get(key)
+        if found is None:
+            own = _own_leaf(op, buffer)
+            found = [] if own is None else [own]
+            for region in op.regions:
+                for block in region.blocks:
+                    for inner in block.ops:
+                        found += self(inner, buffer)
+            self.memo[key] = found
+        return found
 
 
 def _defined_outside(value: SSAValue | None, container: Operation) -> bool:
@@ -91,14 +112,14 @@ def _defined_outside(value: SSAValue | None, container: Operation) -> bool:
     return True
 
 
-def _carries_own_cycle(op: Operation, buffer: SSAValue) -> bool:
+def _carries_own_cycle(op: Operation, buffer: SSAValue, leaves: _Leaves) -> bool:
     """Does ``op`` synchronise its own last-to-first hand-over? A loop does (its body's wait
     runs on every iteration, whatever encloses it); so does an ``scf.if`` around one such op."""
     if isinstance(op, scf.ForOp):
         return True
     if isinstance(op, scf.IfOp) and not op.false_region.blocks:
-        inner = [o for o in op.true_region.block.ops if leaves_of(o, buffer)]
-        return len(inner) == 1 and _carries_own_cycle(inner[0], buffer)
+        inner = [o for o in op.true_region.block.ops if leaves(o, buffer)]
+        return len(inner) == 1 and _carries_own_cycle(inner[0], buffer, leaves)
     return False
 
 
@@ -121,13 +142,15 @@ class HandOver:
     """The first access of ``y`` (the hardware op that must wait)."""
 
 
-def _hand_overs(block: Block, buffer: SSAValue, slots: int, out: list[HandOver]) -> None:
-    entries = [(op, lv) for op in block.ops if (lv := leaves_of(op, buffer))]
+def _hand_overs(
+    block: Block, buffer: SSAValue, slots: int, out: list[HandOver], leaves: _Leaves
+) -> None:
+    entries = [(op, lv) for op in block.ops if (lv := leaves(op, buffer))]
     for op, lv in entries:
         if len({leaf.pipe for leaf in lv}) > 1:
             for region in op.regions:
                 for inner in region.blocks:
-                    _hand_overs(inner, buffer, slots, out)
+                    _hand_overs(inner, buffer, slots, out, leaves)
 
     def add(x: Operation, last: Leaf, y: Operation, first: Leaf, cyclic: bool) -> None:
         if last.pipe == first.pipe or not (last.write or first.write):
@@ -148,7 +171,7 @@ def _hand_overs(block: Block, buffer: SSAValue, slots: int, out: list[HandOver])
     if (
         in_loop
         and entries
-        and not (len(entries) == 1 and _carries_own_cycle(entries[0][0], buffer))
+        and not (len(entries) == 1 and _carries_own_cycle(entries[0][0], buffer, leaves))
     ):
         (y, ly), (x, lx) = entries[0], entries[-1]
         add(x, lx[-1], y, ly[0], cyclic=True)
@@ -284,8 +307,9 @@ def _flag(
 def synchronise(kernel: func.FuncOp, limit: int) -> None:
     allocs = [o for o in kernel.walk() if isinstance(o, AllocBufferOp)]
     hand_overs: list[HandOver] = []
+    leaves = _Leaves()
     for alloc in allocs:
-        _hand_overs(kernel.body.block, alloc.result, alloc.num_slots, hand_overs)
+        _hand_overs(kernel.body.block, alloc.result, alloc.num_slots, hand_overs, leaves)
     events = EventTable(limit)
     pairs = cover_nested(hand_overs)
     for pair in pairs:

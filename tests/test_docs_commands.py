@@ -50,6 +50,8 @@ QUICK = {
     "bench_conv3d_weight.py": ["--tiny", "--repeat", "1", "--no-memory"],
     "bench_scaling.py": ["--tiny", "--quick"],
     "bench_measured.py": ["--quick"],
+    # eight layers, five runs each of the simulator and the reference: one small layer, once
+    "bench_small_layers.py": ["--only", "slowfast-lateral", "--repeat", "1"],
     # the whole suite takes minutes: two layers of examples/ with a small budget instead
     # (tests/test_benchmarks.py checks the page and the plot it writes), written into the
     # scratch folder's docs/, not over the repository's recorded page

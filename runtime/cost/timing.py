@@ -95,9 +95,9 @@ def gm_bytes_of(effects: Effects) -> int:
     return effects.work.bytes if any(span.memory == "GM" for span in spans) else 0
 
 
-@dataclass(frozen=True, slots=True)
-class Slice:
-    """One instruction on the timeline."""
+class Slice(NamedTuple):
+    """One instruction on the timeline (a named tuple: a thin layer's timeline holds tens of
+    thousands, and a frozen dataclass cost three times as much to build)."""
 
     op: Operation | None
     pipe: Pipe
@@ -275,17 +275,25 @@ class Timeline:
         cycles after that (see :meth:`cost_of`). It is issued once its pipe's queue has room:
         the scalar unit stalls while ``queue_depth`` earlier instructions of the pipe have not
         started."""
+        # Called once per instruction: _ready is written out here.
         queue = self._queues[pipe]
         issued, cause, why = self.issue, -1, Pipe.S
         if len(queue) == queue.maxlen and queue[0][0] > issued:
             issued, cause, why = queue[0][0], queue[0][1], pipe
         self._issue_at(issued, self.figures.scalar_op_cycles)
-        start, ready_cause, ready_why = self._ready(pipe, issued)
+        start, ready_cause, ready_why = issued, -1, Pipe.S
+        free = self.free[pipe]
+        if free > start:
+            start, ready_cause, ready_why = free, self._last.get(pipe, -1), pipe
+        hold = self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
+        if hold is not None and hold[0] > start:
+            start, ready_cause, ready_why = hold
         if start > issued or cause < 0:
             cause, why = ready_cause, ready_why
-        self._hold.pop(pipe, None)  # the instruction starts after it: later ones follow
-        self.mmad_flops += flops
-        self.gm_bytes += gm_bytes
+        if flops:
+            self.mmad_flops += flops
+        if gm_bytes:
+            self.gm_bytes += gm_bytes
         end = start + length
         done = end + latency
         self.free[pipe] = end
@@ -293,12 +301,12 @@ class Timeline:
             self.done[pipe] = done
         self.busy[pipe] += length
         self.count[pipe] += 1
-        self._last[pipe] = len(self.slices)
-        queue.append((start, len(self.slices)))
+        slices = self.slices
+        index = len(slices)
+        self._last[pipe] = index
+        queue.append((start, index))
         work = effects.work if effects is not None else None
-        self.slices.append(
-            Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects)
-        )
+        slices.append(Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects))
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()

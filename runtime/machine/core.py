@@ -35,6 +35,7 @@ so this is exact: memory reads the same as if every instruction had written its 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
@@ -47,13 +48,15 @@ from ascend_xdsl.hw.instructions import (
     LOAD2D,
     LOAD3D,
     MMAD,
+    Bound,
     DataCopy,
+    DataInstruction,
     Fixpipe,
     Load2d,
     Load3d,
     Mmad,
 )
-from ascend_xdsl.hw.isa import FRACTAL, Effects
+from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.machine import semantics as ins
 from ascend_xdsl.runtime.machine.machine import BufferSpec, MachineBase
 from ascend_xdsl.runtime.machine.memory import CoreMemory
@@ -65,6 +68,7 @@ F32 = np.dtype(np.float32)
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
 _MAX_TILES = 8
 _MAX_GATHERS = 32
+_MAX_BOUND = 4096
 
 
 @dataclass(eq=False, slots=True)
@@ -99,6 +103,9 @@ class CorePool:
 
     def __init__(self) -> None:
         self._free: list[tuple[CoreMemory, np.ndarray]] = []
+        self.timings: dict[tuple[int, tuple[object, ...]], tuple[object, tuple[Any, ...]]] = {}
+        """The costed instructions of the launch's timelines (``Core._observe``): the cores
+        of one launch share the cost figures and the L2 share, so one costing serves all."""
 
     def take(self, target_name: str) -> tuple[CoreMemory, np.ndarray] | None:
         for i, (memory, _) in enumerate(self._free):
@@ -141,7 +148,9 @@ class Core(MachineBase):
         else:
             self.memory = CoreMemory(self.target)
             self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
-        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray]] = {}
+        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray, int]] = {}
+        """Gathers from the mirror by (source address, geometry): the geometry, the matrix
+        and the end of the L1 bytes it read."""
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
         self._l1_stale: tuple[int, int] | None = None
@@ -152,7 +161,13 @@ class Core(MachineBase):
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
             self.sanitizer.new_core(self.block_idx)
-        self._checked: dict[tuple[int, int, int, int], Mmad] = {}
+        self._checked: dict[tuple[int, ...], Mmad | Load3d] = {}
+        """The operand checks done, by the slot views' and the geometry's identities."""
+        self._timings = self.pool.timings if self.pool is not None else {}
+        self._bound: dict[tuple[object, ...], Bound] = {}
+        """Bindings by operand values (:meth:`_remember`)."""
+        if self.timeline is not None:
+            self._timeline = self.timeline
         self._handlers.update(
             {
                 instructions.DATA_COPY: self.data_copy,
@@ -208,16 +223,40 @@ class Core(MachineBase):
 
     def _forget_gathers(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
-        stale = [k for k, (g, _) in self._gathers.items() if k[0] < hi and lo < k[0] + g.fmap_bytes]
+        stale = [k for k, (_, _, end) in self._gathers.items() if k[0] < hi and lo < end]
         for key in stale:
             del self._gathers[key]
 
-    def _observe(self, op: Operation, effects: Effects) -> None:
-        """Hand an instruction's effects to the sanitizer and the timing backend."""
+    def _remember(self, key: tuple[object, ...], bound: Bound) -> None:
+        """Keep the binding of one set of operand values: binding is a pure function of them
+        (the buffers' places are fixed), and a kernel's inner loops repeat a few sets many
+        times. Bounded: a kernel whose operands never repeat starts over."""
+        if len(self._bound) >= _MAX_BOUND:
+            self._bound.clear()
+        self._bound[key] = bound
+
+    def _observe(self, op: Operation, spec: DataInstruction, bound: Bound) -> None:
+        """Hand an instruction's effects to the sanitizer and the timing backend.
+
+        Timed only, the effects are built and costed once per distinct ``(geometry, chip)``:
+        as in the cost-only machine, instructions with the same geometry and on-chip addresses
+        have the same effects on chip, and their timing (``Timeline.cost_of``) does not depend
+        on the GM address. A thin layer issues thousands of instructions of a few such keys,
+        and building their spans and costing them was a fifth of its run. The key holds the
+        geometry's identity (decoding interns it) and the entry the geometry, so the identity
+        cannot be reused while the entry lives."""
         if self.sanitizer is not None:
+            effects = spec.effects(bound)
             self.sanitizer.record(op, effects)
-        if self.timeline is not None:
-            self.timeline.instruction(op, effects)
+            if self.timeline is not None:
+                self.timeline.instruction(op, effects)
+            return
+        g = bound.geometry
+        key = (id(g), bound.chip)
+        hit = self._timings.get(key)
+        if hit is None or hit[0] is not g:
+            hit = self._timings[key] = (g, self._timeline.cost_of(spec.effects(bound)))
+        self._timeline.run(op, *hit[1])
 
     # -- owed L0 bytes ------------------------------------------------------------------------
 
@@ -316,7 +355,7 @@ class Core(MachineBase):
         lo = bound.chip[1]
         view = dst.slot(slot)
         if self.observed:
-            self._observe(op, DATA_COPY.effects(bound))
+            self._observe(op, DATA_COPY, bound)
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, lo + g.dst_bytes)
         hi = lo + g.dst_bytes
@@ -353,21 +392,43 @@ class Core(MachineBase):
     ) -> None:
         """``geometry``: the op's remaining operands, l1_h, l1_w, channels, k_start, k_ext,
         m_start, m_ext and the pads top, bottom, left, right (``Load3d``)."""
-        bound = LOAD3D.bind(
-            kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot, *geometry
-        )
-        values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
-        self.bounds(LOAD3D, bound, (*values, *geometry))
+        # The op fixes the static properties; the core's buffers live as long as it does.
+        key = (id(op), id(src), src_slot, src_off, id(dst), dst_slot, geometry)
+        bound = self._bound.get(key)
+        if bound is None:
+            bound = LOAD3D.bind(
+                kernel,
+                stride,
+                dilation,
+                transpose,
+                src,
+                src_slot,
+                src_off,
+                dst,
+                dst_slot,
+                *geometry,
+            )
+            values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
+            # the same key binds the same: its bounds hold once they have been checked
+            self.bounds(LOAD3D, bound, (*values, *geometry))
+            self._remember(key, bound)
         g: Load3d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         sview, dview = src.slot(src_slot), dst.slot(dst_slot)
-        ins.check_same_type("load3d", sview, dview)
-        ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
+        # The slot views live as long as the core, and the entry keeps the geometry alive.
+        checked = (id(sview), id(dview), id(g))
+        if self._checked.get(checked) is not g:
+            ins.check_same_type("load3d", sview, dview)
+            ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
+            self._checked[checked] = g
         if self.observed:
-            self._observe(op, LOAD3D.effects(bound))
+            self._observe(op, LOAD3D, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
-        mirror = self._mirror_of(src, src_slot, sview)
+        mirror = None
+        if src.memory == "L1" and self._mirror_ok and sview.dtype == self._mirror_dtype:
+            base = s_addr // 2 - src_off  # the slot's first element in the mirror
+            mirror = self._mirror[base : base + sview.size]
         if mirror is not None:
             # The same window of unchanged L1 gives the same matrix (the ORDER_M walk reloads
             # each A tile for every N tile): gather it once.
@@ -381,7 +442,7 @@ class Core(MachineBase):
                 matrix = ins.load3d_matrix(mirror, src_off, g)
                 if len(self._gathers) >= _MAX_GATHERS:
                     self._gathers.clear()
-                self._gathers[key] = (g, matrix)
+                self._gathers[key] = (g, matrix, s_addr + g.fmap_bytes)
         else:
             if src.memory == "L1":
                 self._settle_l1()
@@ -417,7 +478,7 @@ class Core(MachineBase):
         g: Load2d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
         if self.observed:
-            self._observe(op, LOAD2D.effects(bound))
+            self._observe(op, LOAD2D, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
@@ -442,8 +503,12 @@ class Core(MachineBase):
         k: int,
         init: bool,
     ) -> None:
-        bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
-        self.bounds(MMAD, bound, (a, a_slot, b, b_slot, c, c_slot, m, n, k, init))
+        key = (id(a), a_slot, id(b), b_slot, id(c), c_slot, m, n, k, init)
+        bound = self._bound.get(key)
+        if bound is None:
+            bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+            self.bounds(MMAD, bound, (a, a_slot, b, b_slot, c, c_slot, m, n, k, init))
+            self._remember(key, bound)
         g: Mmad = bound.geometry
         av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
         # The slot views live as long as the core, and the entry keeps the geometry alive.
@@ -452,7 +517,7 @@ class Core(MachineBase):
             ins.mmad_operands(av, bv, cv, g)
             self._checked[checked] = g
         if self.observed:
-            self._observe(op, MMAD.effects(bound))
+            self._observe(op, MMAD, bound)
         a_addr, b_addr, c_addr = bound.chip[3:6]
         product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
         self._accumulate(c, c_addr, cv, g, product, bool(init))
@@ -496,11 +561,30 @@ class Core(MachineBase):
         g: Fixpipe = bound.geometry
         s_addr = bound.chip[1]
         if self.observed:
-            self._observe(op, FIXPIPE.effects(bound))
+            self._observe(op, FIXPIPE, bound)
             if self.sanitizer is not None:
                 runs, atomic = FIXPIPE.gm_writes(bound), FIXPIPE.atomic(bound)
                 self.sanitizer.record_gm(op, dst, dst.nbytes, runs, atomic)
+        values = None
         if src.memory in self._tiles:
-            self._settle(src.memory, s_addr, s_addr + g.src_elems * ins.F32.itemsize)
-        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g)
+            end = s_addr + g.src_elems * ins.F32.itemsize
+            values = self._nz_values(src.memory, s_addr, end, g)
+            if values is None:
+                self._settle(src.memory, s_addr, end)
+        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g, values)
         dst.written()
+
+    def _nz_values(self, memory: str, addr: int, end: int, g: Fixpipe) -> np.ndarray | None:
+        """What a fixpipe reads from ``[addr, end)``, as ``(blocks, m, 16)`` values, when the
+        newest owed tile there is an Nz tile whose N blocks are the fixpipe's blocks (its
+        source step is one block of the tile): then the tile's matrix holds exactly those
+        values and its bytes stay owed. None otherwise (the bytes are written first)."""
+        tile = self._tile_at(memory, addr, end)
+        if tile is None or tile.layout != "nz":
+            return None
+        rows, cols = tile.matrix.shape
+        width = g.blocks * FRACTAL
+        if g.src_step != rows * FRACTAL or g.m > rows or width > cols:
+            return None
+        block_rows = tile.matrix[: g.m, :width].reshape(g.m, g.blocks, FRACTAL)
+        return block_rows.transpose(1, 0, 2)

@@ -124,6 +124,19 @@ class Machine(Protocol):
         ...
 
 
+def _timed(
+    model: Callable[[Operation | None, Pipe, Pipe, int], None],
+    timeline: Callable[[Pipe, Pipe, int], None],
+) -> Handler:
+    """A flag handler that runs the flag model's, then the timeline's side of one flag."""
+
+    def handler(op: Operation | None, src: Pipe, dst: Pipe, event: int) -> None:
+        model(op, src, dst, event)
+        timeline(src, dst, event)
+
+    return handler
+
+
 @dataclass(eq=False)
 class MachineBase:
     """What both machines share: the target, the flags, the planned buffers, the budget and
@@ -152,10 +165,20 @@ class MachineBase:
             instructions.WAIT_FLAG: self.wait_flag,
             instructions.PIPE_BARRIER: self.pipe_barrier,
         }
+        if self.timeline is not None:
+            # The generated code counts index arithmetic in nearly every loop iteration:
+            # straight to the timeline, without the method below in between.
+            self.scalar = self.timeline.scalar  # type: ignore[method-assign]
         if not self.observed:
             # Unobserved, a flag is only the flag model's: skip the wrappers below.
             self._handlers[instructions.SET_FLAG] = self.flags.set_flag
             self._handlers[instructions.WAIT_FLAG] = self.flags.wait_flag
+        elif self.sanitizer is None and self.timeline is not None:
+            # Timed only (a thin layer runs two flags per instruction): the flag model and
+            # the timeline, without the wrappers' checks in between.
+            flags, timeline = self.flags, self.timeline
+            self._handlers[instructions.SET_FLAG] = _timed(flags.set_flag, timeline.set_flag)
+            self._handlers[instructions.WAIT_FLAG] = _timed(flags.wait_flag, timeline.wait_flag)
 
     def handler(self, spec: Instruction) -> Handler:
         return self._handlers[spec]

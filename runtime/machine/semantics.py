@@ -183,6 +183,23 @@ def _img2col_plan(g: Load3d) -> tuple[np.ndarray, int, int, np.ndarray | None, i
     return index, lo, hi - lo + 1, pad, unit
 
 
+_PLANS: dict[int, tuple[Load3d, tuple[np.ndarray, int, int, np.ndarray | None, int]]] = {}
+
+
+def _plan_of(g: Load3d) -> tuple[np.ndarray, int, int, np.ndarray | None, int]:
+    """:func:`_img2col_plan` looked up by the geometry's identity (decoding interns it):
+    ``lru_cache`` hashes the geometry's fields at every gather. The entry keeps the geometry
+    alive, so its identity is not reused while the entry lives."""
+    hit = _PLANS.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    if len(_PLANS) >= 512:
+        _PLANS.clear()
+    plan = _img2col_plan(g)
+    _PLANS[id(g)] = (g, plan)
+    return plan
+
+
 def load3d_matrix(src: np.ndarray, src_off: int, g: Load3d) -> np.ndarray:
     """The L0 matrix a load3d produces, in the source's element type: B (K = m_ext positions,
     N = k_ext columns), or with ``transpose`` A (M = k_ext columns, K = m_ext positions; a
@@ -193,7 +210,7 @@ def load3d_matrix(src: np.ndarray, src_off: int, g: Load3d) -> np.ndarray:
     if src.dtype != F32:
         _check_cube_type(op, src)
     check_extent(op, "source", src_off, g.fmap_elems, src.size)
-    index, lo, span, pad, unit = _img2col_plan(g)
+    index, lo, span, pad, unit = _plan_of(g)
     if g.fmap_elems == 0:  # an empty map (l1_h 0): every position is padding
         matrix = np.zeros((g.m_ext, g.k_ext), src.dtype)
     else:
@@ -350,8 +367,12 @@ def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, in
 # FIX
 
 
-def fixpipe_g(c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe) -> None:
-    """:func:`fixpipe` with a decoded geometry."""
+def fixpipe_g(
+    c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe, values: np.ndarray | None = None
+) -> None:
+    """:func:`fixpipe` with a decoded geometry. ``values``, when given, are the
+    ``(blocks, m, 16)`` float32 values the instruction reads from ``c`` (the machine's owed
+    L0C tile holds them as a matrix, so its bytes need not be written first)."""
     op = "fixpipe"
     _check_flat(op, "source", c)
     _check_flat(op, "GM destination", gm)
@@ -360,7 +381,8 @@ def fixpipe_g(c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe) -> None:
     check_extent(op, "source", 0, g.src_elems, c.size)
     check_extent(op, "GM destination", dst_off, g.dst_elems, gm.size)
     blocks, run, rows = g.blocks, g.run, FRACTAL
-    values = _strided(c, 0, (blocks, g.m, rows), (g.src_step, rows, 1))
+    if values is None:
+        values = _strided(c, 0, (blocks, g.m, rows), (g.src_step, rows, 1))
     if blocks == 1 or g.dst_step >= run:
         target = _strided(gm, dst_off, (blocks, g.m, rows), (g.dst_step, rows, 1))
         if g.atomic:
