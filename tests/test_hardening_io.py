@@ -164,7 +164,7 @@ def test_a_hanging_compiler_is_stopped_by_the_timeout(capsys, tmp_path, monkeypa
 def test_the_timeout_flag_takes_positive_seconds(capsys, value):
     code, _, err = tool(capsys, conv.main, "check-ascendc", ".", "--timeout", value)
     assert code == 2
-    one_line(err, "ascend-conv: error: argument --timeout: ", "seconds above 0")
+    one_line(err, "ascend-conv: error: argument --timeout: ", "positive number of seconds")
 
 
 # -- 2. ascend-run's result names never leave --output-dir ---------------------------------------

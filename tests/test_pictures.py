@@ -174,7 +174,7 @@ def test_labelled_slice_is_named_by_its_label(report):
     core = report.cores[0]
     timeline = dataclasses.replace(core.timeline)
     first = timeline.slices[0]
-    timeline.slices = [dataclasses.replace(first, label="loop x 12 (extrapolated)")]
+    timeline.slices = [first._replace(label="loop x 12 (extrapolated)")]
     one = CostReport(report.hw, report.figures, report.dtype, report.flops)
     one.cores = [dataclasses.replace(core, timeline=timeline)]
     (event,) = _pipe_slices(trace.trace_events(one))

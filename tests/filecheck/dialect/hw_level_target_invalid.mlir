@@ -32,7 +32,7 @@ func.func @k() attributes {ascend.target = "atlas-z9"} {
   ascend.set_flag MTE2 -> MTE1 event %e
   func.return
 }
-// CHECK: Operation does not verify: ascend.target: unknown hardware 'atlas-z9' (available: atlas-a2-910b1, atlas-a2-910b2, atlas-a2-910b3, atlas-a2-910b4)
+// CHECK: Operation does not verify: ascend.target: unknown hardware 'atlas-z9' (available: atlas-a2-910b1, atlas-a2-910b2, atlas-a2-910b3, atlas-a2-910b4, atlas-a3-9362, atlas-a3-9372, atlas-a3-9381, atlas-a3-9382, atlas-a3-9391, atlas-a3-9392)
 
 // -----
 

@@ -10,4 +10,4 @@ func.func @k() {
 }
 // CHECK: ascend-opt: error: L1 overflow in @k: buffers need 524352 B (A1 2x131072 B + B1 2x131104 B), L1 has 524288 B
 
-// HW: ascend-opt: error: unknown hardware 'atlas-a9' (available: atlas-a2-910b1, atlas-a2-910b2, atlas-a2-910b3, atlas-a2-910b4)
+// HW: ascend-opt: error: unknown hardware 'atlas-a9' (available: atlas-a2-910b1, atlas-a2-910b2, atlas-a2-910b3, atlas-a2-910b4, atlas-a3-9362, atlas-a3-9372, atlas-a3-9381, atlas-a3-9382, atlas-a3-9391, atlas-a3-9392)
