@@ -17,8 +17,9 @@ launch operands followed by the kernel's own call.
 
 With ``--cann DIR`` (or ``$ASCEND_HOME_PATH``), the API and AscendCL headers come from that
 installed tree (:func:`cann_root`); only the basic API's entry headers stay the shipped stub,
-and a header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc
---cann").
+which takes ``TPosition`` from the tree's own type header (:data:`BASIC_API_TYPES`), and a
+header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc --cann",
+which also says how far this gets against the real asc-devkit tree).
 
 Checking a project someone sent must never run their code, so the folder adds nothing to the
 compiler's command line but its sources, by absolute path: names that begin with ``-`` or
