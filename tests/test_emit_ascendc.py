@@ -896,3 +896,7 @@ def test_check_uses_the_trees_own_basic_api_types(tmp_path: Path):
     )
     result = check_project(folder, tree)
     assert result.cann == tree
+    # The header's path becomes a string literal on the command line: a quote in it is refused.
+    quoted = tree.rename(tmp_path / 'dev"kit')
+    with pytest.raises(CheckError, match="a path with a quote or a line break"):
+        check_project(folder, quoted)
