@@ -17,8 +17,9 @@ launch operands followed by the kernel's own call.
 
 With ``--cann DIR`` (or ``$ASCEND_HOME_PATH``), the API and AscendCL headers come from that
 installed tree (:func:`cann_root`); only the basic API's entry headers stay the shipped stub,
-and a header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc
---cann").
+which takes ``TPosition`` from the tree's own type header (:data:`BASIC_API_TYPES`), and a
+header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc --cann",
+which also says how far this gets against the real asc-devkit tree).
 
 Checking a project someone sent must never run their code, so the folder adds nothing to the
 compiler's command line but its sources, by absolute path: names that begin with ``-`` or
@@ -99,6 +100,11 @@ BASIC_API_HEADERS = ("kernel_operator.h", "kernel_basic_intf.h")
 ``include/basic_api/kernel_basic_intf.h``): with ``--cann`` both are the shipped declaration
 stub, the one part of the tree the check never reads."""
 
+BASIC_API_TYPES = "basic_api/common_types.h"
+"""The basic API's type header (asc-devkit ``impl/basic_api/common_types.h``: ``TPosition``),
+which the tree's high-level headers include themselves: with ``--cann`` the stub includes the
+tree's copy (``-D ASCEND_XDSL_BASIC_API_TYPES``) instead of declaring ``TPosition`` again."""
+
 # Where the asc-devkit source tree keeps what an installed CANN exposes as lib/ (its
 # include/adv_api, linked as highlevel_api/lib and tikcpp/tikcfw/lib at install).
 _ALIASES = {"lib/": "adv_api/"}
@@ -131,10 +137,13 @@ def cann_root(explicit: str | None) -> Path | None:
     return root
 
 
-def _cann_include_dirs(root: Path, aliases: Path) -> tuple[list[Path], tuple[str, ...]]:
-    """The include folders of ``root`` that hold the :data:`CANN_HEADERS`, and the headers it
-    has none of. A header of the asc-devkit source layout (``include/adv_api/...`` for
-    ``lib/...``) is reached through a link in ``aliases``."""
+def _cann_include_dirs(
+    root: Path, aliases: Path
+) -> tuple[list[Path], tuple[str, ...], Path | None]:
+    """The include folders of ``root`` that hold the :data:`CANN_HEADERS`, the headers it
+    has none of, and its :data:`BASIC_API_TYPES` header (None when it has none). A
+    header of the asc-devkit source layout (``include/adv_api/...`` for ``lib/...``) is
+    reached through a link in ``aliases``."""
     found: list[Path] = []
     missing: list[str] = []
     files = [p for p in root.rglob("*.h") if p.is_file()]
@@ -159,7 +168,8 @@ def _cann_include_dirs(root: Path, aliases: Path) -> tuple[list[Path], tuple[str
         folder = _folder_holding(files, probe)
         if folder is not None and folder not in found:
             found.append(folder)
-    return found, tuple(missing)
+    types = _folder_holding(files, BASIC_API_TYPES)
+    return found, tuple(missing), None if types is None else types / BASIC_API_TYPES
 
 
 def _folder_holding(files: list[Path], header: str) -> Path | None:
@@ -301,8 +311,12 @@ def _include_flags(cann: Path | None, generated: Path) -> tuple[list[str], tuple
         (stub / name).symlink_to(include_dir() / "kernel_operator.h")
     aliases = generated / "cann-aliases"
     aliases.mkdir()
-    folders, missing = _cann_include_dirs(cann, aliases)
+    folders, missing, types = _cann_include_dirs(cann, aliases)
     flags = ["-I", str(stub)]
+    if types is not None:
+        if '"' in str(types) or "\n" in str(types):
+            raise CheckError(f"{types}: a path with a quote or a line break cannot be #included")
+        flags.append(f'-DASCEND_XDSL_BASIC_API_TYPES="{types}"')
     for folder in folders:
         flags += ["-I", str(folder)]
     return [*flags, "-I", str(include_dir())], missing

@@ -856,3 +856,47 @@ def test_check_against_an_installed_tree(tmp_path: Path, monkeypatch: pytest.Mon
     (empty := tmp_path / "empty").mkdir()
     with pytest.raises(CheckError, match="not a CANN tree"):
         check_project(folder, empty)
+
+
+# The shape of asc-devkit's own basic-API type header (impl/basic_api/common_types.h at
+# mirror-cann/asc-devkit 82b89a1): its guard, and a TPosition with members the shipped stub lacks.
+_REAL_COMMON_TYPES = """#ifndef AICORE_BASIS_API_COMMON_TYPES_H
+#define AICORE_BASIS_API_COMMON_TYPES_H
+#include <cstdint>
+namespace AscendC {
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
+    SHM = SPM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX,
+};
+}
+#endif
+"""
+
+
+@needs_gxx
+def test_check_uses_the_trees_own_basic_api_types(tmp_path: Path):
+    """The real API header reaches the tree's impl/basic_api/common_types.h through its impl
+    headers (relative includes): the stub must not declare TPosition a second time."""
+    _, project = _project("small", 2)
+    folder = write_project(tmp_path / "p", project)
+    tree = _fake_devkit(tmp_path / "devkit")
+    (tree / "impl/basic_api").mkdir(parents=True)
+    (tree / "impl/basic_api/common_types.h").write_text(_REAL_COMMON_TYPES)
+    impl = tree / "impl/adv_api/detail/conv_backprop/conv3d_backprop_filter/conv3d_bp_filter_impl.h"
+    impl.parent.mkdir(parents=True)
+    # Uses a member only the tree's TPosition has: it is the tree's type that is in effect.
+    impl.write_text(
+        '#include "../../../../basic_api/common_types.h"\n'
+        "static_assert(static_cast<int>(AscendC::TPosition::TSCM) == 13);\n"
+    )
+    api = tree / "include/adv_api/conv_backprop/conv3d_bp_filter_api.h"
+    api.write_text(
+        '#include "../../../impl/adv_api/detail/conv_backprop/conv3d_backprop_filter/'
+        'conv3d_bp_filter_impl.h"\n' + api.read_text()
+    )
+    result = check_project(folder, tree)
+    assert result.cann == tree
+    # The header's path becomes a string literal on the command line: a quote in it is refused.
+    quoted = tree.rename(tmp_path / 'dev"kit')
+    with pytest.raises(CheckError, match="a path with a quote or a line break"):
+        check_project(folder, quoted)
