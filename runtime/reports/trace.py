@@ -10,16 +10,6 @@ the Trace Event Format document that ui.perfetto.dev and chrome://tracing both l
 * one complete event (``"ph": "X"``) per slice of the core's timeline: ``ts`` and ``dur`` in
   microseconds at the report's clock (``figures.clock_hz``), the op name as its name
   (``ascend.mmad``), and in ``args`` the op's location (``runtime/locations.describe_op``), its
-<<<<<<< HEAD
-  bytes, its shape (m, n, k for an mmad or a load3d), its start and end in cycles and what it
-  waited for. A slice with a ``label`` (an aggregated, extrapolated span of a loop) is named by
-  its label and has ``aggregated: true``;
-* when the report costs the whole operator (``runtime/cost/operator.py``), one more process,
-  ``host``, on top: one track, ``stream``, with the kernels the host launches one after the
-  other (TransData x, TransData dy, MemSet, the dW kernel, TransData dW), each with its seconds
-  and cycles; its times are the operator's, from its first kernel, while the cores' times are
-  the dW kernel's own.
-=======
   bytes, its shape (m, n, k for an mmad or a load3d), its start and end in cycles, what it
   waited for and, on the critical path, the cycles of the path it covers. A slice with a
   ``label`` (an aggregated span of a loop: iterations extrapolated or replayed by the cost-only
@@ -35,7 +25,11 @@ the Trace Event Format document that ui.perfetto.dev and chrome://tracing both l
   the core's critical path (``Timeline.critical_chain``) from its first slice to its last;
 * counter events (``"ph": "C"``, ``runtime/reports/counters.py``): the bytes in use of each
   on-chip memory (``L1 bytes``, ``L0A bytes``, ...) and the core's GM bandwidth (``GM GB/s``).
->>>>>>> trace
+* when the report costs the whole operator (``runtime/cost/operator.py``), one more process,
+  ``host``, on top: one track, ``stream``, with the kernels the host launches one after the
+  other (TransData x, TransData dy, MemSet, the dW kernel, TransData dW), each with its seconds
+  and cycles; its times are the operator's, from its first kernel, while the cores' times are
+  the dW kernel's own.
 
 The file is written atomically: to a temporary file in the same folder, renamed over ``path``.
 """
