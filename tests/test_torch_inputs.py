@@ -1,10 +1,11 @@
 """torch tensors in the public API (runtime/tensors.py): f16/bf16 tensors, contiguous or not, in;
 a torch tensor out; float32 refused in one line or rounded on request (``cast=``).
 
-torch itself is too heavy for the test extra (a 550 MB wheel plus the CUDA toolkit it depends
-on), so most tests use ``FakeTorch``, a minimal stand-in with the few methods the API calls
-(detach, cpu, float, numpy, dtype, device, from_numpy); the last test runs against the real
-``torch.nn.grad.conv3d_weight`` where torch is installed.
+The runtime never imports torch: it reads tensors through the few methods it needs (detach, cpu,
+float, numpy, dtype, device, from_numpy). Most tests use ``FakeTorch``, a minimal stand-in with
+just those methods, so the tests also show that nothing more of torch is used (and can fake a
+device this machine has not got). The tests at the end run against torch itself (a test
+dependency, see pyproject.toml): its tensors, its views and its ``torch.nn.grad.conv3d_weight``.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def test_a_tensor_and_an_array_do_not_mix(fake_torch):
 
 
 def test_against_torch_itself():
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", reason="torch is in the test extra")
     rng = np.random.default_rng(5)
     x = torch.from_numpy(rng.standard_normal((1, 16, 3, 5, 5)).astype(np.float32))
     dy = torch.from_numpy(rng.standard_normal((1, 16, 3, 5, 5)).astype(np.float32))
@@ -158,6 +159,40 @@ def test_against_torch_itself():
         want = torch.nn.grad.conv3d_weight(xk.float(), W_SHAPE, dyk.float(), padding=1)
         assert isinstance(got, torch.Tensor) and got.dtype == torch.float32
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("conv", "w_shape", "x_shape"),
+    [
+        ({"stride": 2, "padding": (1, 0, 2)}, (16, 16, 2, 3, 3), (1, 16, 4, 7, 6)),
+        ({"groups": 2, "dilation": (1, 2, 1)}, (32, 16, 1, 2, 3), (2, 32, 2, 6, 5)),
+    ],
+)
+def test_strides_padding_groups_and_dilation_as_torch_has_them(conv, w_shape, x_shape):
+    torch = pytest.importorskip("torch", reason="torch is in the test extra")
+    x = torch.randn(x_shape, generator=torch.Generator().manual_seed(7)).half()
+    out_shape = torch.nn.functional.conv3d(
+        x.float(), torch.zeros(w_shape), **conv
+    ).shape  # torch's own output-size rule
+    dy = torch.randn(out_shape, generator=torch.Generator().manual_seed(8)).half()
+    got = conv3d_weight(x, w_shape, dy, **conv)
+    want = torch.nn.grad.conv3d_weight(x.double(), w_shape, dy.double(), **conv)
+    assert got.shape == want.shape
+    torch.testing.assert_close(got.double(), want, rtol=1e-3, atol=1e-3)
+
+
+def test_real_float32_tensors_are_refused_or_cast():
+    torch = pytest.importorskip("torch", reason="torch is in the test extra")
+    x = torch.randn(X_SHAPE, generator=torch.Generator().manual_seed(3))
+    dy = torch.randn((1, 16, 2, 4, 4), generator=torch.Generator().manual_seed(4))
+    with pytest.raises(TypeError, match=r"input is a torch.float32 tensor.*input.half\(\)"):
+        conv3d_weight(x, W_SHAPE, dy, padding=1)
+    got = conv3d_weight(x, W_SHAPE, dy, padding=1, cast="bf16")
+    want = torch.nn.grad.conv3d_weight(
+        x.bfloat16().double(), W_SHAPE, dy.bfloat16().double(), padding=1
+    )
+    assert isinstance(got, torch.Tensor)
+    torch.testing.assert_close(got.double(), want, rtol=1e-4, atol=1e-4)
 
 
 def test_the_non_finite_note_counts_a_tensors_values(fake_torch):
