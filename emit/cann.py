@@ -78,6 +78,10 @@ HOST_PRELUDE = ("platform/soc_spec.h", "register/tilingdata_base.h")
 """Headers of other CANN components that the tiling API includes: the tree's own where it has
 them, else ``emit/prelude/host/``."""
 
+KERNEL_TYPE = "kernel_type.h"
+"""``KERNEL_TASK_TYPE_DEFAULT`` as CANN's precompile pass defines it (``emit/prelude/``),
+included before a kernel compiled against a tree's basic API: an unknown kernel type fails."""
+
 # Where the asc-devkit source tree keeps what an installed CANN exposes as lib/ (its
 # include/adv_api, linked as highlevel_api/lib and tikcpp/tikcfw/lib at install).
 _ALIASES = {"lib/": "adv_api/"}
@@ -106,9 +110,10 @@ class TreeFlags:
     """Headers the tree lacks, generated from the tree as its build generates them."""
 
 
-def prelude_dir(kind: str) -> Path:
-    """``emit/prelude/device`` or ``emit/prelude/host``."""
-    return Path(str(resources.files("ascend_xdsl.emit") / "prelude" / kind))
+def prelude_dir(kind: str = "") -> Path:
+    """``emit/prelude/``, or its ``device`` or ``host`` folder."""
+    path = Path(str(resources.files("ascend_xdsl.emit") / "prelude"))
+    return path / kind if kind else path
 
 
 def npu_arch(project: Path) -> str:
@@ -187,6 +192,8 @@ def tree_flags(root: Path, project: Path, work: Path, shipped_dir: Path) -> Tree
         return [flag for f in order for flag in ("-I", str(f))]
 
     device = ["-DASCENDC_CPU_DEBUG=1", f"-D__NPU_ARCH__={npu_arch(project)}"]
+    if asc is not None:
+        device += ["-include", str(prelude_dir() / KERNEL_TYPE)]
     device_folders = [prelude_dir("device")] if device_prelude else []
     kernel = [*device, *includes([*cpu_mode, *device_folders, shipped_dir])]
     host = includes([prelude_dir("host"), shipped_dir])

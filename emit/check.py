@@ -191,8 +191,8 @@ def check_project(
 ) -> CheckResult:
     """Compile every source of the emitted project in ``folder``, each within ``timeout``
     seconds; raise :class:`CheckError` with the first compiler error (``file:line:col: error:
-    ...``). With ``cann``, against the headers of that CANN tree (:func:`cann_root`) with the
-    basic API stubbed."""
+    ...``). With ``cann``, against the headers of that CANN tree (:func:`cann_root`), the
+    kernel in CANN's CPU mode (:func:`ascend_xdsl.emit.cann.tree_flags`)."""
     if not Path(folder).is_dir():
         raise CheckError(f"'{folder}' is not a folder")
     root = Path(os.path.abspath(folder))

@@ -26,6 +26,7 @@ from ascend_xdsl.emit import cann as cann_module
 from ascend_xdsl.emit import check as check_module
 from ascend_xdsl.emit.ascendc import HOST_FILE
 from ascend_xdsl.emit.check import CheckError, check_project
+from ascend_xdsl.emit.common import EmitOptions
 from ascend_xdsl.emit.project import write_project
 from ascend_xdsl.tools import conv
 
@@ -242,26 +243,42 @@ def test_the_check_compiles_the_generated_kernel_tiling(tmp_path: Path):
         check_project(folder, tree)
 
 
+LEGACY = EmitOptions(build="legacy")
 MISUSE = [
     # the usage doc's host-side alias of the position, which the kernel-side headers lack
     (
+        EmitOptions(),
         "kernel",
         "ConvType<AscendC::TPosition::GM",
         "ConvType<ConvCommonApi::TPosition::GM",
         "TPosition",
     ),
     # a wrong signature: SetSingleShape takes (singleShapeM, singleShapeN, singleShapeK)
-    ("kernel", "bpFilter.SetSingleShape(16, ", "bpFilter.SetSingleShape(", "SetSingleShape"),
+    (
+        EmitOptions(),
+        "kernel",
+        "bpFilter.SetSingleShape(16, ",
+        "bpFilter.SetSingleShape(",
+        "SetSingleShape",
+    ),
     # the tiling API's Set call misspelt
-    ("host", "tiler.SetStride(", "tiler.SetStrides(", "SetStrides"),
+    (EmitOptions(), "host", "tiler.SetStride(", "tiler.SetStrides(", "SetStrides"),
+    # a kernel type that does not exist (the real build's precompile pass rejects it)
+    (
+        LEGACY,
+        "kernel",
+        "KERNEL_TYPE_AIC_ONLY",
+        "KERNEL_TYPE_MIX_AIC_3_0",
+        "KERNEL_TYPE_MIX_AIC_3_0",
+    ),
 ]
 
 
-def _check_misused(tmp_path: Path, tree: Path | None, misuse: tuple[str, str, str, str]) -> None:
+def _check_misused(tmp_path: Path, tree: Path | None, misuse: tuple) -> None:
     """Plant the misuse in the small layer's project: the check fails at the planted line
     with an error that names what was planted."""
-    where, good, bad, named = misuse
-    _, project = _project("small", 2)
+    options, where, good, bad, named = misuse
+    _, project = _project("small", 2, options)
     folder = write_project(tmp_path / "p", project)
     path = folder / (project.kernel_file if where == "kernel" else HOST_FILE)
     text = path.read_text()
@@ -273,13 +290,13 @@ def _check_misused(tmp_path: Path, tree: Path | None, misuse: tuple[str, str, st
 
 
 @needs_gxx
-@pytest.mark.parametrize("misuse", MISUSE, ids=[m[3] for m in MISUSE])
+@pytest.mark.parametrize("misuse", MISUSE, ids=[m[4] for m in MISUSE])
 def test_a_misused_api_fails_the_shipped_headers(tmp_path: Path, misuse):
     _check_misused(tmp_path, None, misuse)
 
 
 @needs_real_tree
-@pytest.mark.parametrize("misuse", MISUSE, ids=[m[3] for m in MISUSE])
+@pytest.mark.parametrize("misuse", MISUSE, ids=[m[4] for m in MISUSE])
 def test_a_misused_api_fails_the_real_headers(tmp_path: Path, misuse):
     _check_misused(tmp_path, Path(REAL_TREE), misuse)
 
