@@ -15,11 +15,12 @@ parameters fails too. An ``.asc`` source is compiled as C++ with its ``<<<blocks
 stream>>>`` launches rewritten, on the same line, as a call of a stand-in taking the three
 launch operands followed by the kernel's own call.
 
-With ``--cann DIR`` (or ``$ASCEND_HOME_PATH``), the API and AscendCL headers come from that
-installed tree (:func:`cann_root`); only the basic API's entry headers stay the shipped stub,
-which takes ``TPosition`` from the tree's own type header (:data:`BASIC_API_TYPES`), and a
-header the tree lacks falls back to the shipped one (docs/ascendc.md, "check-ascendc --cann",
-which also says how far this gets against the real asc-devkit tree).
+With ``--cann DIR`` (or ``$ASCEND_HOME_PATH``), the headers come from that installed tree
+(:func:`cann_root`): the kernel is compiled as CANN's CPU run mode compiles one, against the
+tree's real high-level and basic API, and only what the tree lacks comes from elsewhere (the
+device compiler's builtins from ``emit/prelude/``, ``kernel_tiling.h`` generated from the
+tree, the rest from the shipped headers): :mod:`ascend_xdsl.emit.cann`, and docs/ascendc.md,
+"check-ascendc --cann", for what that settles against the real asc-devkit tree.
 
 Checking a project someone sent must never run their code, so the folder adds nothing to the
 compiler's command line but its sources, by absolute path: names that begin with ``-`` or
@@ -42,6 +43,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ascend_xdsl.emit.cann import TreeError, TreeFlags, tree_flags
 from ascend_xdsl.emit.common import HOST_FILE
 from ascend_xdsl.ir.files import InputFileError, read_text
 
@@ -80,35 +82,6 @@ _LAUNCH_STANDIN = (
 ASCEND_HOME = "ASCEND_HOME_PATH"
 """The environment variable CANN's set_env.sh sets to the installed toolkit."""
 
-CANN_HEADERS = (
-    "acl/acl.h",
-    "kernel_tiling/kernel_tiling.h",
-    "lib/conv_backprop/conv3d_bp_filter_api.h",
-    "lib/conv_backprop/conv3d_bp_filter_tiling.h",
-    "tiling/platform/platform_ascendc.h",
-)
-"""The headers an emitted project includes that ``--cann`` takes from the installed tree.
-``kernel_operator.h``, the basic API, is always the shipped declaration stub: the real one is
-the device compiler's and does not compile with g++."""
-
-_TREE_PROBES = ("include/adv_api/conv/common/conv_common.h", "utils/base/sys_constants.h")
-"""Paths the real headers include each other by (from the asc-devkit root): their folder is
-an include folder too when the tree has them."""
-
-BASIC_API_HEADERS = ("kernel_operator.h", "kernel_basic_intf.h")
-"""The basic API's entry headers (asc-devkit ``include/kernel_operator.h``,
-``include/basic_api/kernel_basic_intf.h``): with ``--cann`` both are the shipped declaration
-stub, the one part of the tree the check never reads."""
-
-BASIC_API_TYPES = "basic_api/common_types.h"
-"""The basic API's type header (asc-devkit ``impl/basic_api/common_types.h``: ``TPosition``),
-which the tree's high-level headers include themselves: with ``--cann`` the stub includes the
-tree's copy (``-D ASCEND_XDSL_BASIC_API_TYPES``) instead of declaring ``TPosition`` again."""
-
-# Where the asc-devkit source tree keeps what an installed CANN exposes as lib/ (its
-# include/adv_api, linked as highlevel_api/lib and tikcpp/tikcfw/lib at install).
-_ALIASES = {"lib/": "adv_api/"}
-
 
 class CheckError(Exception):
     """The project cannot be checked (no compiler, no sources) or does not compile."""
@@ -122,6 +95,10 @@ class CheckResult:
     """The CANN tree checked against, or None for the shipped headers."""
     shipped: tuple[str, ...] = ()
     """With ``cann``: the headers it lacked, taken from the shipped ones."""
+    prelude: tuple[str, ...] = ()
+    """With ``cann``: the headers it lacked, taken from the prelude (``emit/prelude/``)."""
+    generated: tuple[str, ...] = ()
+    """With ``cann``: the headers it lacked, generated from it as its build does."""
 
 
 def cann_root(explicit: str | None) -> Path | None:
@@ -135,51 +112,6 @@ def cann_root(explicit: str | None) -> Path | None:
     if not root.is_dir():
         raise CheckError(f"{where} {given}: no such folder")
     return root
-
-
-def _cann_include_dirs(
-    root: Path, aliases: Path
-) -> tuple[list[Path], tuple[str, ...], Path | None]:
-    """The include folders of ``root`` that hold the :data:`CANN_HEADERS`, the headers it
-    has none of, and its :data:`BASIC_API_TYPES` header (None when it has none). A
-    header of the asc-devkit source layout (``include/adv_api/...`` for ``lib/...``) is
-    reached through a link in ``aliases``."""
-    found: list[Path] = []
-    missing: list[str] = []
-    files = [p for p in root.rglob("*.h") if p.is_file()]
-    for header in CANN_HEADERS:
-        folder = _folder_holding(files, header)
-        if folder is None:
-            for name, alias in _ALIASES.items():
-                if header.startswith(name):
-                    target = _folder_holding(files, alias + header.removeprefix(name))
-                    if target is not None:
-                        link = aliases / name.rstrip("/")
-                        if not link.exists():
-                            link.symlink_to(target / alias.rstrip("/"), target_is_directory=True)
-                        folder = aliases
-        if folder is None:
-            missing.append(header)
-        elif folder not in found:
-            found.append(folder)
-    if len(missing) == len(CANN_HEADERS):
-        raise CheckError(f"{root}: none of {', '.join(CANN_HEADERS)} is in it: not a CANN tree")
-    for probe in _TREE_PROBES:
-        folder = _folder_holding(files, probe)
-        if folder is not None and folder not in found:
-            found.append(folder)
-    types = _folder_holding(files, BASIC_API_TYPES)
-    return found, tuple(missing), None if types is None else types / BASIC_API_TYPES
-
-
-def _folder_holding(files: list[Path], header: str) -> Path | None:
-    """The include folder from which ``header`` resolves to one of ``files`` (shortest path)."""
-    parts = Path(header).parts
-    hits = [f for f in files if f.parts[-len(parts) :] == parts]
-    if not hits:
-        return None
-    best = min(hits, key=lambda f: len(f.parts))
-    return Path(*best.parts[: -len(parts)])
 
 
 def include_dir() -> Path:
@@ -259,8 +191,8 @@ def check_project(
 ) -> CheckResult:
     """Compile every source of the emitted project in ``folder``, each within ``timeout``
     seconds; raise :class:`CheckError` with the first compiler error (``file:line:col: error:
-    ...``). With ``cann``, against the headers of that CANN tree (:func:`cann_root`) with the
-    basic API stubbed."""
+    ...``). With ``cann``, against the headers of that CANN tree (:func:`cann_root`), the
+    kernel in CANN's CPU mode (:func:`ascend_xdsl.emit.cann.tree_flags`)."""
     if not Path(folder).is_dir():
         raise CheckError(f"'{folder}' is not a folder")
     root = Path(os.path.abspath(folder))
@@ -286,40 +218,39 @@ def check_project(
         header.write_text(_launch_header(kernel_name, params), encoding="utf-8")
         standin = gen / "ascend_xdsl_launch.h"
         standin.write_text(_LAUNCH_STANDIN, encoding="utf-8")
-        includes, shipped = _include_flags(cann, gen)
+        kernel_flags, host_flags, tree = _include_flags(cann, root, gen)
         sources = [*kernels, host]
         for source in sources:
             # Absolute paths (g++ has no "--"): nothing of the folder's becomes an option.
             args = _source_args(source, texts[source], gen)
+            includes = host_flags if source == host else kernel_flags
             command = [compiler, *FLAGS, *includes, "-I", generated, *args]
             returncode, output = _compile(command, generated, timeout, source)
             if returncode != 0:
                 raise CheckError(_first_error(output, source))
     return CheckResult(
-        files=tuple(s.name for s in sources), compiler=compiler, cann=cann, shipped=shipped
+        files=tuple(s.name for s in sources),
+        compiler=compiler,
+        cann=cann,
+        shipped=() if tree is None else tree.shipped,
+        prelude=() if tree is None else tree.prelude,
+        generated=() if tree is None else tree.generated,
     )
 
 
-def _include_flags(cann: Path | None, generated: Path) -> tuple[list[str], tuple[str, ...]]:
-    """``-I`` flags: the shipped headers, or the stub of the basic API, the CANN tree's
-    folders, and the shipped headers for what the tree lacks."""
+def _include_flags(
+    cann: Path | None, folder: Path, generated: Path
+) -> tuple[list[str], list[str], TreeFlags | None]:
+    """The flags of the kernel sources and of the host source: the shipped headers, or the
+    CANN tree's (:func:`ascend_xdsl.emit.cann.tree_flags`)."""
     if cann is None:
-        return ["-I", str(include_dir())], ()
-    stub = generated / "basic-api-stub"
-    stub.mkdir()
-    for name in BASIC_API_HEADERS:
-        (stub / name).symlink_to(include_dir() / "kernel_operator.h")
-    aliases = generated / "cann-aliases"
-    aliases.mkdir()
-    folders, missing, types = _cann_include_dirs(cann, aliases)
-    flags = ["-I", str(stub)]
-    if types is not None:
-        if '"' in str(types) or "\n" in str(types):
-            raise CheckError(f"{types}: a path with a quote or a line break cannot be #included")
-        flags.append(f'-DASCEND_XDSL_BASIC_API_TYPES="{types}"')
-    for folder in folders:
-        flags += ["-I", str(folder)]
-    return [*flags, "-I", str(include_dir())], missing
+        shipped = ["-I", str(include_dir())]
+        return shipped, shipped, None
+    try:
+        tree = tree_flags(cann, folder, generated, include_dir())
+    except TreeError as e:
+        raise CheckError(str(e)) from None
+    return list(tree.kernel), list(tree.host), tree
 
 
 def _source_args(source: Path, text: str, generated: Path) -> list[str]:

@@ -231,11 +231,21 @@ def check_ascendc(folder: str, cann: str | None, timeout: float) -> str:
         result = check_project(folder, cann_root(cann), timeout)
     except CheckError as e:
         raise CliError(f"check-ascendc: {e}") from None
-    against = (
-        "the declaration headers"
-        if result.cann is None
-        else f"the CANN headers of {result.cann} (basic API stubbed)"
-    )
+    against = "the declaration headers"
+    if result.cann is not None:
+        # What the tree lacked and where it came from instead (docs/ascendc.md).
+        lacked = [
+            f"{what}: {', '.join(names)}"
+            for what, names in (
+                ("generated from the tree", result.generated),
+                ("from the prelude", result.prelude),
+                ("shipped", result.shipped),
+            )
+            if names
+        ]
+        against = f"the headers of {result.cann}, the kernel in CANN's CPU mode" + "".join(
+            f"; {part}" for part in lacked
+        )
     return (
         f"check-ascendc: {', '.join(result.files)} compile with g++ -std=c++17 -fsyntax-only "
         f"against {against} (names, types and call shapes; not a CANN build)\n"

@@ -96,8 +96,8 @@ def make_parser() -> argparse.ArgumentParser:
         help="syntax-check an --emit ascendc project with g++",
         description="Compile the sources of an --emit ascendc project with g++ -std=c++17 "
         "-fsyntax-only against the declaration headers ascend-xdsl ships, or with --cann (or "
-        "$ASCEND_HOME_PATH set) an installed CANN's headers with the basic API stubbed (names, "
-        "types and call shapes as documented; not a CANN build).",
+        "$ASCEND_HOME_PATH set) a CANN or asc-devkit tree's headers, the kernel as CANN's CPU "
+        "mode compiles it (names, types and call shapes; not a CANN build).",
     )
     check.add_argument("folder", metavar="DIR", help="the folder --emit ascendc -o wrote")
     check.add_argument(

@@ -32,15 +32,8 @@ enum KernelMetaType {
 };
 #define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(static_cast<KernelMetaType>(type))
 
-// check-ascendc --cann: the installed tree's own basic-API type header (its TPosition), which
-// the tree's high-level headers include too; declaring TPosition here as well would collide.
-#ifdef ASCEND_XDSL_BASIC_API_TYPES
-#include ASCEND_XDSL_BASIC_API_TYPES
-#endif
-
 namespace AscendC {
 
-#ifndef ASCEND_XDSL_BASIC_API_TYPES
 // Logical buffer positions (DEVKIT docs, 通用说明和约束.md, table 1).
 enum class TPosition : uint8_t {
     GM,
@@ -56,7 +49,6 @@ enum class TPosition : uint8_t {
     VECOUT,
     VECCALC,
 };
-#endif
 
 // A tensor in global memory: a typed view of a GM address (GlobalTensor docs).
 template <typename T>
