@@ -1,4 +1,4 @@
-"""Plain numpy reference of Conv3DBackpropFilter (dW).
+"""Plain numpy references of Conv3DBackpropFilter (dW) and of the forward Conv3D.
 
 For each group (the formula of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md``, with
 the padding and dilation the kernel applies)::
@@ -9,6 +9,7 @@ the padding and dilation the kernel applies)::
 with out-of-range X counted as 0. This is the ``--check`` reference of the runtime and the
 oracle of the tests, so it deliberately shares nothing with the lowering, the tiler or the
 formats: logical NCDHW arrays in, a logical (Cout, Cin/g, kD, kH, kW) float32 array out.
+The forward convolution (``conv3d_reference``) follows the same rules and shares nothing either.
 Inputs (float16 or ml_dtypes.bfloat16) are widened to float32 first and every product is
 accumulated in float32, matching the fp32 L0C of the cube unit.
 """
@@ -155,3 +156,62 @@ def conv3d_weight_reference_direct(
                                         acc += dyf[n, co, od, oh, ow] * xf[n, c_in, zd, zh, zw]
                         out[co, ci, a, b, c] = acc
     return out
+
+
+def conv3d_reference(
+    x: np.ndarray,
+    weight: np.ndarray,
+    bias: np.ndarray | None = None,
+    stride: Triple = (1, 1, 1),
+    padding6: Pads6 = (0, 0, 0, 0, 0, 0),
+    dilation: Triple = (1, 1, 1),
+    groups: int = 1,
+    accumulate: type[np.floating] = np.float32,
+) -> np.ndarray:
+    """The forward convolution y (N, Cout, Do, Ho, Wo) of x (N, Cin, D, H, W) and a weight
+    (Cout, Cin/g, kD, kH, kW), plus ``bias`` (Cout,) when given, per group, out-of-range x
+    counting as zero (``torch.nn.functional.conv3d``). Products are summed in ``accumulate``
+    (float32 as in L0C) and returned in it: the caller rounds to the output type.
+
+    Vectorised like :func:`conv3d_weight_reference`: one GEMM per kernel tap,
+    (Cout/g, Cin/g) × (Cin/g, N·Do·Ho·Wo) per group."""
+    if x.ndim != 5 or weight.ndim != 5:
+        raise ValueError(f"x and weight must be 5-D, got shapes {x.shape} and {weight.shape}")
+    n, cin = x.shape[:2]
+    cout, cin_g, kd, kh, kw = weight.shape
+    if groups < 1 or cin % groups or cout % groups or cin // groups != cin_g:
+        raise ValueError(f"groups={groups} does not fit Cin={cin}, Cout={cout}, Cin/g={cin_g}")
+    if bias is not None and bias.shape != (cout,):
+        raise ValueError(f"bias shape {bias.shape} must be ({cout},)")
+    outs = []
+    for axis in range(3):
+        size, k = x.shape[2 + axis], weight.shape[2 + axis]
+        lo, hi = padding6[2 * axis], padding6[2 * axis + 1]
+        o = (size + lo + hi - dilation[axis] * (k - 1) - 1) // stride[axis] + 1
+        if o <= 0:
+            raise ValueError(f"spatial axis {axis}: the dilated kernel does not fit the input")
+        outs.append(o)
+    do, ho, wo = outs
+    pf, pb, pu, pd, pl, pr = padding6
+    xg = x.reshape(n, groups, cin_g, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
+    xp = np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+    wg = weight.astype(accumulate).reshape(groups, cout // groups, cin_g, kd, kh, kw)
+    positions = n * do * ho * wo
+    sd, sh, sw = stride
+    dd, dh, dw = dilation
+    out = np.zeros((groups, cout // groups, positions), dtype=accumulate)
+    with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
+        for tap in range(kd * kh * kw):
+            a, b, c = np.unravel_index(tap, (kd, kh, kw))
+            win = xp[
+                ...,
+                a * dd : a * dd + sd * (do - 1) + 1 : sd,
+                b * dh : b * dh + sh * (ho - 1) + 1 : sh,
+                c * dw : c * dw + sw * (wo - 1) + 1 : sw,
+            ].reshape(groups, cin_g, positions)
+            # (g, Cout/g, Cin/g) @ (g, Cin/g, P): this tap's share of every output position.
+            out += np.matmul(wg[..., a, b, c], win)
+    y = out.reshape(cout, n, do, ho, wo).transpose(1, 0, 2, 3, 4)
+    if bias is not None:
+        y = y + bias.astype(accumulate).reshape(1, cout, 1, 1, 1)
+    return np.ascontiguousarray(y)
