@@ -66,7 +66,7 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect
 from xdsl.utils.exceptions import VerifyException
 
-from ascend_xdsl.dialects.attributes import DwTilingAttr, element_type_name
+from ascend_xdsl.dialects.attributes import Conv3DTilingAttr, DwTilingAttr, element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat
@@ -328,13 +328,14 @@ class Conv3DOp(IRDLOperation):
     pads = prop_def(DenseArrayBase.constr(i64))
     dilations = prop_def(DenseArrayBase.constr(i64))
     groups = prop_def(IntegerAttr[I64])
+    tiling = opt_prop_def(Conv3DTilingAttr)
 
     traits = traits_def(MemoryReadEffect(), MemoryAllocEffect())
 
     assembly_format = (
         "$x `,` $weight (`bias` $bias^)? `strides` $strides `pads` $pads `dilations` $dilations"
-        " `groups` $groups attr-dict `:` type($x) `,` type($weight) (`,` type($bias)^)?"
-        " `->` type($result)"
+        " `groups` $groups (`tiling` qualified($tiling)^)? attr-dict `:` type($x) `,`"
+        " type($weight) (`,` type($bias)^)? `->` type($result)"
     )
 
     def __init__(
@@ -347,6 +348,7 @@ class Conv3DOp(IRDLOperation):
         pads: Sequence[int],
         dilations: Sequence[int],
         groups: int,
+        tiling: Conv3DTilingAttr | None = None,
     ):
         super().__init__(
             operands=[x, weight, [] if bias is None else [bias]],
@@ -356,6 +358,7 @@ class Conv3DOp(IRDLOperation):
                 "pads": DenseArrayBase.from_list(i64, pads),
                 "dilations": DenseArrayBase.from_list(i64, dilations),
                 "groups": IntegerAttr(groups, i64),
+                "tiling": tiling,
             },
         )
 
@@ -420,6 +423,10 @@ class Conv3DOp(IRDLOperation):
                     f"with {element_type_name(x_et)} x (the Conv3D API's combinations), got "
                     f"{element_type_name(b_et)}"
                 )
+        if self.tiling is not None:
+            mismatch = self.tiling.tiling.problem_errors(problem)
+            if mismatch:
+                raise VerifyException(mismatch[0])
 
 
 OPS = (Conv3DBackpropFilterOp, Conv3DOp)

@@ -109,6 +109,7 @@ class LegalizeConv3DFormats(RewritePattern):
             pads=op.pads.get_values(),
             dilations=op.dilations.get_values(),
             groups=groups,
+            tiling=op.tiling,
         )
         conv.result.name_hint = _hint(op.result, "5")
         back = TransDataOp(conv.result, y_type)

@@ -10,8 +10,8 @@ K loops that fits L0A and L0B) with the whole K of one GEMM as the L1 depth, whi
 tiling's full-load case.
 
 The multi-core split (``conv3d_tiling``) is the project's own: whole batches first, then Dout,
-then Cout in C0 blocks, then M in 16-row blocks, each cut so that no core is idle; the API only
-ever sees one core's single shape (``SetSingleOutputShape``).
+then Cout in C0 blocks (groups 1 only), then M in 16-row blocks, each cut so that no core is
+idle; the API only ever sees one core's single shape (``SetSingleOutputShape``).
 """
 
 from __future__ import annotations
@@ -194,7 +194,8 @@ def conv3d_tiling(
     left = cores // batch_dim
     do_dim, single_do = _cut(problem.dout, min(problem.dout, left), 1)
     left //= do_dim
-    co_dim, single_co = _cut(problem.cout, left, FRACTAL)
+    # Grouped weights are stored per enlarged group (FRACTAL_Z_3D): Cout is then not split.
+    co_dim, single_co = _cut(problem.cout, left if problem.groups == 1 else 1, FRACTAL)
     left //= co_dim
     m_whole = problem.ho * problem.wo
     m_dim, single_m = _cut(m_whole, left, FRACTAL)
