@@ -115,3 +115,9 @@
 %x, %w, %b = "test.op"() : () -> (memref<2x16x4x8x8xbf16>, memref<16x16x3x3x3xbf16>, memref<16xbf16>)
 %y = ascend.conv3d %x, %w bias %b strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 : memref<2x16x4x8x8xbf16>, memref<16x16x3x3x3xbf16>, memref<16xbf16> -> memref<2x16x4x8x8xbf16>
 // CHECK: Operation does not verify: bias element type must be f32 with bf16 x (the Conv3D API's combinations), got bf16
+
+// -----
+
+%x, %w = "test.op"() : () -> (!ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>)
+%y = ascend.conv3d %x, %w strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 tiling #ascend.conv3d_tiling<org_do = 4, org_co = 16, org_ho = 8, org_wo = 8, org_di = 4, org_ci = 16, org_hi = 9, org_wi = 8, kernel_d = 3, kernel_h = 3, kernel_w = 3, single_core_do = 4, single_core_co = 16, single_core_m = 64, groups = 1, stride_h = 1, stride_w = 1, stride_d = 1, dilation_h = 1, dilation_w = 1, dilation_d = 1, pad_head = 1, pad_tail = 1, pad_up = 1, pad_down = 1, pad_left = 1, pad_right = 1, m_l0 = 16, k_l0 = 16, n_l0 = 16, pbuffer_flag = 0> : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16> -> !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+// CHECK: Operation does not verify: tiling org_hi = 9 does not match the problem's 8
