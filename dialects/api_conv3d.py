@@ -52,9 +52,12 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
-from ascend_xdsl.dialects.api_level import calls_in_program_order
-from ascend_xdsl.dialects.attributes import Conv3DTilingAttr, element_type_name
-from ascend_xdsl.dialects.hw_base import constant_value
+from ascend_xdsl.dialects.api_level import (
+    calls_in_program_order,
+    check_constant_at_least,
+    check_tensor_matches,
+)
+from ascend_xdsl.dialects.attributes import Conv3DTilingAttr
 from ascend_xdsl.dialects.types import Conv3DApiType, GmTensorType
 
 
@@ -116,13 +119,6 @@ class _Conv3DCall(IRDLOperation):
         return self.obj.type
 
 
-def _check_non_negative(op: IRDLOperation, what: str, value: SSAValue, low: int) -> None:
-    c = constant_value(value)
-    if c is not None and c < low:
-        bound = "be at least 1" if low == 1 else "not be negative"
-        raise VerifyException(f"{op.name} {what} must {bound}, got {c}")
-
-
 @irdl_op_definition
 class Conv3DInitOp(_Conv3DCall):
     """``Init(&tiling)``: hand the object its tiling; carves the L1/L0 buffers."""
@@ -154,13 +150,8 @@ class _Conv3DTensorCall(_Conv3DCall):
                 f"{self.name} on a Conv3D object without a bias type (SetBias must not be "
                 "called then)"
             )
-        ct = obj.role(self.ROLE)
-        if t.conv_format != ct.format.data or t.element_type != ct.element_type:
-            raise VerifyException(
-                f"{self.name} expects the object's {self.ROLE} {ct.describe()}, got a tensor in "
-                f"{t.conv_format} of {element_type_name(t.element_type)}"
-            )
-        _check_non_negative(self, "offset", self.offset, 0)
+        check_tensor_matches(self, self.ROLE, obj.role(self.ROLE), t)
+        check_constant_at_least(self, "offset", self.offset, 0)
 
 
 @irdl_op_definition
@@ -204,7 +195,7 @@ class Conv3DSetSingleOutputShapeOp(_Conv3DCall):
 
     def verify_(self) -> None:
         for what, value in (("singleCo", self.co), ("singleDo", self.do), ("singleM", self.m)):
-            _check_non_negative(self, what, value, 1)
+            check_constant_at_least(self, what, value, 1)
 
 
 @irdl_op_definition
@@ -222,7 +213,7 @@ class Conv3DSetInputStartPositionOp(_Conv3DCall):
         super().__init__(operands=[obj, di_start, m_start])
 
     def verify_(self) -> None:
-        _check_non_negative(self, "mStartPos", self.m_start, 0)
+        check_constant_at_least(self, "mStartPos", self.m_start, 0)
 
 
 @irdl_op_definition

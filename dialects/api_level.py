@@ -57,7 +57,7 @@ from ascend_xdsl.dialects.hw_base import constant_value
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 
 
-def _check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int) -> None:
+def check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int) -> None:
     """A constant operand below ``low`` is refused here; a computed one by the simulation
     (``runtime/executors/api_sim.py``), which also knows the tiling's upper bounds."""
     c = constant_value(value)
@@ -66,7 +66,7 @@ def _check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int
         raise VerifyException(f"{op.name} {what} must {bound}, got {c}")
 
 
-def _check_tensor_matches(
+def check_tensor_matches(
     op: IRDLOperation, role: str, conv_type: ConvTypeAttr, t: GmTensorType
 ) -> None:
     if t.conv_format != conv_type.format.data or t.element_type != conv_type.element_type:
@@ -184,10 +184,10 @@ class _SetTensorOp(_ObjectCall):
 
     def verify_(self) -> None:
         assert isinstance(self.tensor.type, GmTensorType)
-        _check_tensor_matches(
+        check_tensor_matches(
             self, self.ROLE, getattr(self.object_type, self.ROLE), self.tensor.type
         )
-        _check_constant_at_least(self, "offset", self.offset, 0)
+        check_constant_at_least(self, "offset", self.offset, 0)
 
 
 @irdl_op_definition
@@ -222,7 +222,7 @@ class SetSingleShapeOp(_ObjectCall):
 
     def verify_(self) -> None:
         for what, value in (("M", self.m), ("N", self.n), ("K", self.k)):
-            _check_constant_at_least(self, what, value, 1)
+            check_constant_at_least(self, what, value, 1)
 
 
 @irdl_op_definition
@@ -238,7 +238,7 @@ class SetStartPositionOp(_ObjectCall):
         super().__init__(operands=[obj, ho_start])
 
     def verify_(self) -> None:
-        _check_constant_at_least(self, "hoStartIdx", self.ho_start, 0)
+        check_constant_at_least(self, "hoStartIdx", self.ho_start, 0)
 
 
 @irdl_op_definition
@@ -274,7 +274,7 @@ class GetTensorCOp(_ObjectCall):
 
     def verify_(self) -> None:
         assert isinstance(self.tensor.type, GmTensorType)
-        _check_tensor_matches(self, "grad_weight", self.object_type.grad_weight, self.tensor.type)
+        check_tensor_matches(self, "grad_weight", self.object_type.grad_weight, self.tensor.type)
 
 
 @irdl_op_definition

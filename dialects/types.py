@@ -204,6 +204,23 @@ class LocalTensorType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"local_tensor in {pos} must hold f16, bf16 or f32, got {et}")
 
 
+def expect_conv_type(
+    kind: str, role: str, ct: ConvTypeAttr, fmt: ConvFormat, types: Sequence[Attribute]
+) -> None:
+    """The rule every API object type has for each of its ConvTypes: in GM, in ``fmt``, of one
+    of ``types``; ``kind`` names the object type in the message."""
+    if ct.position.data != TPosition.GM:
+        raise VerifyException(f"{kind} {role} must be in GM, got {ct.position.data}")
+    if ct.format.data != fmt:
+        raise VerifyException(f"{kind} {role} must be in format {fmt}, got {ct.format.data}")
+    if ct.element_type not in types:
+        allowed = " or ".join(element_type_name(t) for t in types)
+        raise VerifyException(
+            f"{kind} {role} element type must be {allowed}, got "
+            f"{element_type_name(ct.element_type)}"
+        )
+
+
 @irdl_attr_definition
 class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
     """The Ascend C ``Conv3DBackpropFilter<INPUT, WEIGHT, GRAD_OUTPUT, GRAD_WEIGHT>`` object."""
@@ -250,20 +267,7 @@ class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
         def expect(
             role: str, ct: ConvTypeAttr, fmt: ConvFormat, types: Sequence[Attribute]
         ) -> None:
-            if ct.position.data != TPosition.GM:
-                raise VerifyException(
-                    f"conv3d_bp_filter {role} must be in GM, got {ct.position.data}"
-                )
-            if ct.format.data != fmt:
-                raise VerifyException(
-                    f"conv3d_bp_filter {role} must be in format {fmt}, got {ct.format.data}"
-                )
-            if ct.element_type not in types:
-                allowed = " or ".join(element_type_name(t) for t in types)
-                raise VerifyException(
-                    f"conv3d_bp_filter {role} element type must be {allowed}, got "
-                    f"{element_type_name(ct.element_type)}"
-                )
+            expect_conv_type("conv3d_bp_filter", role, ct, fmt, types)
 
         expect("input", self.input, ConvFormat.NDC1HWC0, (f16, bf16))
         expect("weight_size", self.weight_size, ConvFormat.ND, (i32,))
@@ -366,18 +370,7 @@ class Conv3DApiType(ParametrizedAttribute, TypeAttribute):
         if isinstance(self.bias, ConvTypeAttr):
             expected.append(("bias", self.bias, ConvFormat.ND, (f16, f32)))
         for role, ct, fmt, types in expected:
-            if ct.position.data != TPosition.GM:
-                raise VerifyException(f"conv3d_api {role} must be in GM, got {ct.position.data}")
-            if ct.format.data != fmt:
-                raise VerifyException(
-                    f"conv3d_api {role} must be in format {fmt}, got {ct.format.data}"
-                )
-            if ct.element_type not in types:
-                allowed = " or ".join(element_type_name(t) for t in types)
-                raise VerifyException(
-                    f"conv3d_api {role} element type must be {allowed}, got "
-                    f"{element_type_name(ct.element_type)}"
-                )
+            expect_conv_type("conv3d_api", role, ct, fmt, types)
         et = self.input.element_type
         for role, ct in (("weight", self.weight), ("output", self.output)):
             if ct.element_type != et:

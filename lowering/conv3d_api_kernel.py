@@ -52,7 +52,7 @@ from ascend_xdsl.lowering.index_arith import (
     if_,
     min_,
     mul,
-    rem,
+    split_index,
     sub,
     sum_,
     value,
@@ -61,12 +61,7 @@ from ascend_xdsl.lowering.index_arith import (
 
 def split_block_index(block: Idx, t: Conv3DTiling) -> tuple[Idx, Idx, Idx, Idx]:
     """Block index → (batch, Dout, Cout, M) core coordinates, M fastest."""
-    coords: list[Idx] = []
-    rest = block
-    for dim in (t.m_dim, t.co_dim, t.do_dim, t.batch_dim):
-        coords.append(rem(rest, dim) if dim > 1 else 0)
-        rest = floordiv(rest, dim) if dim > 1 else rest
-    m, co, do, batch = coords
+    m, co, do, batch = split_index(block, (t.m_dim, t.co_dim, t.do_dim, t.batch_dim))
     return batch, do, co, m
 
 

@@ -84,6 +84,7 @@ from ascend_xdsl.lowering.index_arith import (
     min_,
     mul,
     rem,
+    split_index,
     sub,
     sum_,
     value,
@@ -105,12 +106,8 @@ class CoreCoordinates:
 def split_block_index(block: Idx, t: DwTiling) -> CoreCoordinates:
     """Block index → core coordinates, K fastest (hicann/ops-nn ``Conv3dDw::Process``,
     ``op_kernel/arch22/conv3d_backprop_filter_v2.h``)."""
-    coords: list[Idx] = []
-    rest = block
-    for dim in (t.k_dim, t.n_dim, t.m_dim, t.batch_dim, t.dk_dim, t.group_dim):
-        coords.append(rem(rest, dim) if dim > 1 else 0)
-        rest = floordiv(rest, dim) if dim > 1 else rest
-    return CoreCoordinates(*coords)
+    dims = (t.k_dim, t.n_dim, t.m_dim, t.batch_dim, t.dk_dim, t.group_dim)
+    return CoreCoordinates(*split_index(block, dims))
 
 
 def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilterType) -> None:

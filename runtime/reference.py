@@ -53,6 +53,33 @@ def _check_shapes(
             )
 
 
+def _grouped_padded(
+    x: np.ndarray, groups: int, padding6: Pads6, accumulate: type[np.floating]
+) -> np.ndarray:
+    """x as (group, Cin/g, N, D, H, W) in ``accumulate``, zero-padded: a kernel tap's window
+    is then one strided view (:func:`_tap_window`)."""
+    n, cin = x.shape[:2]
+    pf, pb, pu, pd, pl, pr = padding6
+    xg = x.reshape(n, groups, cin // groups, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
+    return np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+
+
+def _tap_window(
+    xp: np.ndarray, tap: tuple[int, int, int], outs: Triple, stride: Triple, dilation: Triple
+) -> np.ndarray:
+    """The input positions kernel tap ``tap`` reads for every output position:
+    (group, Cin/g, N·Do·Ho·Wo) of the padded grouped x."""
+    (a, b, c), (do, ho, wo) = tap, outs
+    (sd, sh, sw), (dd, dh, dw) = stride, dilation
+    win = xp[
+        ...,
+        a * dd : a * dd + sd * (do - 1) + 1 : sd,
+        b * dh : b * dh + sh * (ho - 1) + 1 : sh,
+        c * dw : c * dw + sw * (wo - 1) + 1 : sw,
+    ]
+    return win.reshape(xp.shape[0], xp.shape[1], -1)
+
+
 def conv3d_weight_reference(
     x: np.ndarray,
     dy: np.ndarray,
@@ -76,16 +103,11 @@ def conv3d_weight_reference(
     cout, cin_g, kd, kh, kw = weight_shape
     n = x.shape[0]
     do, ho, wo = dy.shape[2:]
-    pf, pb, pu, pd, pl, pr = padding6
-    # x as (group, Cin/g, N, D, H, W), padded: a tap's window is then one strided view.
-    xg = x.reshape(n, groups, cin_g, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
-    xp = np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+    xp = _grouped_padded(x, groups, padding6, accumulate)
     # dy as (group, N·Do·Ho·Wo, Cout/g): the right operand of every tap's GEMM.
     positions = n * do * ho * wo
     dyg = dy.astype(accumulate).reshape(n, groups, cout // groups, do * ho * wo)
     dyg = np.ascontiguousarray(dyg.transpose(1, 0, 3, 2)).reshape(groups, positions, -1)
-    sd, sh, sw = stride
-    dd, dh, dw = dilation
     out = np.zeros((groups, cout // groups, cin_g, kd, kh, kw), dtype=accumulate)
     taps = kd * kh * kw
     # One BLAS thread: these GEMMs are long and thin (Cout/g x Cin/g outputs, N·Do·Ho·Wo terms),
@@ -95,13 +117,7 @@ def conv3d_weight_reference(
     with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
         for tap in range(taps):
             a, b, c = np.unravel_index(tap, (kd, kh, kw))
-            # The input positions this tap reads for every output position.
-            win = xp[
-                ...,
-                a * dd : a * dd + sd * (do - 1) + 1 : sd,
-                b * dh : b * dh + sh * (ho - 1) + 1 : sh,
-                c * dw : c * dw + sw * (wo - 1) + 1 : sw,
-            ].reshape(groups, cin_g, positions)
+            win = _tap_window(xp, (a, b, c), (do, ho, wo), stride, dilation)
             # (g, Cin/g, P) @ (g, P, Cout/g) -> (g, Cin/g, Cout/g): dW[co, ci] summed over P.
             out[..., a, b, c] = np.matmul(win, dyg).transpose(0, 2, 1)
             if on_tap is not None:
@@ -192,23 +208,13 @@ def conv3d_reference(
             raise ValueError(f"spatial axis {axis}: the dilated kernel does not fit the input")
         outs.append(o)
     do, ho, wo = outs
-    pf, pb, pu, pd, pl, pr = padding6
-    xg = x.reshape(n, groups, cin_g, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
-    xp = np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+    xp = _grouped_padded(x, groups, padding6, accumulate)
     wg = weight.astype(accumulate).reshape(groups, cout // groups, cin_g, kd, kh, kw)
-    positions = n * do * ho * wo
-    sd, sh, sw = stride
-    dd, dh, dw = dilation
-    out = np.zeros((groups, cout // groups, positions), dtype=accumulate)
+    out = np.zeros((groups, cout // groups, n * do * ho * wo), dtype=accumulate)
     with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
         for tap in range(kd * kh * kw):
             a, b, c = np.unravel_index(tap, (kd, kh, kw))
-            win = xp[
-                ...,
-                a * dd : a * dd + sd * (do - 1) + 1 : sd,
-                b * dh : b * dh + sh * (ho - 1) + 1 : sh,
-                c * dw : c * dw + sw * (wo - 1) + 1 : sw,
-            ].reshape(groups, cin_g, positions)
+            win = _tap_window(xp, (a, b, c), (do, ho, wo), stride, dilation)
             # (g, Cout/g, Cin/g) @ (g, Cin/g, P): this tap's share of every output position.
             out += np.matmul(wg[..., a, b, c], win)
     y = out.reshape(cout, n, do, ho, wo).transpose(1, 0, 2, 3, 4)
