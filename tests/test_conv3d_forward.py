@@ -125,3 +125,30 @@ def test_interpreter_runs_conv3d(case: Case, dtype: type, legalize: bool) -> Non
     # f32 sums of at most 48 products rounded once to the 16-bit output: within 2 ulps of it.
     eps = 2.0**-10 if dtype == np.float16 else 2.0**-7
     np.testing.assert_allclose(y.astype(np.float64), want, rtol=2 * eps, atol=1e-2 * eps)
+
+
+def test_front_door_builds_and_lowers_to_the_api_level() -> None:
+    """build_conv3d (torch's argument conventions) gives a verified op-level module that
+    legalizes, tiles and converts into one launch of a Conv3D-API kernel; bad arguments give
+    the dW builder's one-line errors."""
+    from xdsl.passes import PassPipeline
+
+    from ascend_xdsl.dialects.api_conv3d import Conv3DIterateAllOp
+    from ascend_xdsl.dialects.launch import LaunchOp
+    from ascend_xdsl.lowering.build import ConvProblemError, build_conv3d
+    from ascend_xdsl.lowering.convert_conv_to_api import ConvertConvToAscendApiPass
+    from ascend_xdsl.passes.tile_conv3d import TileConv3DPass
+
+    module = build_conv3d((2, 16, 4, 6, 6), (32, 8, 3, 3, 3), True, 1, (1, 1, 0), 1, 2, "bf16")
+    (conv,) = [op for op in module.walk() if op.name == "ascend.conv3d"]
+    assert [str(o.type) for o in conv.operands][2] == "memref<32xf32>"  # f32 bias with bf16
+    assert str(conv.results[0].type) == "memref<2x32x4x6x4xbf16>"
+    PassPipeline(
+        (LegalizeFormatsPass(), TileConv3DPass(cores=2), ConvertConvToAscendApiPass())
+    ).apply(make_context(), module)
+    module.verify()
+    (launch,) = [op for op in module.walk() if isinstance(op, LaunchOp)]
+    assert launch.blocks.value.data == 2  # the two batches on two cores
+    assert len([op for op in module.walk() if isinstance(op, Conv3DIterateAllOp)]) == 1
+    with pytest.raises(ConvProblemError, match="groups = 2 needs 8"):
+        build_conv3d((1, 16, 4, 6, 6), (32, 4, 3, 3, 3), groups=2)
