@@ -57,7 +57,7 @@ from ascend_xdsl.dialects.hw_base import constant_value
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 
 
-def _check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int) -> None:
+def check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int) -> None:
     """A constant operand below ``low`` is refused here; a computed one by the simulation
     (``runtime/executors/api_sim.py``), which also knows the tiling's upper bounds."""
     c = constant_value(value)
@@ -66,7 +66,7 @@ def _check_constant_at_least(op: Operation, what: str, value: SSAValue, low: int
         raise VerifyException(f"{op.name} {what} must {bound}, got {c}")
 
 
-def _check_tensor_matches(
+def check_tensor_matches(
     op: IRDLOperation, role: str, conv_type: ConvTypeAttr, t: GmTensorType
 ) -> None:
     if t.conv_format != conv_type.format.data or t.element_type != conv_type.element_type:
@@ -90,15 +90,7 @@ class CreateOp(IRDLOperation):
         super().__init__(result_types=[object_type])
 
     def verify_(self) -> None:
-        block = self.parent_block()
-        calls: list[tuple[list[int], Operation]] = []
-        for use in self.result.uses:
-            key = _program_order_key(use.operation, block)
-            if key is None:
-                raise VerifyException(f"{use.operation.name} uses the object outside its block")
-            calls.append((key, use.operation))
-        calls.sort(key=lambda c: c[0])
-        names = [op.name for _, op in calls]
+        names = [op.name for op in calls_in_program_order(self.result)]
         if names.count(InitOp.name) != 1 or names[0] != InitOp.name:
             raise VerifyException(
                 "the object must be initialised by exactly one ascend.init, before any other call"
@@ -114,9 +106,25 @@ class CreateOp(IRDLOperation):
                     raise VerifyException(f"ascend.iterate needs a preceding {required.name}")
 
 
+def calls_in_program_order(obj: SSAValue) -> list[Operation]:
+    """The ops using an API object, in program order below the block that creates it (the
+    call-order checks of every API object read them); a use outside that block is refused."""
+    block = obj.owner.parent_block() if isinstance(obj.owner, Operation) else None
+    calls: list[tuple[list[int], Operation]] = []
+    for use in obj.uses:
+        key = _program_order_key(use.operation, block)
+        if key is None:
+            raise VerifyException(f"{use.operation.name} uses the object outside its block")
+        calls.append((key, use.operation))
+    calls.sort(key=lambda c: c[0])
+    return [op for _, op in calls]
+
+
 def _program_order_key(op: Operation, block: Block | None) -> list[int] | None:
-    """Position of ``op`` in program order below ``block``: operation indices, outermost first
-    (None if ``op`` is not nested in ``block``)."""
+    """Position of ``op`` in program order below ``block``: per nesting level, outermost first,
+    the region and block of the enclosing op (so an ``scf.while``'s "before" region comes
+    before its "after" region) and the operation's index (None if ``op`` is not nested in
+    ``block``)."""
     key: list[int] = []
     current: Operation | None = op
     while current is not None:
@@ -126,7 +134,13 @@ def _program_order_key(op: Operation, block: Block | None) -> list[int] | None:
         key.append(parent.get_operation_index(current))
         if parent is block:
             return key[::-1]
-        current = parent.parent_op()
+        region = parent.parent_region()
+        owner = parent.parent_op()
+        if region is None or owner is None:
+            return None
+        key.append(list(region.blocks).index(parent))
+        key.append(list(owner.regions).index(region))
+        current = owner
     return None
 
 
@@ -170,10 +184,10 @@ class _SetTensorOp(_ObjectCall):
 
     def verify_(self) -> None:
         assert isinstance(self.tensor.type, GmTensorType)
-        _check_tensor_matches(
+        check_tensor_matches(
             self, self.ROLE, getattr(self.object_type, self.ROLE), self.tensor.type
         )
-        _check_constant_at_least(self, "offset", self.offset, 0)
+        check_constant_at_least(self, "offset", self.offset, 0)
 
 
 @irdl_op_definition
@@ -208,7 +222,7 @@ class SetSingleShapeOp(_ObjectCall):
 
     def verify_(self) -> None:
         for what, value in (("M", self.m), ("N", self.n), ("K", self.k)):
-            _check_constant_at_least(self, what, value, 1)
+            check_constant_at_least(self, what, value, 1)
 
 
 @irdl_op_definition
@@ -224,7 +238,7 @@ class SetStartPositionOp(_ObjectCall):
         super().__init__(operands=[obj, ho_start])
 
     def verify_(self) -> None:
-        _check_constant_at_least(self, "hoStartIdx", self.ho_start, 0)
+        check_constant_at_least(self, "hoStartIdx", self.ho_start, 0)
 
 
 @irdl_op_definition
@@ -260,7 +274,7 @@ class GetTensorCOp(_ObjectCall):
 
     def verify_(self) -> None:
         assert isinstance(self.tensor.type, GmTensorType)
-        _check_tensor_matches(self, "grad_weight", self.object_type.grad_weight, self.tensor.type)
+        check_tensor_matches(self, "grad_weight", self.object_type.grad_weight, self.tensor.type)
 
 
 @irdl_op_definition

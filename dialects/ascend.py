@@ -9,22 +9,36 @@ with the host-side ``launch.py``)
 
 from xdsl.ir import Dialect
 
-from ascend_xdsl.dialects import api_level, format_level, hw_level, launch, op_level
-from ascend_xdsl.dialects.attributes import ConvTypeAttr, DwTilingAttr
+from ascend_xdsl.dialects import api_conv3d, api_level, format_level, hw_level, launch, op_level
+from ascend_xdsl.dialects.attributes import Conv3DTilingAttr, ConvTypeAttr, DwTilingAttr
 from ascend_xdsl.dialects.enums import ConvFormatAttr, PipeAttr, TPositionAttr
-from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType, LocalTensorType
+from ascend_xdsl.dialects.types import (
+    Conv3DApiType,
+    Conv3DBpFilterType,
+    GmTensorType,
+    LocalTensorType,
+)
 
 Ascend = Dialect(
     "ascend",
-    [*op_level.OPS, *format_level.OPS, *launch.OPS, *api_level.OPS, *hw_level.OPS],
+    [
+        *op_level.OPS,
+        *format_level.OPS,
+        *launch.OPS,
+        *api_level.OPS,
+        *api_conv3d.OPS,
+        *hw_level.OPS,
+    ],
     [
         TPositionAttr,
         ConvFormatAttr,
         PipeAttr,
         ConvTypeAttr,
         DwTilingAttr,
+        Conv3DTilingAttr,
         GmTensorType,
         LocalTensorType,
         Conv3DBpFilterType,
+        Conv3DApiType,
     ],
 )

@@ -4,7 +4,11 @@
 ``!ascend.gm_tensor`` in an Ascend storage format (TransData in Ascend C / CANN):
 
 * x and dy: NCDHW → NDC1HWC0 (C0 = 16 for the 2-byte types; channels zero-padded to C1·C0);
-* dW: FRACTAL_Z_3D → NCDHW (Cout, Cin/g, kD, kH, kW) — and the reverse of both.
+* dW: FRACTAL_Z_3D → NCDHW (Cout, Cin/g, kD, kH, kW) — and the reverse of both; the forward
+  weight NCDHW → FRACTAL_Z_3D in its own (16-bit) type;
+* the forward bias: a plain (Cout,) vector into ND, the layout the Conv3D API reads it in
+  (hicann/asc-devkit docs ``Conv3D使用说明.md`` table 1): the same elements, only the type
+  changes.
 
 The exact index maps live in ``formats.py``; the runtime executes them from there, and the
 lowering computes its GM offsets from the same functions. The op allocates its result.
@@ -27,12 +31,13 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.types import GmTensorType
 
-CONVERTIBLE_FORMATS = (ConvFormat.NDC1HWC0, ConvFormat.FRACTAL_Z_3D)
+CONVERTIBLE_FORMATS = (ConvFormat.NDC1HWC0, ConvFormat.FRACTAL_Z_3D, ConvFormat.ND)
 
 
 @irdl_op_definition
 class TransDataOp(IRDLOperation):
-    """Convert a GM tensor between NCDHW (a memref) and NDC1HWC0 or FRACTAL_Z_3D."""
+    """Convert a GM tensor between NCDHW (a memref) and NDC1HWC0 or FRACTAL_Z_3D, or a plain
+    vector (a memref) and ND."""
 
     name = "ascend.trans_data"
 
@@ -65,7 +70,8 @@ class TransDataOp(IRDLOperation):
         fmt = self.formatted_type
         if fmt.conv_format not in CONVERTIBLE_FORMATS:
             raise VerifyException(
-                f"trans_data converts to or from NDC1HWC0 or FRACTAL_Z_3D, not {fmt.conv_format}"
+                "trans_data converts to or from NDC1HWC0, FRACTAL_Z_3D or ND, not "
+                f"{fmt.conv_format}"
             )
         if tuple(plain.get_shape()) != fmt.get_shape():
             raise VerifyException(

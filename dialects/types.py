@@ -14,13 +14,17 @@
   GRAD_OUTPUT, GRAD_WEIGHT>`` object, parametrized by four ``#ascend.conv_type``s; its verifier
   enforces the two documented legal combinations (hicann/asc-devkit docs,
   ``Conv3DBackpropFilter使用说明.md`` tables 1 and 2).
+* ``!ascend.conv3d_api<…>`` — the Ascend C ``Conv3D<INPUT, WEIGHT, OUTPUT[, BIAS]>`` object of
+  the forward convolution, parametrized by three or four ``#ascend.conv_type``s (the bias one
+  is optional, as the template's); its verifier enforces the documented combinations
+  (hicann/asc-devkit docs ``Conv3D使用说明.md`` tables 1 and 2).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, bf16, f16, f32, i32
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, bf16, f16, f32, i32
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -200,6 +204,23 @@ class LocalTensorType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"local_tensor in {pos} must hold f16, bf16 or f32, got {et}")
 
 
+def expect_conv_type(
+    kind: str, role: str, ct: ConvTypeAttr, fmt: ConvFormat, types: Sequence[Attribute]
+) -> None:
+    """The rule every API object type has for each of its ConvTypes: in GM, in ``fmt``, of one
+    of ``types``; ``kind`` names the object type in the message."""
+    if ct.position.data != TPosition.GM:
+        raise VerifyException(f"{kind} {role} must be in GM, got {ct.position.data}")
+    if ct.format.data != fmt:
+        raise VerifyException(f"{kind} {role} must be in format {fmt}, got {ct.format.data}")
+    if ct.element_type not in types:
+        allowed = " or ".join(element_type_name(t) for t in types)
+        raise VerifyException(
+            f"{kind} {role} element type must be {allowed}, got "
+            f"{element_type_name(ct.element_type)}"
+        )
+
+
 @irdl_attr_definition
 class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
     """The Ascend C ``Conv3DBackpropFilter<INPUT, WEIGHT, GRAD_OUTPUT, GRAD_WEIGHT>`` object."""
@@ -246,20 +267,7 @@ class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
         def expect(
             role: str, ct: ConvTypeAttr, fmt: ConvFormat, types: Sequence[Attribute]
         ) -> None:
-            if ct.position.data != TPosition.GM:
-                raise VerifyException(
-                    f"conv3d_bp_filter {role} must be in GM, got {ct.position.data}"
-                )
-            if ct.format.data != fmt:
-                raise VerifyException(
-                    f"conv3d_bp_filter {role} must be in format {fmt}, got {ct.format.data}"
-                )
-            if ct.element_type not in types:
-                allowed = " or ".join(element_type_name(t) for t in types)
-                raise VerifyException(
-                    f"conv3d_bp_filter {role} element type must be {allowed}, got "
-                    f"{element_type_name(ct.element_type)}"
-                )
+            expect_conv_type("conv3d_bp_filter", role, ct, fmt, types)
 
         expect("input", self.input, ConvFormat.NDC1HWC0, (f16, bf16))
         expect("weight_size", self.weight_size, ConvFormat.ND, (i32,))
@@ -271,3 +279,110 @@ class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
                 f"({element_type_name(self.grad_output.element_type)}) must equal the input's "
                 f"({element_type_name(self.input.element_type)})"
             )
+
+
+@irdl_attr_definition
+class Conv3DApiType(ParametrizedAttribute, TypeAttribute):
+    """The Ascend C ``Conv3D<INPUT, WEIGHT, OUTPUT, BIAS>`` object (forward convolution).
+
+    ``bias`` is ``none`` when the convolution has none: the template's ``BIAS_TYPE`` is
+    optional, and ``SetBias`` must then not be called (docs ``SetBias``)."""
+
+    name = "ascend.conv3d_api"
+
+    input: ConvTypeAttr
+    weight: ConvTypeAttr
+    output: ConvTypeAttr
+    bias: ConvTypeAttr | NoneAttr
+
+    def __init__(
+        self,
+        input: ConvTypeAttr,
+        weight: ConvTypeAttr,
+        output: ConvTypeAttr,
+        bias: ConvTypeAttr | None = None,
+    ):
+        super().__init__(input, weight, output, NoneAttr() if bias is None else bias)
+
+    @classmethod
+    def for_element_type(cls, element_type: Attribute, with_bias: bool) -> Conv3DApiType:
+        """The object of the documented combination of ``element_type`` (half or bfloat16_t)."""
+        bias = None
+        if with_bias:
+            # half with a half bias, bfloat16_t with a float one (table 2).
+            bias_type = f16 if element_type == f16 else f32
+            bias = ConvTypeAttr(TPosition.GM, ConvFormat.ND, bias_type)
+        return cls(
+            ConvTypeAttr(TPosition.GM, ConvFormat.NDC1HWC0, element_type),
+            ConvTypeAttr(TPosition.GM, ConvFormat.FRACTAL_Z_3D, element_type),
+            ConvTypeAttr(TPosition.GM, ConvFormat.NDC1HWC0, element_type),
+            bias,
+        )
+
+    @property
+    def has_bias(self) -> bool:
+        return isinstance(self.bias, ConvTypeAttr)
+
+    @property
+    def element_type(self) -> Attribute:
+        return self.input.element_type
+
+    def role(self, name: str) -> ConvTypeAttr:
+        """The ConvType of ``input``, ``weight``, ``output`` or (when there is one) ``bias``."""
+        ct = getattr(self, name)
+        assert isinstance(ct, ConvTypeAttr), name
+        return ct
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def conv_type() -> Attribute:
+            attr = parser.parse_attribute()
+            if not isinstance(attr, ConvTypeAttr):
+                parser.raise_error("expected #ascend.conv_type<...>")
+            return attr
+
+        params = list(parser.parse_comma_separated_list(parser.Delimiter.ANGLE, conv_type))
+        if len(params) not in (3, 4):
+            parser.raise_error(
+                f"conv3d_api takes 3 or 4 conv types (input, weight, output[, bias]), got "
+                f"{len(params)}"
+            )
+        if len(params) == 3:
+            params.append(NoneAttr())
+        return tuple(params)
+
+    def print_parameters(self, printer: Printer) -> None:
+        roles = [self.input, self.weight, self.output]
+        if isinstance(self.bias, ConvTypeAttr):
+            roles.append(self.bias)
+        with printer.in_angle_brackets():
+            printer.print_list(roles, printer.print_attribute)
+
+    def verify(self) -> None:
+        # hicann/asc-devkit docs Conv3D使用说明.md table 1 (positions, formats) and table 2
+        # (types); the tiler refuses the same (impl/adv_api/tiling/conv/conv3d_tiling_base.cpp,
+        # CheckInputFormat and CheckParamsDtype).
+        expected = [
+            ("input", self.input, ConvFormat.NDC1HWC0, (f16, bf16)),
+            ("weight", self.weight, ConvFormat.FRACTAL_Z_3D, (f16, bf16)),
+            ("output", self.output, ConvFormat.NDC1HWC0, (f16, bf16)),
+        ]
+        if isinstance(self.bias, ConvTypeAttr):
+            expected.append(("bias", self.bias, ConvFormat.ND, (f16, f32)))
+        for role, ct, fmt, types in expected:
+            expect_conv_type("conv3d_api", role, ct, fmt, types)
+        et = self.input.element_type
+        for role, ct in (("weight", self.weight), ("output", self.output)):
+            if ct.element_type != et:
+                raise VerifyException(
+                    f"conv3d_api {role} element type ({element_type_name(ct.element_type)}) "
+                    f"must equal the input's ({element_type_name(et)})"
+                )
+        if isinstance(self.bias, ConvTypeAttr):
+            want = f16 if et == f16 else f32
+            if self.bias.element_type != want:
+                raise VerifyException(
+                    f"conv3d_api bias element type must be {element_type_name(want)} with a "
+                    f"{element_type_name(et)} input, got "
+                    f"{element_type_name(self.bias.element_type)}"
+                )

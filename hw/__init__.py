@@ -105,6 +105,10 @@ class HwConfig:
         return self.int("l0c_size")
 
     @property
+    def bias_table_size(self) -> int:
+        return self.int("bias_table_size")
+
+    @property
     def event_ids(self) -> int:
         return self.int("event_ids")
 

@@ -12,9 +12,12 @@ level::
       func.return %dw : memref<...>
     }
 
-Every rule a problem must obey lives in ``dialects/conv_shape.py``; this module only normalizes
-the argument conventions and reports what ``ConvBpFilterShape.errors()`` finds, as a
-:class:`ConvProblemError` with a one-line message, before any IR exists.
+``build_conv3d`` does the same for the forward convolution (``torch.nn.functional.conv3d``:
+``@conv3d(x, weight[, bias]) -> y`` around one ``ascend.conv3d``), with the same argument
+conventions and checks. Every rule a problem must obey lives in ``dialects/conv_shape.py``;
+this module only normalizes the argument conventions and reports what
+``ConvBpFilterShape.errors()`` finds, as a :class:`ConvProblemError` with a one-line message,
+before any IR exists.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, bf16, f16, f32
 from xdsl.ir import Attribute, Block, Region
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.dialects.op_level import BIAS_ELEMENT_TYPE, Conv3DBackpropFilterOp, Conv3DOp
 
 FUNC_NAME = "conv3d_bp_filter"
 """Symbol name of the function the builder emits (the kernel's entry point)."""
@@ -192,3 +195,56 @@ def build_conv3d_bp_filter(
         input_shape, weight_shape, stride, padding, dilation, groups, dtype
     )
     return build_module(problem)
+
+
+FORWARD_FUNC_NAME = "conv3d"
+"""The entry function of a forward module built by :func:`build_conv3d`."""
+
+
+def build_forward_module(problem: ConvBpFilterShape, bias: bool = False) -> ModuleOp:
+    """The op-level module of the forward convolution of an already checked problem:
+    ``@conv3d(x, weight[, bias]) -> y``, the bias f16 with f16 inputs and f32 with bf16 (the
+    Conv3D API's combinations, ``op_level.BIAS_ELEMENT_TYPE``)."""
+    et = ELEMENT_TYPES[problem.dtype]
+    types = [MemRefType(et, problem.input_shape), MemRefType(et, problem.weight_shape)]
+    if bias:
+        types.append(MemRefType(BIAS_ELEMENT_TYPE[et], (problem.cout,)))
+    y_type = MemRefType(et, problem.grad_output_shape)
+    block = Block(arg_types=types)
+    for arg, name in zip(block.args, ("x", "w", "b"), strict=False):
+        arg.name_hint = name
+    conv = Conv3DOp(
+        block.args[0],
+        block.args[1],
+        block.args[2] if bias else None,
+        y_type,
+        strides=problem.strides,
+        pads=problem.pads,
+        dilations=problem.dilations,
+        groups=problem.groups,
+    )
+    conv.result.name_hint = "y"
+    block.add_ops([conv, func.ReturnOp(conv.result)])
+    entry = func.FuncOp(FORWARD_FUNC_NAME, (types, (y_type,)), Region(block))
+    module = ModuleOp([entry])
+    module.verify()
+    return module
+
+
+def build_conv3d(
+    input_shape: Sequence[int],
+    weight_shape: Sequence[int],
+    bias: bool = False,
+    stride: IntOrSeq = 1,
+    padding: IntOrSeq = 0,
+    dilation: IntOrSeq = 1,
+    groups: int = 1,
+    dtype: str = "f16",
+) -> ModuleOp:
+    """The op-level module of ``torch.nn.functional.conv3d(input, weight, bias, ...)`` for the
+    shapes given, with the same argument conventions and one-line :class:`ConvProblemError`
+    as :func:`build_conv3d_bp_filter` (the convolution geometry is the same record)."""
+    problem = shape_from_torch_args(
+        input_shape, weight_shape, stride, padding, dilation, groups, dtype
+    )
+    return build_forward_module(problem, bias)

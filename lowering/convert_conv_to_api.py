@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import DictionaryAttr, UnitAttr
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -67,8 +68,9 @@ from ascend_xdsl.dialects.dw_tiling_offsets import (
 from ascend_xdsl.dialects.formats import fractal_z_3d_block_offset, ndc1hwc0_block_offset
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import CONV_ATTR, AllocGmOp, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
-from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DOp
+from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType, GmTensorType
+from ascend_xdsl.lowering.conv3d_api_kernel import build_conv3d_kernel_body
 from ascend_xdsl.lowering.index_arith import (
     IDX_ARITH,
     Idx,
@@ -82,6 +84,7 @@ from ascend_xdsl.lowering.index_arith import (
     min_,
     mul,
     rem,
+    split_index,
     sub,
     sum_,
     value,
@@ -103,12 +106,8 @@ class CoreCoordinates:
 def split_block_index(block: Idx, t: DwTiling) -> CoreCoordinates:
     """Block index → core coordinates, K fastest (hicann/ops-nn ``Conv3dDw::Process``,
     ``op_kernel/arch22/conv3d_backprop_filter_v2.h``)."""
-    coords: list[Idx] = []
-    rest = block
-    for dim in (t.k_dim, t.n_dim, t.m_dim, t.batch_dim, t.dk_dim, t.group_dim):
-        coords.append(rem(rest, dim) if dim > 1 else 0)
-        rest = floordiv(rest, dim) if dim > 1 else rest
-    return CoreCoordinates(*coords)
+    dims = (t.k_dim, t.n_dim, t.m_dim, t.batch_dim, t.dk_dim, t.group_dim)
+    return CoreCoordinates(*split_index(block, dims))
 
 
 def build_kernel_body(kernel: func.FuncOp, t: DwTiling, obj_type: Conv3DBpFilterType) -> None:
@@ -345,6 +344,48 @@ class ConvToApi(RewritePattern):
         rewriter.replace(op, [dw, launch], [dw.result])
 
 
+class Conv3DToApi(RewritePattern):
+    """The forward conv: a kernel launch on ``batch_dim·do_dim·co_dim·m_dim`` cores writing a
+    y allocated on the host (``lowering/conv3d_api_kernel.py`` builds the kernel)."""
+
+    def __init__(self, module: builtin.ModuleOp):
+        self.module = module
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv3DOp, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op.x.type, GmTensorType):
+            raise PassFailedException(
+                "convert-conv-to-ascend-api needs the format level: run ascend-legalize-formats"
+            )
+        if op.tiling is None:
+            raise PassFailedException(
+                "convert-conv-to-ascend-api needs a tiling on ascend.conv3d: run ascend-tile-conv3d"
+            )
+        t = op.tiling.tiling
+        host = _host_function(op)
+        base = host.sym_name.data if host is not None else "conv3d"
+        name = _fresh_symbol(self.module, f"{base}_kernel")
+        operands = [op.x, op.weight, *([op.bias] if op.bias is not None else [])]
+        kernel = func.FuncOp(name, ([*(v.type for v in operands), op.result.type], []))
+        kernel.attributes["ascend.kernel"] = UnitAttr()
+        obj_type = Conv3DApiType.for_element_type(op.x.type.element_type, op.bias is not None)
+        build_conv3d_kernel_body(kernel, t, obj_type)
+        rewriter.insert(kernel, InsertPoint.after(host if host is not None else op))
+        y = AllocGmOp(op.result.type)
+        cores = t.batch_dim * t.do_dim * t.co_dim * t.m_dim
+        # No ascend.conv provenance attribute: it describes a dW launch (x, dy, dW) and its
+        # verifier and ascend-run --check read it so.
+        launch = LaunchOp(name, cores, [*operands, y.result])
+        rewriter.replace(op, [y, launch], [y.result])
+
+
+def _host_function(op: Conv3DOp) -> func.FuncOp | None:
+    host = op.parent_op()
+    while host is not None and not isinstance(host, func.FuncOp):
+        host = host.parent_op()
+    return host
+
+
 def _fresh_symbol(module: builtin.ModuleOp, name: str) -> str:
     taken = {o.sym_name.data for o in module.ops if isinstance(o, func.FuncOp)}
     candidate, i = name, 0
@@ -356,9 +397,13 @@ def _fresh_symbol(module: builtin.ModuleOp, name: str) -> str:
 
 @dataclass(frozen=True)
 class ConvertConvToAscendApiPass(ModulePass):
-    """Replace each tiled format-level dW op by a kernel launch written against the API."""
+    """Replace each tiled format-level conv (dW or forward) by a kernel launch written against
+    its API."""
 
     name = "convert-conv-to-ascend-api"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ConvToApi(op), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([ConvToApi(op), Conv3DToApi(op)]),
+            apply_recursively=False,
+        ).rewrite_module(op)

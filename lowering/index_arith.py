@@ -20,7 +20,7 @@ evaluates on ints, so the lowering and the simulator address GM through the same
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from xdsl.builder import ImplicitBuilder
@@ -199,3 +199,14 @@ def if_(cond: SSAValue | bool) -> Iterator[None]:
     with ImplicitBuilder(then):
         yield
         scf.YieldOp()
+
+
+def split_index(index: Idx, dims: Sequence[int]) -> list[Idx]:
+    """``index`` as mixed-radix coordinates over ``dims``, the first fastest (a core's block
+    index split over its tiling's core dimensions); a dimension of 1 gives 0 with no ops."""
+    coords: list[Idx] = []
+    rest = index
+    for dim in dims:
+        coords.append(rem(rest, dim) if dim > 1 else 0)
+        rest = floordiv(rest, dim) if dim > 1 else rest
+    return coords

@@ -14,6 +14,10 @@ and converts that result back into the original NCDHW memref::
 
 Logical shapes never change (the formats' index maps are in ``dialects/formats.py``); the
 strides, pads, dilations, groups and an already attached tiling are carried over unchanged.
+The forward ``ascend.conv3d`` gets the same treatment with the Conv3D API's formats
+(hicann/asc-devkit docs ``Conv3D使用说明.md`` table 1): x into NDC1HWC0, the weight into
+FRACTAL_Z_3D (in its 16-bit type, with the groups), the bias into ND, and y from NDC1HWC0 back
+into its NCDHW memref.
 A conv that is already on ``!ascend.gm_tensor`` operands is left alone, so the pass is
 idempotent. The next pass is ``ascend-tile-conv3d-bp-filter``.
 """
@@ -27,6 +31,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -35,7 +40,7 @@ from xdsl.pattern_rewriter import (
 
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.format_level import TransDataOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DOp
 from ascend_xdsl.dialects.types import GmTensorType
 
 
@@ -80,11 +85,46 @@ class LegalizeConvFormats(RewritePattern):
         rewriter.replace(op, [x5, dy5, conv, back], [back.result])
 
 
+class LegalizeConv3DFormats(RewritePattern):
+    """Wrap an op-level (forward) conv3d in trans_data to and from the Conv3D API's formats."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv3DOp, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op.result.type, MemRefType):
+            return  # already at the format level
+        y_type = op.result.type
+        groups = op.groups.value.data
+        converts = [
+            _to_format(op.x, ConvFormat.NDC1HWC0),
+            _to_format(op.weight, ConvFormat.FRACTAL_Z_3D, groups),
+        ]
+        if op.bias is not None:
+            converts.append(_to_format(op.bias, ConvFormat.ND))
+        conv = Conv3DOp(
+            converts[0].result,
+            converts[1].result,
+            converts[2].result if op.bias is not None else None,
+            GmTensorType(ConvFormat.NDC1HWC0, y_type.get_shape(), y_type.element_type),
+            strides=op.strides.get_values(),
+            pads=op.pads.get_values(),
+            dilations=op.dilations.get_values(),
+            groups=groups,
+            tiling=op.tiling,
+        )
+        conv.result.name_hint = _hint(op.result, "5")
+        back = TransDataOp(conv.result, y_type)
+        back.result.name_hint = op.result.name_hint
+        rewriter.replace(op, [*converts, conv, back], [back.result])
+
+
 @dataclass(frozen=True)
 class LegalizeFormatsPass(ModulePass):
-    """Op level → format level: explicit trans_data around every dW conv."""
+    """Op level → format level: explicit trans_data around every conv (dW and forward)."""
 
     name = "ascend-legalize-formats"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LegalizeConvFormats(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([LegalizeConvFormats(), LegalizeConv3DFormats()]),
+            apply_recursively=False,
+        ).rewrite_module(op)

@@ -41,6 +41,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "ascend-tile-conv3d-bp-filter": _lazy(
         "ascend_xdsl.passes.tile_conv3d_bp_filter", "TileConv3DBpFilterPass"
     ),
+    "ascend-tile-conv3d": _lazy("ascend_xdsl.passes.tile_conv3d", "TileConv3DPass"),
     "convert-conv-to-ascend-api": _lazy(
         "ascend_xdsl.lowering.convert_conv_to_api", "ConvertConvToAscendApiPass"
     ),

@@ -1,4 +1,4 @@
-"""Plain numpy reference of Conv3DBackpropFilter (dW).
+"""Plain numpy references of Conv3DBackpropFilter (dW) and of the forward Conv3D.
 
 For each group (the formula of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md``, with
 the padding and dilation the kernel applies)::
@@ -9,6 +9,7 @@ the padding and dilation the kernel applies)::
 with out-of-range X counted as 0. This is the ``--check`` reference of the runtime and the
 oracle of the tests, so it deliberately shares nothing with the lowering, the tiler or the
 formats: logical NCDHW arrays in, a logical (Cout, Cin/g, kD, kH, kW) float32 array out.
+The forward convolution (``conv3d_reference``) follows the same rules and shares nothing either.
 Inputs (float16 or ml_dtypes.bfloat16) are widened to float32 first and every product is
 accumulated in float32, matching the fp32 L0C of the cube unit.
 """
@@ -52,6 +53,33 @@ def _check_shapes(
             )
 
 
+def _grouped_padded(
+    x: np.ndarray, groups: int, padding6: Pads6, accumulate: type[np.floating]
+) -> np.ndarray:
+    """x as (group, Cin/g, N, D, H, W) in ``accumulate``, zero-padded: a kernel tap's window
+    is then one strided view (:func:`_tap_window`)."""
+    n, cin = x.shape[:2]
+    pf, pb, pu, pd, pl, pr = padding6
+    xg = x.reshape(n, groups, cin // groups, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
+    return np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+
+
+def _tap_window(
+    xp: np.ndarray, tap: tuple[int, int, int], outs: Triple, stride: Triple, dilation: Triple
+) -> np.ndarray:
+    """The input positions kernel tap ``tap`` reads for every output position:
+    (group, Cin/g, N·Do·Ho·Wo) of the padded grouped x."""
+    (a, b, c), (do, ho, wo) = tap, outs
+    (sd, sh, sw), (dd, dh, dw) = stride, dilation
+    win = xp[
+        ...,
+        a * dd : a * dd + sd * (do - 1) + 1 : sd,
+        b * dh : b * dh + sh * (ho - 1) + 1 : sh,
+        c * dw : c * dw + sw * (wo - 1) + 1 : sw,
+    ]
+    return win.reshape(xp.shape[0], xp.shape[1], -1)
+
+
 def conv3d_weight_reference(
     x: np.ndarray,
     dy: np.ndarray,
@@ -75,16 +103,11 @@ def conv3d_weight_reference(
     cout, cin_g, kd, kh, kw = weight_shape
     n = x.shape[0]
     do, ho, wo = dy.shape[2:]
-    pf, pb, pu, pd, pl, pr = padding6
-    # x as (group, Cin/g, N, D, H, W), padded: a tap's window is then one strided view.
-    xg = x.reshape(n, groups, cin_g, *x.shape[2:]).transpose(1, 2, 0, 3, 4, 5)
-    xp = np.pad(xg.astype(accumulate), ((0, 0),) * 3 + ((pf, pb), (pu, pd), (pl, pr)))
+    xp = _grouped_padded(x, groups, padding6, accumulate)
     # dy as (group, N·Do·Ho·Wo, Cout/g): the right operand of every tap's GEMM.
     positions = n * do * ho * wo
     dyg = dy.astype(accumulate).reshape(n, groups, cout // groups, do * ho * wo)
     dyg = np.ascontiguousarray(dyg.transpose(1, 0, 3, 2)).reshape(groups, positions, -1)
-    sd, sh, sw = stride
-    dd, dh, dw = dilation
     out = np.zeros((groups, cout // groups, cin_g, kd, kh, kw), dtype=accumulate)
     taps = kd * kh * kw
     # One BLAS thread: these GEMMs are long and thin (Cout/g x Cin/g outputs, N·Do·Ho·Wo terms),
@@ -94,13 +117,7 @@ def conv3d_weight_reference(
     with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
         for tap in range(taps):
             a, b, c = np.unravel_index(tap, (kd, kh, kw))
-            # The input positions this tap reads for every output position.
-            win = xp[
-                ...,
-                a * dd : a * dd + sd * (do - 1) + 1 : sd,
-                b * dh : b * dh + sh * (ho - 1) + 1 : sh,
-                c * dw : c * dw + sw * (wo - 1) + 1 : sw,
-            ].reshape(groups, cin_g, positions)
+            win = _tap_window(xp, (a, b, c), (do, ho, wo), stride, dilation)
             # (g, Cin/g, P) @ (g, P, Cout/g) -> (g, Cin/g, Cout/g): dW[co, ci] summed over P.
             out[..., a, b, c] = np.matmul(win, dyg).transpose(0, 2, 1)
             if on_tap is not None:
@@ -155,3 +172,52 @@ def conv3d_weight_reference_direct(
                                         acc += dyf[n, co, od, oh, ow] * xf[n, c_in, zd, zh, zw]
                         out[co, ci, a, b, c] = acc
     return out
+
+
+def conv3d_reference(
+    x: np.ndarray,
+    weight: np.ndarray,
+    bias: np.ndarray | None = None,
+    stride: Triple = (1, 1, 1),
+    padding6: Pads6 = (0, 0, 0, 0, 0, 0),
+    dilation: Triple = (1, 1, 1),
+    groups: int = 1,
+    accumulate: type[np.floating] = np.float32,
+) -> np.ndarray:
+    """The forward convolution y (N, Cout, Do, Ho, Wo) of x (N, Cin, D, H, W) and a weight
+    (Cout, Cin/g, kD, kH, kW), plus ``bias`` (Cout,) when given, per group, out-of-range x
+    counting as zero (``torch.nn.functional.conv3d``). Products are summed in ``accumulate``
+    (float32 as in L0C) and returned in it: the caller rounds to the output type.
+
+    Vectorised like :func:`conv3d_weight_reference`: one GEMM per kernel tap,
+    (Cout/g, Cin/g) × (Cin/g, N·Do·Ho·Wo) per group."""
+    if x.ndim != 5 or weight.ndim != 5:
+        raise ValueError(f"x and weight must be 5-D, got shapes {x.shape} and {weight.shape}")
+    n, cin = x.shape[:2]
+    cout, cin_g, kd, kh, kw = weight.shape
+    if groups < 1 or cin % groups or cout % groups or cin // groups != cin_g:
+        raise ValueError(f"groups={groups} does not fit Cin={cin}, Cout={cout}, Cin/g={cin_g}")
+    if bias is not None and bias.shape != (cout,):
+        raise ValueError(f"bias shape {bias.shape} must be ({cout},)")
+    outs = []
+    for axis in range(3):
+        size, k = x.shape[2 + axis], weight.shape[2 + axis]
+        lo, hi = padding6[2 * axis], padding6[2 * axis + 1]
+        o = (size + lo + hi - dilation[axis] * (k - 1) - 1) // stride[axis] + 1
+        if o <= 0:
+            raise ValueError(f"spatial axis {axis}: the dilated kernel does not fit the input")
+        outs.append(o)
+    do, ho, wo = outs
+    xp = _grouped_padded(x, groups, padding6, accumulate)
+    wg = weight.astype(accumulate).reshape(groups, cout // groups, cin_g, kd, kh, kw)
+    out = np.zeros((groups, cout // groups, n * do * ho * wo), dtype=accumulate)
+    with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
+        for tap in range(kd * kh * kw):
+            a, b, c = np.unravel_index(tap, (kd, kh, kw))
+            win = _tap_window(xp, (a, b, c), (do, ho, wo), stride, dilation)
+            # (g, Cout/g, Cin/g) @ (g, Cin/g, P): this tap's share of every output position.
+            out += np.matmul(wg[..., a, b, c], win)
+    y = out.reshape(cout, n, do, ho, wo).transpose(1, 0, 2, 3, 4)
+    if bias is not None:
+        y = y + bias.astype(accumulate).reshape(1, cout, 1, 1, 1)
+    return np.ascontiguousarray(y)

@@ -45,7 +45,12 @@ from xdsl.ir import Operation
 from ascend_xdsl import hw
 from ascend_xdsl.dialects import api_level, hw_level, launch
 from ascend_xdsl.dialects.format_level import TransDataOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
+from ascend_xdsl.dialects.op_level import (
+    Conv3DBackpropFilterOp,
+    Conv3DOp,
+    shape_of_conv3d_op,
+    shape_of_conv_op,
+)
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.runtime.cost.report import CostReport
@@ -65,7 +70,7 @@ from ascend_xdsl.runtime.machine.values import (
     to_gm,
     zeros_gm,
 )
-from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reference import conv3d_reference, conv3d_weight_reference
 
 __all__ = ["EXECUTORS", "AscendFunctions", "KernelError", "build_interpreter", "make_interpreter"]
 
@@ -128,6 +133,21 @@ class AscendFunctions(InterpreterFunctions):
         if on_gm:
             return (to_gm(cast(GmTensorType, op.result.type), dw, p.groups),)
         return (dw,)
+
+    @impl(Conv3DOp)
+    def run_conv3d(
+        self, interpreter: Interpreter, op: Conv3DOp, args: PythonValues
+    ) -> PythonValues:
+        p = shape_of_conv3d_op(op)
+        on_gm = isinstance(args[0], GmTensor)
+        x, w, *bias = (from_gm(a) if on_gm else a for a in args)
+        y = conv3d_reference(
+            x, w, bias[0] if bias else None, p.strides, p.pads, p.dilations, p.groups
+        )
+        y = y.astype(np_dtype(op.result.type.element_type))  # type: ignore[union-attr]
+        if on_gm:
+            return (to_gm(cast(GmTensorType, op.result.type), y),)
+        return (y,)
 
     # -- format level / host ----------------------------------------------------------------
 

@@ -93,6 +93,8 @@ def physical_shape(t: GmTensorType, groups: int) -> tuple[int, ...]:
         return formats.ndc1hwc0_shape(*shape, C0)  # type: ignore[arg-type]
     if t.conv_format == ConvFormat.FRACTAL_Z_3D:
         return formats.fractal_z_3d_shape(*shape, groups, C0)  # type: ignore[arg-type]
+    if t.conv_format == ConvFormat.ND:
+        return shape
     raise NotImplementedError(f"no physical layout for {t.conv_format}")
 
 
@@ -102,6 +104,8 @@ def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
         phys = formats.ncdhw_to_ndc1hwc0(array, C0)
     elif t.conv_format == ConvFormat.FRACTAL_Z_3D:
         phys = formats.oihw_to_fractal_z_3d(array, groups, C0)
+    elif t.conv_format == ConvFormat.ND:
+        phys = array  # ND is the plain layout: the same elements in the same order
     else:
         raise NotImplementedError(f"trans_data to {t.conv_format}")
     return GmTensor(t, np.ascontiguousarray(phys).reshape(-1), groups)
@@ -116,6 +120,8 @@ def from_gm(g: GmTensor) -> np.ndarray:
         return formats.ndc1hwc0_to_ncdhw(phys, shape[1])
     if t.conv_format == ConvFormat.FRACTAL_Z_3D:
         return formats.fractal_z_3d_to_oihw(phys, *shape, g.groups)  # type: ignore[arg-type]
+    if t.conv_format == ConvFormat.ND:
+        return phys
     raise NotImplementedError(f"trans_data from {t.conv_format}")
 
 

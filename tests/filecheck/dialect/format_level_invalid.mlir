@@ -18,7 +18,7 @@
 
 %x = "test.op"() : () -> memref<2x64x8x28x28xf16>
 %y = ascend.trans_data %x : memref<2x64x8x28x28xf16> -> !ascend.gm_tensor<NDHWC, 2x64x8x28x28xf16>
-// CHECK: Operation does not verify: trans_data converts to or from NDC1HWC0 or FRACTAL_Z_3D, not NDHWC
+// CHECK: Operation does not verify: trans_data converts to or from NDC1HWC0, FRACTAL_Z_3D or ND, not NDHWC
 
 // -----
 
