@@ -43,8 +43,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 
+from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions import data_instruction, mmad_cycles
 from ascend_xdsl.hw.isa import Effects, Pipe, Work
@@ -55,6 +56,7 @@ from ascend_xdsl.runtime.cost.state import (
     Shape,
     TimelineState,
 )
+from ascend_xdsl.runtime.machine.values import placeholder
 
 __all__ = [
     "TIMED_PIPES",
@@ -185,6 +187,12 @@ class Timeline:
     """2 x the multiply-adds of the mmads as issued (tails included)."""
     gm_bytes: int = 0
     """Bytes the core read from and wrote to GM (the chip-level bandwidth floor needs them)."""
+    tensor_bytes: list[int] = field(default_factory=lambda: [0])
+    """The same bytes per GM tensor, for the L2 model (``runtime/cost/report.py``): position
+    ``i + 1`` counts the kernel's argument ``i``, position 0 what no argument names (an
+    instruction timed without its op)."""
+    tensor_sizes: dict[int, int] = field(default_factory=dict)
+    """Bytes of each GM tensor counted in :attr:`tensor_bytes`, by the same position."""
     slices: list[Slice] = field(default_factory=list)
     flags: list[FlagMark] = field(default_factory=list)
     """Every set_flag as it fired and every wait_flag as its flag arrived (for traces)."""
@@ -201,6 +209,8 @@ class Timeline:
         default_factory=lambda: defaultdict(deque)
     )
     _durations: dict[tuple[str, object, str], tuple[float, float]] = field(default_factory=dict)
+    _tensors: dict[Operation, int] = field(default_factory=dict)
+    """The position in :attr:`tensor_bytes` of each op's GM operand."""
     _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
     """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
 
@@ -294,6 +304,10 @@ class Timeline:
             self.mmad_flops += flops
         if gm_bytes:
             self.gm_bytes += gm_bytes
+            at = self._tensors.get(op) if op is not None else 0
+            if at is None:
+                at = self._tensors[op] = self._gm_tensor(op)
+            self.tensor_bytes[at] += gm_bytes
         end = start + length
         done = end + latency
         self.free[pipe] = end
@@ -307,6 +321,19 @@ class Timeline:
         queue.append((start, index))
         work = effects.work if effects is not None else None
         slices.append(Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects))
+
+    def _gm_tensor(self, op: Operation) -> int:
+        """The position in :attr:`tensor_bytes` of ``op``'s GM operand: its kernel argument's
+        index + 1 (its size recorded), or 0 when the operand is not a kernel argument."""
+        for operand in op.operands:
+            t = operand.type
+            if isinstance(t, GmTensorType) and isinstance(operand, BlockArgument):
+                at = operand.index + 1
+                if at >= len(self.tensor_bytes):
+                    self.tensor_bytes += [0] * (at + 1 - len(self.tensor_bytes))
+                self.tensor_sizes[at] = placeholder(t).nbytes
+                return at
+        return 0
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()
@@ -357,7 +384,7 @@ class Timeline:
         for k, _ in events:
             later += [arrival for arrival, _, _ in self._events[k]]
         return TimelineState(
-            Shape(holds, tuple(len(q) for q in queues), tuple(events)),
+            Shape(holds, tuple(len(q) for q in queues), tuple(events), len(self.tensor_bytes)),
             Clocks(self.issue, tuple(later)),
             Counters(
                 self.scalar_ops,
@@ -365,6 +392,7 @@ class Timeline:
                 self.gm_bytes,
                 tuple(self.busy[p] for p in TIMED_PIPES),
                 tuple(self.count[p] for p in TIMED_PIPES),
+                tuple(self.tensor_bytes),
             ),
         )
 
@@ -375,6 +403,8 @@ class Timeline:
         for p, busy, count in zip(TIMED_PIPES, growth.busy, growth.count, strict=True):
             self.busy[p] += busy * times
             self.count[p] += count * times
+        for at, grown in enumerate(growth.tensors):
+            self.tensor_bytes[at] += grown * times
 
     def _span(self, pipe: Pipe, start: float, end: float, label: str, busiest: Pipe) -> int:
         """One slice standing for many instructions of ``pipe``; returns its index."""
