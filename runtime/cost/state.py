@@ -9,7 +9,8 @@ recorded state to ``Timeline.restore`` (replay it). A state has three parts:
 
 * :class:`Shape`, what must match for two states to compare: which pipes a ``wait_flag``
   holds, how many instructions each pipe's queue holds, how many events are in flight per
-  (src, dst, id), how many GM tensors the traffic is counted for;
+  (src, dst, id), how many GM tensors the traffic is counted for and which of them the launch
+  has swept once (their copies run at another share of the bandwidth);
 * :class:`Clocks`, the times: the issue clock, each pipe's free and completion times, the hold
   times, the start times of the queued instructions and the arrival times of the events in
   flight;
@@ -50,6 +51,9 @@ class Shape(NamedTuple):
     """The events in flight: (src, dst, id) and how many, sorted."""
     tensors: int = 0
     """How many GM tensors the core's traffic is counted for so far (``Counters.tensors``)."""
+    warm: tuple[tuple[int, float], ...] = ()
+    """The GM tensors the launch has swept once, with the share of their re-reads that hits
+    in L2 (``Timeline.warm``): a copy's bandwidth depends on it."""
 
 
 class Clocks(NamedTuple):

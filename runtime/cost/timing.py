@@ -211,12 +211,25 @@ class Timeline:
     _durations: dict[tuple[str, object, str], tuple[float, float]] = field(default_factory=dict)
     _tensors: dict[Operation, int] = field(default_factory=dict)
     """The position in :attr:`tensor_bytes` of each op's GM operand."""
+    warm: dict[int, float] = field(default_factory=dict)
+    """Per GM tensor (position in :attr:`tensor_bytes`) whose first sweep the launch has
+    made: the share of its re-reads that hit in L2 (:meth:`_sweep_done`). A tensor not in it is
+    still being read for the first time, from HBM."""
+    _gm_durations: dict[tuple[str, Work, float], float] = field(default_factory=dict)
     _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
     """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
 
     def __post_init__(self) -> None:
         depth = self.figures.pipe_queue_depth
         self._queues = {p: deque(maxlen=depth) for p in TIMED_PIPES}
+        f = self.figures
+        self._streams = 0.0
+        """How many cores stream at once (the launch's, :func:`l2_share`); 0 for a core timed
+        alone, which contends with no one."""
+        self._hbm_share = math.inf
+        if math.isfinite(self.gm_share):
+            self._streams = f.l2_bytes_per_second_total / f.clock_hz / self.gm_share
+            self._hbm_share = f.hbm_bytes_per_second_total / f.clock_hz / self._streams
 
     def scalar(self, ops: int) -> None:
         """``ops`` index-arithmetic ops on the scalar unit."""
@@ -307,7 +320,12 @@ class Timeline:
             at = self._tensors.get(op) if op is not None else 0
             if at is None:
                 at = self._tensors[op] = self._gm_tensor(op)
-            self.tensor_bytes[at] += gm_bytes
+            if at and self._streams:
+                contended = self._gm_transfer(effects, at, gm_bytes)
+                if contended is not None:
+                    length = contended
+            else:
+                self.tensor_bytes[at] += gm_bytes
         end = start + length
         done = end + latency
         self.free[pipe] = end
@@ -321,6 +339,61 @@ class Timeline:
         queue.append((start, index))
         work = effects.work if effects is not None else None
         slices.append(Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects))
+
+    # -- contention for the chip's L2 and HBM bandwidth --------------------------------------
+
+    def _gm_transfer(self, effects: Effects | None, at: int, moved: int) -> float | None:
+        """Count ``moved`` bytes of GM tensor ``at`` and give the occupancy of their transfer
+        while every core of the launch streams (None without ``effects``): the bytes that
+        come from HBM at the core's share of the chip's HBM bandwidth, the rest at its share
+        of the L2's. Until the launch has swept the tensor once, its bytes come from HBM;
+        after that, the share of re-reads that hit (:attr:`warm`, set by
+        :meth:`_sweep_done` when this transfer completes the sweep)."""
+        before = self.tensor_bytes[at]
+        self.tensor_bytes[at] = before + moved
+        cold = 0.0
+        if at not in self.warm:
+            cold = min(float(moved), max(0.0, self.tensor_sizes[at] / self._streams - before))
+            if (before + moved) * self._streams >= self.tensor_sizes[at]:
+                self._sweep_done(at)
+        if effects is None:
+            return None
+        hit = self.warm.get(at, 0.0)
+        cycles = cold / self._hbm_share + (moved - cold) * (
+            hit / self.gm_share + (1.0 - hit) / self._hbm_share
+        )
+        share = moved / cycles
+        key = (effects.instruction, effects.work, share)
+        found = self._gm_durations.get(key)
+        if found is None:
+            found = self._gm_durations[key] = duration(self.figures, effects, share)
+        return found
+
+    def _sweep_done(self, at: int) -> None:
+        """The cores of the launch (streaming alike, :attr:`_streams` of them) have together
+        moved as many bytes of tensor ``at`` as it holds: from now on its reads are re-reads.
+        Their reuse distance is the distinct bytes the launch moved meanwhile, every tensor's
+        traffic so far capped at its size (the closed form of ``report.reuse_distance``); the
+        share of them the L2 holds hits."""
+        distance = sum(
+            min(self.tensor_sizes.get(u, 0), moved * self._streams)
+            for u, moved in enumerate(self.tensor_bytes)
+            if u
+        )
+        self.warm[at] = min(1.0, self.figures.l2_size / distance) if distance else 1.0
+
+    def cold_periods(self, growth: Sequence[int]) -> int:
+        """How many times the counters can grow by ``growth`` (per GM tensor) before a tensor
+        still in its first sweep completes it: the cost-only mode extrapolates no further,
+        so the iteration in which a sweep completes runs exactly, as in a full run."""
+        limit = 1 << 62
+        if not self._streams:
+            return limit
+        for at, grown in enumerate(growth):
+            if at and grown > 0 and at not in self.warm:
+                left = self.tensor_sizes[at] / self._streams - self.tensor_bytes[at]
+                limit = min(limit, max(0, math.ceil(left / grown) - 1))
+        return limit
 
     def _gm_tensor(self, op: Operation) -> int:
         """The position in :attr:`tensor_bytes` of ``op``'s GM operand: its kernel argument's
@@ -384,7 +457,13 @@ class Timeline:
         for k, _ in events:
             later += [arrival for arrival, _, _ in self._events[k]]
         return TimelineState(
-            Shape(holds, tuple(len(q) for q in queues), tuple(events), len(self.tensor_bytes)),
+            Shape(
+                holds,
+                tuple(len(q) for q in queues),
+                tuple(events),
+                len(self.tensor_bytes),
+                tuple(sorted(self.warm.items())),
+            ),
             Clocks(self.issue, tuple(later)),
             Counters(
                 self.scalar_ops,
@@ -429,6 +508,7 @@ class Timeline:
         base = self.issue
         shape = record.shape
         busiest = record.counters.busiest()
+        self.warm = dict(shape.warm)
         self._issue_at(base, record.clocks.issue)
         if detail is not None:
             self.replayed.append(Replayed(base - detail[0], detail[1]))
