@@ -3,9 +3,11 @@
 ``runtime/cost/timing.py`` times each core on its own; this module combines the cores of a launch
 into what a kernel engineer asks for: how fast the kernel would run on the target, what bounds
 it, and where the time goes, in the words of ``msprof op`` (cube/mac, mte1, mte2, fixpipe,
-scalar, cube_utilization). The makespan is the slowest core's; the chip's shared GM bandwidth
-adds a floor (all cores' GM traffic over the chip's HBM bandwidth), since the per-core timelines
-each assume their own share. docs/cost-model.md describes the model and its limits.
+scalar, cube_utilization). The makespan is the slowest core's, and at least the floor the
+chip's shared bandwidth puts under it: all cores' GM traffic through L2, and the part the L2
+model (:func:`l2_misses`, per GM tensor by its reuse distance) sends to HBM, each at the chip's
+total (the cores' timelines already share both among the cores streaming,
+``Timeline._gm_transfer``). docs/cost-model.md describes the model and its limits.
 """
 
 from __future__ import annotations

@@ -24,8 +24,11 @@ Every instruction is recorded with the reason it could not start earlier (its ow
 from another pipe, or the issue), so :meth:`Timeline.critical_path` can walk back from the last
 instruction to the start and say which pipe the core's makespan waits on.
 
-Cores are timed independently; ``runtime/cost/report.py`` combines them (the makespan is the slowest
-core's) and applies the chip-level bandwidth bound.
+Cores are timed independently, but not alone: a GM transfer runs at the core's share of the
+bandwidth its bytes come from while the launch's cores stream alike (HBM for a tensor's first
+sweep, then L2 for the re-reads that hit; :meth:`Timeline._gm_transfer`), and each core counts
+its GM bytes per tensor for the L2 model. ``runtime/cost/report.py`` combines the cores (the
+makespan is the slowest core's) and applies the chip-level bandwidth bound.
 
 For the reports (``runtime/reports/trace.py``, ``plot.py``, the summary), a timeline also records
 what changes no timing: each slice's effects (its byte ranges, for buffer occupancy and GM
