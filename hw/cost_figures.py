@@ -70,8 +70,10 @@ class CostFigures:
     scalar_op_cycles: int
     pipe_queue_depth: int
     """Instructions a pipe's queue holds; the scalar unit stalls when it is full."""
-    kernel_launch_seconds: float
-    """Seconds every kernel launch of an operator adds (host launch, scheduling, tail)."""
+    kernel_overhead_seconds: float
+    """Seconds of every kernel's device-side duration beyond its work (its head and tail on the
+    cores, inside the Task Duration msprof reports; the host launch and the gap between queued
+    kernels are outside it)."""
     transdata_hbm_efficiency: float
     """The share of the chip's HBM bandwidth a TransData (format conversion) kernel reaches."""
     _config: HwConfig = field(repr=False, compare=False)
@@ -245,7 +247,7 @@ def from_config(config: HwConfig) -> CostFigures:
         flag_latency_cycles=c.int("flag_latency_cycles"),
         scalar_op_cycles=c.int("scalar_op_cycles"),
         pipe_queue_depth=c.int("pipe_queue_depth"),
-        kernel_launch_seconds=float(c["kernel_launch_us"]) * 1e-6,
+        kernel_overhead_seconds=float(c["kernel_overhead_us"]) * 1e-6,
         transdata_hbm_efficiency=float(c["transdata_hbm_efficiency"]),
         _config=c,
         _curves={

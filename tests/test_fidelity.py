@@ -324,8 +324,9 @@ def test_never_above_peak(layer: tuple) -> None:
 
 
 def test_deep_channel_layer_bound() -> None:
-    """1x256x8x16x16, weight 256x256x3x3x3, padding 1, on the heuristic's 24 cores: 78 % of
-    peak, bound by the Cube. Each k step of the vendor's 128/64/128 tile loads 16 KB of
+    """1x256x8x16x16, weight 256x256x3x3x3, padding 1, on the heuristic's 24 cores: 73 % of
+    peak, bound by the Cube (78 % before the first reads of x and dy were timed at the
+    core's share of HBM). Each k step of the vendor's 128/64/128 tile loads 16 KB of
     img2col(x) into L0B at 128 B/cycle (W = 16: no row switch inside a fractal, whatever the
     3-row kernel; 129 cycles) and 16 KB of dy into L0A (65), against 258 Cube cycles. Under the
     old reading (n = kernel height, 73 B/cycle, and the 50-cycle latency as occupancy) MTE1 was
@@ -333,7 +334,7 @@ def test_deep_channel_layer_bound() -> None:
     cost = layer_cost(*DEEP)
     assert cost.bound == "compute"
     assert cost.bottleneck == "cube"
-    assert cost.efficiency == pytest.approx(0.780, abs=0.01)
+    assert cost.efficiency == pytest.approx(0.729, abs=0.01)
     ratios = cost.pipe_ratios()
     assert ratios["cube"] > ratios["mte1"] > 0.5
 
@@ -352,24 +353,30 @@ def test_short_k_layer_is_fixpipe_bound() -> None:
     """1x256x4x8x8 with the same weight: K = Ho x Wo = 64 per core (the split is batch x Dout 4
     x Dk 3), one k step per tile, so each 128x128 tile is 258 Cube cycles and a 64 KB fixpipe
     (559 cycles at msKPP's 117 B/cycle): the fixpipe binds even with both L0C buffers in use
-    (21,581 cycles). The chip's bandwidth floor is far below it: 24.6 MB of GM traffic through
-    L2 (9,309 cycles at 110 B/cycle x 24 cores), of which the 7.3 MB of distinct tensor bytes
-    come from HBM."""
+    (25,101 cycles; 21,581 before the first sweep of each tensor came from HBM at the core's
+    share). The chip's bandwidth floor is far below it: 24.6 MB of GM traffic through L2
+    (9,309 cycles at 110 B/cycle x 24 cores), of which the 7.3 MB of first touches come from
+    HBM."""
     cost = layer_cost(*SHORT_K)
     assert cost.bound == "latency"
     assert cost.bottleneck == "fixpipe"
-    assert cost.cycles == pytest.approx(21581, rel=0.02)
+    assert cost.cycles == pytest.approx(25101, rel=0.02)
     assert cost.bandwidth_cycles == pytest.approx(9309, rel=0.02)
     assert cost.pipe_ratios()["fixpipe"] > 0.9
 
 
 def test_thin_layer_is_mte2_bound() -> None:
     """16 channels, 8 frames of 128x128, 1x1x1 on 24 cores: 8.4 MB of x and dy that every
-    byte of must come from HBM once, at 768 B/cycle for the chip, take longer than any core's
-    timeline, whose critical path is MTE2's copies (at the core's share of L2) most."""
+    byte of must come from HBM once. Inside each core's timeline its copies share the chip's
+    HBM with the 23 other cores streaming alike (34.5 B/cycle each), so MTE2 binds the core
+    (12,767 cycles) above the chip-wide floor (10,135: the same bytes at the chip's 828
+    B/cycle, which assumes the cores' streams fill every cycle); before the contention moved
+    into the timelines the floor bound it."""
     cost = layer_cost(*THIN)
     assert cost.bound == "memory"
-    assert cost.bottleneck == "gm bandwidth"
+    assert cost.bottleneck == "mte2"
+    assert cost.core_cycles > cost.bandwidth_cycles
+    assert cost.hbm_bytes > 0.99 * cost.gm_bytes  # x, dy read once; only dW's adds re-hit
     slowest = max(cost.cores, key=lambda c: c.cycles)
     assert max(slowest.critical, key=slowest.critical.__getitem__) == "mte2"
 
@@ -411,9 +418,9 @@ def test_gemm_8192_against_the_measured_matmul() -> None:
     """End to end: a 1x1x1 dW is a GEMM. x 1x8192x8x32x32 and a 8192x8192x1x1x1 weight in fp16
     is M = N = K = 8192, which torch runs at 302.9 TFLOP/s on 24 cores of a 910B2
     (tilelang-ascend issue #79; 305.5 in zzc0721/torch-performance-test-data issue 109). The
-    model (cost-only, the heuristic tiling) gives 212 TFLOP/s, 0.70 of it: the dW heuristic's
+    model (cost-only, the heuristic tiling) gives 207 TFLOP/s, 0.685 of it: the dW heuristic's
     L1 blocks of 128 KB a side leave no room to double-buffer L1 here, so the Cube waits for
-    every L1 refill (60 % busy). The tuned tiling reaches 1.06 of the measured 4096^3 matmul
+    every L1 refill. The tuned tiling reaches 1.00 of the measured 4096^3 matmul
     (benchmarks/bench_measured.py, docs/cost-model.md); the tuner is too slow for a test.
     Pinned here so that the gap is seen when the model moves."""
     from ascend_xdsl.runtime.api import compiled_levels, model_cost
@@ -422,6 +429,6 @@ def test_gemm_8192_against_the_measured_matmul() -> None:
     module = compiled_levels(problem, "atlas-a2-910b2", "heuristic", None, "")["hw"]
     (cost,) = model_cost(module, "atlas-a2-910b2", problem=problem)
     assert cost.flops == 2 * 8192**3
-    assert cost.tflops / 302.9 == pytest.approx(0.70, abs=0.03)
+    assert cost.tflops / 302.9 == pytest.approx(0.685, abs=0.03)
     assert cost.bottleneck == "cube"
     assert cost.pipe_ratios()["cube"] == pytest.approx(0.60, abs=0.03)

@@ -13,7 +13,9 @@ state (``Timeline.snapshot``, ``runtime/cost/state.py``, and the flag counts) ad
 same amount in two consecutive periods, then the advance is extrapolated
 (``Timeline.advance``) over the iterations whose signatures keep repeating the pattern, but
 the last one, which runs exactly again. An iteration whose work, from the same relative state,
-was timed before is replayed (``Timeline.restore``). ``runtime/cost/cost_only.py`` runs the
+was timed before is replayed (``Timeline.restore``). Neither crosses the point where the launch
+completes its first sweep of a GM tensor (``Timeline.cold_periods``): its copies change speed
+there, so that iteration runs exactly. ``runtime/cost/cost_only.py`` runs the
 launches.
 """
 
@@ -219,7 +221,7 @@ class CostCore(MachineBase):
             entry = history[-1]
             memo_key = (signature, sigs[i], entry.key())
             record = self.replays.get(memo_key)
-            if record is not None:
+            if record is not None and self.line.cold_periods(record.timeline.counters.tensors):
                 # This work, from this relative state, was timed before: replay its change.
                 self._restore(record, "scf.for: iteration replayed")
                 self.extrapolated += 1
@@ -234,7 +236,10 @@ class CostCore(MachineBase):
                 self.check_cycle_limit()
                 detail = (entry_issue, tuple(self.line.slices[first:]))
                 record = history[-1].relative_to(entry, detail)
-                if record is not None:
+                # an iteration that completed a tensor's first sweep did so at this core's
+                # count of its bytes, which a replay elsewhere would not have
+                swept = history[-1].timeline.shape.warm != entry.timeline.shape.warm
+                if record is not None and not swept:
                     self.replays[memo_key] = record
             for period in _PERIODS:
                 advance = _steady(history, period)
@@ -245,7 +250,10 @@ class CostCore(MachineBase):
                 run = 0  # the last iteration always runs: tails live there
                 while i + run < n - 1 and sigs[i + run] == sigs[i + run - period]:
                     run += 1
-                times = run // period
+                # no further than the iteration that completes a tensor's first sweep
+                times = min(
+                    run // period, self.line.cold_periods(advance.timeline.counters.tensors)
+                )
                 if times:
                     label = f"scf.for: {times * period} iterations extrapolated"
                     self._advance(advance, label, times)

@@ -6,8 +6,14 @@ of dW that the kernel's atomic accumulation needs (``ascend.alloc_gm``: aclrtMem
 msprof), and the ``ascend.trans_data`` of dW out of FRACTAL_Z_3D into NCDHW. Those run on the AI
 Vector cores and only move data, so each is costed as a bandwidth-bound kernel: the bytes it
 reads and writes over the chip's HBM bandwidth (a TransData at ``transdata_hbm_efficiency`` of
-it, a MemSet at all of it), plus the per-launch overhead every kernel pays
-(``kernel_launch_seconds``). The dW kernel is its launch's cost report plus the same overhead.
+it, a MemSet at all of it), plus the device-side overhead every kernel's duration holds (its
+head and tail on the cores, ``kernel_overhead_seconds``). The dW kernel is its launch's cost
+report plus the same overhead.
+
+What the kernels add up to is what msprof's ``kernel_details.csv`` sums for an operator, each
+kernel's device-side Task Duration, and what cann-bench's measurements are: the host's launch
+of a kernel (overlapped with the previous kernel when they queue back to back on one stream) and
+the device-side gap between two queued kernels are not in it (docs/cost-model.md).
 
 :func:`operator_cost` walks the host function in program order, so :class:`OperatorCost` lists
 the kernels in the order the host launches them (``--trace`` draws that sequence).
@@ -58,7 +64,8 @@ class OperatorCost:
 
     @property
     def end_to_end_seconds(self) -> float:
-        """The kernels run one after the other on the stream: their times add up."""
+        """The kernels run one after the other on the stream: their device-side durations add
+        up (the gaps between them are not counted, as msprof's kernel durations do not)."""
         return sum(k.seconds for k in self.kernels)
 
 
@@ -78,8 +85,8 @@ def vector_kernel(
     figures: CostFigures, name: str, moved_bytes: int, efficiency: float = 1.0
 ) -> KernelCost:
     """A bandwidth-bound AI Vector kernel that reads and writes ``moved_bytes`` in all, at
-    ``efficiency`` of the chip's HBM bandwidth, plus its launch."""
-    seconds = figures.kernel_launch_seconds + moved_bytes / (
+    ``efficiency`` of the chip's HBM bandwidth, plus its device-side overhead."""
+    seconds = figures.kernel_overhead_seconds + moved_bytes / (
         figures.hbm_bytes_per_second_total * efficiency
     )
     return KernelCost(name, seconds, seconds * figures.clock_hz, bytes=moved_bytes)
@@ -90,7 +97,7 @@ def operator_cost(
 ) -> OperatorCost:
     """The kernels of the host function ``entry`` in program order: a TransData per
     ``ascend.trans_data``, a MemSet per ``ascend.alloc_gm``, and per ``ascend.launch`` its
-    report from ``launches`` (in order) plus the launch overhead."""
+    report from ``launches`` (in order) plus the device-side overhead."""
     kernels: list[KernelCost] = []
     reports = iter(launches)
     for op in entry.body.walk():
@@ -111,7 +118,7 @@ def operator_cost(
             report = next(reports, None)
             if report is None:
                 continue
-            seconds = figures.kernel_launch_seconds + report.seconds
+            seconds = figures.kernel_overhead_seconds + report.seconds
             name = op.callee.string_value()
             kernels.append(KernelCost(name, seconds, seconds * figures.clock_hz, launch=True))
     return OperatorCost(tuple(kernels))

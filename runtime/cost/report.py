@@ -3,15 +3,18 @@
 ``runtime/cost/timing.py`` times each core on its own; this module combines the cores of a launch
 into what a kernel engineer asks for: how fast the kernel would run on the target, what bounds
 it, and where the time goes, in the words of ``msprof op`` (cube/mac, mte1, mte2, fixpipe,
-scalar, cube_utilization). The makespan is the slowest core's; the chip's shared GM bandwidth
-adds a floor (all cores' GM traffic over the chip's HBM bandwidth), since the per-core timelines
-each assume their own share. docs/cost-model.md describes the model and its limits.
+scalar, cube_utilization). The makespan is the slowest core's, and at least the floor the
+chip's shared bandwidth puts under it: all cores' GM traffic through L2, and the part the L2
+model (:func:`l2_misses`, per GM tensor by its reuse distance) sends to HBM, each at the chip's
+total (the cores' timelines already share both among the cores streaming,
+``Timeline._gm_transfer``). docs/cost-model.md describes the model and its limits.
 """
 
 from __future__ import annotations
 
 import html
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -60,6 +63,11 @@ class CoreCost:
     critical: dict[str, float]
     gm_bytes: int
     timeline: Timeline | None = field(default=None, repr=False, compare=False)
+    tensor_bytes: tuple[int, ...] = ()
+    """``gm_bytes`` per GM tensor (``Timeline.tensor_bytes``: position 0 unknown, then the
+    kernel's arguments)."""
+    tensor_sizes: tuple[tuple[int, int], ...] = ()
+    """(position, bytes) of each GM tensor counted in :attr:`tensor_bytes`."""
     """The core's full timeline (its slices), for traces and plots."""
 
     def to_json(self) -> dict[str, Any]:
@@ -89,6 +97,8 @@ def core_cost(block: int, timeline: Timeline) -> CoreCost:
         critical,
         timeline.gm_bytes,
         timeline,
+        tuple(timeline.tensor_bytes),
+        tuple(sorted(timeline.tensor_sizes.items())),
     )
 
 
@@ -142,6 +152,38 @@ def count_problem_flops(reports: list[CostReport], problem: ConvBpFilterShape | 
             report.flops = 2.0 * problem.macs
 
 
+def reuse_distance(streams: Sequence[tuple[float, float]], at: int) -> float:
+    """The reuse distance of stream ``at``'s re-reads: the distinct bytes of the chip-wide
+    stream between two accesses to the same byte of its tensor.
+
+    ``streams`` holds per GM tensor (bytes moved by all cores, the tensor's bytes). A tensor
+    moved ``r = moved / size`` times has its re-reads spread over the launch, one every
+    ``1 / r`` of it: between two of them every tensor ``u`` moves ``moved_u / r`` bytes, of
+    which at most its whole size are distinct. So the distance is the sum over the tensors of
+    ``min(size_u, moved_u / r)``: a tensor re-read often (the dy panel of every N block) is
+    re-read after a short stretch of the stream, a tensor read twice after half of it."""
+    moved, size = streams[at]
+    per_reuse = size / moved
+    return sum(min(size_u, moved_u * per_reuse) for moved_u, size_u in streams)
+
+
+def l2_misses(streams: Sequence[tuple[float, float]], l2_size: float) -> float:
+    """Bytes of the GM traffic ``streams`` (per tensor: bytes moved, the tensor's bytes) that
+    go to HBM. Each tensor's first touch misses (the L2 is cold at a launch's start: cann-bench
+    clears it before every measured call); a re-read hits when its :func:`reuse_distance` fits
+    the L2, and in the fraction ``l2_size / distance`` of it when it does not (the part of the
+    window the L2 holds)."""
+    misses = 0.0
+    for at, (moved, size) in enumerate(streams):
+        first = min(moved, size)
+        again = moved - first
+        misses += first
+        if again > 0:
+            distance = reuse_distance(streams, at)
+            misses += again * (1.0 - min(1.0, l2_size / distance))
+    return misses
+
+
 @dataclass
 class CostReport:
     """The cost of one launch on ``hw``."""
@@ -167,16 +209,23 @@ class CostReport:
 
     @property
     def gm_traffic(self) -> tuple[float, float]:
-        """(bytes through L2, bytes from HBM) of the launch's GM traffic. The L2 model: the
-        first touch of each tensor byte comes from HBM; a re-read (other cores, later
-        iterations) hits in L2 when the launch's tensors fit in it, and otherwise in the
-        fraction of them that fits (a uniform reuse pattern)."""
+        """(bytes through L2, bytes from HBM) of the launch's GM traffic, by the L2 model
+        (:func:`l2_misses`) over every GM tensor the cores moved bytes of."""
+        traffic: dict[int, float] = defaultdict(float)
+        sizes: dict[int, int] = {}
+        for core in self.cores:
+            for at, moved in enumerate(core.tensor_bytes):
+                traffic[at] += moved
+            sizes.update(core.tensor_sizes)
         total = float(sum(c.gm_bytes for c in self.cores))
-        if not self.tensor_bytes:
-            return total, total  # tensors unknown: every byte from HBM
-        unique = min(total, float(self.tensor_bytes))
-        hit = min(1.0, self.figures.l2_size / self.tensor_bytes)
-        return total, unique + (total - unique) * (1.0 - hit)
+        unknown = traffic.pop(0, 0.0)
+        streams = [(traffic[at], float(sizes[at])) for at in sorted(traffic) if traffic[at]]
+        from_hbm = l2_misses(streams, float(self.figures.l2_size))
+        if unknown:  # bytes no kernel argument names: the uniform rule over the launch's tensors
+            unique = min(unknown, float(self.tensor_bytes or unknown))
+            hit = min(1.0, self.figures.l2_size / self.tensor_bytes) if self.tensor_bytes else 0.0
+            from_hbm += unique + (unknown - unique) * (1.0 - hit)
+        return total, from_hbm
 
     @property
     def bandwidth_cycles(self) -> float:

@@ -9,12 +9,13 @@ recorded state to ``Timeline.restore`` (replay it). A state has three parts:
 
 * :class:`Shape`, what must match for two states to compare: which pipes a ``wait_flag``
   holds, how many instructions each pipe's queue holds, how many events are in flight per
-  (src, dst, id);
+  (src, dst, id), how many GM tensors the traffic is counted for and which of them the launch
+  has swept once (their copies run at another share of the bandwidth);
 * :class:`Clocks`, the times: the issue clock, each pipe's free and completion times, the hold
   times, the start times of the queued instructions and the arrival times of the events in
   flight;
-* :class:`Counters`, what only adds up: scalar ops, FLOPs, GM bytes, busy cycles and
-  instructions per pipe.
+* :class:`Counters`, what only adds up: scalar ops, FLOPs, GM bytes (in all and per GM
+  tensor), busy cycles and instructions per pipe.
 
 A difference of two states has the same three parts (times are then durations). They are named
 tuples: the cost-only mode makes thousands of them per launch, and a frozen dataclass costs
@@ -48,6 +49,11 @@ class Shape(NamedTuple):
     """The instructions in each timed pipe's queue (``TIMED_PIPES`` order)."""
     events: tuple[tuple[EventKey, int], ...]
     """The events in flight: (src, dst, id) and how many, sorted."""
+    tensors: int = 0
+    """How many GM tensors the core's traffic is counted for so far (``Counters.tensors``)."""
+    warm: tuple[tuple[int, float], ...] = ()
+    """The GM tensors the launch has swept once, with the share of their re-reads that hits
+    in L2 (``Timeline.warm``): a copy's bandwidth depends on it."""
 
 
 class Clocks(NamedTuple):
@@ -95,6 +101,9 @@ class Counters(NamedTuple):
     """Busy cycles per timed pipe."""
     count: tuple[int, ...]
     """Instructions per timed pipe."""
+    tensors: tuple[int, ...] = ()
+    """GM bytes per GM tensor (``Timeline.tensor_bytes``: position 0 unknown, then the
+    kernel's arguments), for the L2 model."""
 
     def minus(self, other: Counters) -> Counters:
         return Counters(
@@ -103,10 +112,13 @@ class Counters(NamedTuple):
             self.gm_bytes - other.gm_bytes,
             tuple(a - b for a, b in zip(self.busy, other.busy, strict=True)),
             tuple(a - b for a, b in zip(self.count, other.count, strict=True)),
+            tuple(a - b for a, b in zip(self.tensors, other.tensors, strict=True)),
         )
 
     def values(self) -> tuple[float, ...]:
-        return (self.scalar_ops, self.mmad_flops, self.gm_bytes, *self.busy, *self.count)
+        return (
+            self.scalar_ops, self.mmad_flops, self.gm_bytes, *self.busy, *self.count, *self.tensors
+        )  # fmt: skip
 
     def close_to(self, other: Counters) -> bool:
         pairs = zip(self.values(), other.values(), strict=True)

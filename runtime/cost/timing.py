@@ -24,8 +24,11 @@ Every instruction is recorded with the reason it could not start earlier (its ow
 from another pipe, or the issue), so :meth:`Timeline.critical_path` can walk back from the last
 instruction to the start and say which pipe the core's makespan waits on.
 
-Cores are timed independently; ``runtime/cost/report.py`` combines them (the makespan is the slowest
-core's) and applies the chip-level bandwidth bound.
+Cores are timed independently, but not alone: a GM transfer runs at the core's share of the
+bandwidth its bytes come from while the launch's cores stream alike (HBM for a tensor's first
+sweep, then L2 for the re-reads that hit; :meth:`Timeline._gm_transfer`), and each core counts
+its GM bytes per tensor for the L2 model. ``runtime/cost/report.py`` combines the cores (the
+makespan is the slowest core's) and applies the chip-level bandwidth bound.
 
 For the reports (``runtime/reports/trace.py``, ``plot.py``, the summary), a timeline also records
 what changes no timing: each slice's effects (its byte ranges, for buffer occupancy and GM
@@ -43,8 +46,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 
+from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import CostFigures
 from ascend_xdsl.hw.instructions import data_instruction, mmad_cycles
 from ascend_xdsl.hw.isa import Effects, Pipe, Work
@@ -55,6 +59,7 @@ from ascend_xdsl.runtime.cost.state import (
     Shape,
     TimelineState,
 )
+from ascend_xdsl.runtime.machine.values import placeholder
 
 __all__ = [
     "TIMED_PIPES",
@@ -185,6 +190,12 @@ class Timeline:
     """2 x the multiply-adds of the mmads as issued (tails included)."""
     gm_bytes: int = 0
     """Bytes the core read from and wrote to GM (the chip-level bandwidth floor needs them)."""
+    tensor_bytes: list[int] = field(default_factory=lambda: [0])
+    """The same bytes per GM tensor, for the L2 model (``runtime/cost/report.py``): position
+    ``i + 1`` counts the kernel's argument ``i``, position 0 what no argument names (an
+    instruction timed without its op)."""
+    tensor_sizes: dict[int, int] = field(default_factory=dict)
+    """Bytes of each GM tensor counted in :attr:`tensor_bytes`, by the same position."""
     slices: list[Slice] = field(default_factory=list)
     flags: list[FlagMark] = field(default_factory=list)
     """Every set_flag as it fired and every wait_flag as its flag arrived (for traces)."""
@@ -201,12 +212,27 @@ class Timeline:
         default_factory=lambda: defaultdict(deque)
     )
     _durations: dict[tuple[str, object, str], tuple[float, float]] = field(default_factory=dict)
+    _tensors: dict[Operation, int] = field(default_factory=dict)
+    """The position in :attr:`tensor_bytes` of each op's GM operand."""
+    warm: dict[int, float] = field(default_factory=dict)
+    """Per GM tensor (position in :attr:`tensor_bytes`) whose first sweep the launch has
+    made: the share of its re-reads that hit in L2 (:meth:`_sweep_done`). A tensor not in it is
+    still being read for the first time, from HBM."""
+    _gm_durations: dict[tuple[str, Work, float], float] = field(default_factory=dict)
     _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
     """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
 
     def __post_init__(self) -> None:
         depth = self.figures.pipe_queue_depth
         self._queues = {p: deque(maxlen=depth) for p in TIMED_PIPES}
+        f = self.figures
+        self._streams = 0.0
+        """How many cores stream at once (the launch's, :func:`l2_share`); 0 for a core timed
+        alone, which contends with no one."""
+        self._hbm_share = math.inf
+        if math.isfinite(self.gm_share):
+            self._streams = f.l2_bytes_per_second_total / f.clock_hz / self.gm_share
+            self._hbm_share = f.hbm_bytes_per_second_total / f.clock_hz / self._streams
 
     def scalar(self, ops: int) -> None:
         """``ops`` index-arithmetic ops on the scalar unit."""
@@ -294,6 +320,15 @@ class Timeline:
             self.mmad_flops += flops
         if gm_bytes:
             self.gm_bytes += gm_bytes
+            at = self._tensors.get(op) if op is not None else 0
+            if at is None:
+                at = self._tensors[op] = self._gm_tensor(op)
+            if at and self._streams:
+                contended = self._gm_transfer(effects, at, gm_bytes)
+                if contended is not None:
+                    length = contended
+            else:
+                self.tensor_bytes[at] += gm_bytes
         end = start + length
         done = end + latency
         self.free[pipe] = end
@@ -307,6 +342,74 @@ class Timeline:
         queue.append((start, index))
         work = effects.work if effects is not None else None
         slices.append(Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects))
+
+    # -- contention for the chip's L2 and HBM bandwidth --------------------------------------
+
+    def _gm_transfer(self, effects: Effects | None, at: int, moved: int) -> float | None:
+        """Count ``moved`` bytes of GM tensor ``at`` and give the occupancy of their transfer
+        while every core of the launch streams (None without ``effects``): the bytes that
+        come from HBM at the core's share of the chip's HBM bandwidth, the rest at its share
+        of the L2's. Until the launch has swept the tensor once, its bytes come from HBM;
+        after that, the share of re-reads that hit (:attr:`warm`, set by
+        :meth:`_sweep_done` when this transfer completes the sweep)."""
+        before = self.tensor_bytes[at]
+        self.tensor_bytes[at] = before + moved
+        cold = 0.0
+        if at not in self.warm:
+            cold = min(float(moved), max(0.0, self.tensor_sizes[at] / self._streams - before))
+            if (before + moved) * self._streams >= self.tensor_sizes[at]:
+                self._sweep_done(at)
+        if effects is None:
+            return None
+        hit = self.warm.get(at, 0.0)
+        cycles = cold / self._hbm_share + (moved - cold) * (
+            hit / self.gm_share + (1.0 - hit) / self._hbm_share
+        )
+        share = moved / cycles
+        key = (effects.instruction, effects.work, share)
+        found = self._gm_durations.get(key)
+        if found is None:
+            found = self._gm_durations[key] = duration(self.figures, effects, share)
+        return found
+
+    def _sweep_done(self, at: int) -> None:
+        """The cores of the launch (streaming alike, :attr:`_streams` of them) have together
+        moved as many bytes of tensor ``at`` as it holds: from now on its reads are re-reads.
+        Their reuse distance is the distinct bytes the launch moved meanwhile, every tensor's
+        traffic so far capped at its size (the closed form of ``report.reuse_distance``); the
+        share of them the L2 holds hits."""
+        distance = sum(
+            min(self.tensor_sizes.get(u, 0), moved * self._streams)
+            for u, moved in enumerate(self.tensor_bytes)
+            if u
+        )
+        self.warm[at] = min(1.0, self.figures.l2_size / distance) if distance else 1.0
+
+    def cold_periods(self, growth: Sequence[int]) -> int:
+        """How many times the counters can grow by ``growth`` (per GM tensor) before a tensor
+        still in its first sweep completes it: the cost-only mode extrapolates no further,
+        so the iteration in which a sweep completes runs exactly, as in a full run."""
+        limit = 1 << 62
+        if not self._streams:
+            return limit
+        for at, grown in enumerate(growth):
+            if at and grown > 0 and at not in self.warm:
+                left = self.tensor_sizes[at] / self._streams - self.tensor_bytes[at]
+                limit = min(limit, max(0, math.ceil(left / grown) - 1))
+        return limit
+
+    def _gm_tensor(self, op: Operation) -> int:
+        """The position in :attr:`tensor_bytes` of ``op``'s GM operand: its kernel argument's
+        index + 1 (its size recorded), or 0 when the operand is not a kernel argument."""
+        for operand in op.operands:
+            t = operand.type
+            if isinstance(t, GmTensorType) and isinstance(operand, BlockArgument):
+                at = operand.index + 1
+                if at >= len(self.tensor_bytes):
+                    self.tensor_bytes += [0] * (at + 1 - len(self.tensor_bytes))
+                self.tensor_sizes[at] = placeholder(t).nbytes
+                return at
+        return 0
 
     def set_flag(self, src: Pipe, dst: Pipe, event: int) -> None:
         issued = self._issue()
@@ -357,7 +460,13 @@ class Timeline:
         for k, _ in events:
             later += [arrival for arrival, _, _ in self._events[k]]
         return TimelineState(
-            Shape(holds, tuple(len(q) for q in queues), tuple(events)),
+            Shape(
+                holds,
+                tuple(len(q) for q in queues),
+                tuple(events),
+                len(self.tensor_bytes),
+                tuple(sorted(self.warm.items())),
+            ),
             Clocks(self.issue, tuple(later)),
             Counters(
                 self.scalar_ops,
@@ -365,6 +474,7 @@ class Timeline:
                 self.gm_bytes,
                 tuple(self.busy[p] for p in TIMED_PIPES),
                 tuple(self.count[p] for p in TIMED_PIPES),
+                tuple(self.tensor_bytes),
             ),
         )
 
@@ -375,6 +485,8 @@ class Timeline:
         for p, busy, count in zip(TIMED_PIPES, growth.busy, growth.count, strict=True):
             self.busy[p] += busy * times
             self.count[p] += count * times
+        for at, grown in enumerate(growth.tensors):
+            self.tensor_bytes[at] += grown * times
 
     def _span(self, pipe: Pipe, start: float, end: float, label: str, busiest: Pipe) -> int:
         """One slice standing for many instructions of ``pipe``; returns its index."""
@@ -399,6 +511,7 @@ class Timeline:
         base = self.issue
         shape = record.shape
         busiest = record.counters.busiest()
+        self.warm = dict(shape.warm)
         self._issue_at(base, record.clocks.issue)
         if detail is not None:
             self.replayed.append(Replayed(base - detail[0], detail[1]))
