@@ -395,9 +395,8 @@ class Core(MachineBase):
         key = (id(op), id(src), src_slot, src_off, id(dst), dst_slot, geometry)
         entry = self._bound.get(key)
         if entry is None:
-            entry = self._bind_load3d(
-                key, kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot
-            )
+            values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
+            entry = self._bind_load3d(key, values)
         bound, g, s_addr, s_end, sview, dview, checked, d_addr, d_end = entry
         if self.observed:
             self._observe(op, LOAD3D, bound)
@@ -437,25 +436,14 @@ class Core(MachineBase):
         layout = "zz" if g.transpose else "zn"
         self._owe(dst.memory, _Tile(d_addr, d_end, matrix, dview.dtype, layout))
 
-    def _bind_load3d(
-        self,
-        key: tuple[object, ...],
-        kernel: tuple[int, int],
-        stride: tuple[int, int],
-        dilation: tuple[int, int],
-        transpose: bool,
-        src: Buffer,
-        src_slot: int,
-        src_off: int,
-        dst: Buffer,
-        dst_slot: int,
-    ) -> tuple[Any, ...]:
-        """Bind one set of load3d operand values and check them (remembered by ``key``): the
-        binding, its geometry, the source's first and end byte, the two slot views, whether the
-        source's feature map lies inside its slot, and the destination's first and end byte."""
+    def _bind_load3d(self, key: tuple[Any, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Bind one set of load3d operand values (``values``: the static properties to the
+        destination slot; ``key``: them by identity, and the geometry operands) and check them,
+        remembered by ``key``: the binding, its geometry, the source's first and end byte, the
+        two slot views, whether the source's feature map lies inside its slot, and the
+        destination's first and end byte."""
         geometry = key[-1]
-        assert isinstance(geometry, tuple)
-        values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
+        src, src_slot, src_off, dst, dst_slot = values[4:]
         bound = LOAD3D.bind(*values, *geometry)
         self.bounds(LOAD3D, bound, (*values, *geometry))
         g: Load3d = bound.geometry
