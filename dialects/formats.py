@@ -189,9 +189,19 @@ def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
         raise ValueError(f"expected an NCDHW array, got shape {x.shape}")
     n, c, d, h, w = x.shape
     c1 = ceil_div(c, c0)
-    xp = _pad_axes(x, {1: c1 * c0})
-    # (N, C1, C0, D, H, W) -> (N, D, C1, H, W, C0)
-    return np.ascontiguousarray(xp.reshape(n, c1, c0, d, h, w).transpose(0, 3, 1, 4, 5, 2))
+    # Written into the zeroed result through transposed views, one pass over ``x``: padding
+    # ``x`` first and transposing the padded copy moved the padding twice (a thin layer's
+    # 8 channels padded to 16 made the conversion 3x slower).
+    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype)
+    full = c // c0
+    if full:
+        # (N, C1, C0, D, H, W) -> (N, D, C1, H, W, C0)
+        whole = x[:, : full * c0].reshape(n, full, c0, d, h, w)
+        out[:, :, :full] = whole.transpose(0, 3, 1, 4, 5, 2)
+    if c > full * c0:
+        # the last, partial C0 block: (N, C, D, H, W) -> (N, D, H, W, C)
+        out[:, :, full, :, :, : c - full * c0] = x[:, full * c0 :].transpose(0, 2, 3, 4, 1)
+    return out
 
 
 def ndc1hwc0_to_ncdhw(x5: np.ndarray, c: int) -> np.ndarray:

@@ -161,11 +161,9 @@ class Core(MachineBase):
         self._tiles = {name: [] for name in MATRIX_MEMORIES}
         if self.sanitizer is not None:
             self.sanitizer.new_core(self.block_idx)
-        self._checked: dict[tuple[int, ...], Mmad | Load3d] = {}
-        """The operand checks done, by the slot views' and the geometry's identities."""
         self._timings = self.pool.timings if self.pool is not None else {}
-        self._bound: dict[tuple[object, ...], Bound] = {}
-        """Bindings by operand values (:meth:`_remember`)."""
+        self._bound: dict[tuple[object, ...], tuple[Any, ...]] = {}
+        """load3d's and mmad's checked bindings by operand values (:meth:`_remember`)."""
         if self.timeline is not None:
             self._timeline = self.timeline
         self._handlers.update(
@@ -227,13 +225,14 @@ class Core(MachineBase):
         for key in stale:
             del self._gathers[key]
 
-    def _remember(self, key: tuple[object, ...], bound: Bound) -> None:
-        """Keep the binding of one set of operand values: binding is a pure function of them
+    def _remember(self, key: tuple[object, ...], entry: tuple[Any, ...]) -> None:
+        """Keep the binding of one set of operand values, with what follows from it (its
+        slot views and addresses) and its checks made: binding is a pure function of them
         (the buffers' places are fixed), and a kernel's inner loops repeat a few sets many
         times. Bounded: a kernel whose operands never repeat starts over."""
         if len(self._bound) >= _MAX_BOUND:
             self._bound.clear()
-        self._bound[key] = bound
+        self._bound[key] = entry
 
     def _observe(self, op: Operation, spec: DataInstruction, bound: Bound) -> None:
         """Hand an instruction's effects to the sanitizer and the timing backend.
@@ -394,55 +393,36 @@ class Core(MachineBase):
         m_start, m_ext and the pads top, bottom, left, right (``Load3d``)."""
         # The op fixes the static properties; the core's buffers live as long as it does.
         key = (id(op), id(src), src_slot, src_off, id(dst), dst_slot, geometry)
-        bound = self._bound.get(key)
-        if bound is None:
-            bound = LOAD3D.bind(
-                kernel,
-                stride,
-                dilation,
-                transpose,
-                src,
-                src_slot,
-                src_off,
-                dst,
-                dst_slot,
-                *geometry,
-            )
+        entry = self._bound.get(key)
+        if entry is None:
             values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
-            # the same key binds the same: its bounds hold once they have been checked
-            self.bounds(LOAD3D, bound, (*values, *geometry))
-            self._remember(key, bound)
-        g: Load3d = bound.geometry
-        _, s_addr, _, d_addr = bound.chip
-        sview, dview = src.slot(src_slot), dst.slot(dst_slot)
-        # The slot views live as long as the core, and the entry keeps the geometry alive.
-        checked = (id(sview), id(dview), id(g))
-        if self._checked.get(checked) is not g:
-            ins.check_same_type("load3d", sview, dview)
-            ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
-            self._checked[checked] = g
+            entry = self._bind_load3d(key, values)
+        bound, g, s_addr, s_end, sview, dview, checked, d_addr, d_end = entry
         if self.observed:
             self._observe(op, LOAD3D, bound)
         if src.memory in self._tiles:
-            self._settle(src.memory, s_addr, s_addr + g.fmap_elems * src.element_bytes)
-        mirror = None
+            self._settle(src.memory, s_addr, s_end)
         if src.memory == "L1" and self._mirror_ok and sview.dtype == self._mirror_dtype:
-            base = s_addr // 2 - src_off  # the slot's first element in the mirror
-            mirror = self._mirror[base : base + sview.size]
-        if mirror is not None:
             # The same window of unchanged L1 gives the same matrix (the ORDER_M walk reloads
             # each A tile for every N tile): gather it once.
             # Keyed by the geometry's identity (decoding interns it) to skip hashing its
             # fields; the entry keeps the geometry alive, so the id cannot be reused.
-            key = (s_addr, id(g))
-            hit = self._gathers.get(key)
+            gather = (s_addr, id(g))
+            hit = self._gathers.get(gather)
             if hit is not None and hit[0] is g:
                 matrix = hit[1]
             else:
-                matrix = ins.load3d_matrix(mirror, src_off, g)
+                # The mirror holds the slot's elements from its address / 2 on, and the
+                # source's bounds were checked with the binding (``checked``).
+                if checked:
+                    matrix = ins.load3d_gather(self._mirror, s_addr // 2, g)
+                else:
+                    base = s_addr // 2 - src_off  # the slot's first element in the mirror
+                    mirror = self._mirror[base : base + sview.size]
+                    matrix = ins.load3d_matrix(mirror, src_off, g)
                 if len(self._gathers) >= _MAX_GATHERS:
                     self._gathers.clear()
-                self._gathers[key] = (g, matrix, s_addr + g.fmap_bytes)
+                self._gathers[gather] = (g, matrix, s_addr + g.fmap_bytes)
         else:
             if src.memory == "L1":
                 self._settle_l1()
@@ -453,9 +433,32 @@ class Core(MachineBase):
         if tiles is None:
             dview[: g.out_elems] = ins.l0_layout(matrix, g.transpose, dview.dtype)
             return
-        end = d_addr + g.out_elems * dst.element_bytes
         layout = "zz" if g.transpose else "zn"
-        self._owe(dst.memory, _Tile(d_addr, end, matrix, dview.dtype, layout))
+        self._owe(dst.memory, _Tile(d_addr, d_end, matrix, dview.dtype, layout))
+
+    def _bind_load3d(self, key: tuple[Any, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Bind one set of load3d operand values (``values``: the static properties to the
+        destination slot; ``key``: them by identity, and the geometry operands) and check them,
+        remembered by ``key``: the binding, its geometry, the source's first and end byte, the
+        two slot views, whether the source's feature map lies inside its slot, and the
+        destination's first and end byte."""
+        geometry = key[-1]
+        src, src_slot, src_off, dst, dst_slot = values[4:]
+        bound = LOAD3D.bind(*values, *geometry)
+        self.bounds(LOAD3D, bound, (*values, *geometry))
+        g: Load3d = bound.geometry
+        _, s_addr, _, d_addr = bound.chip
+        sview, dview = src.slot(src_slot), dst.slot(dst_slot)
+        ins.check_same_type("load3d", sview, dview)
+        ins.check_extent("load3d", "destination", 0, g.out_elems, dview.size)
+        # load3d_matrix's own source check, made here once: the gathers from the mirror then
+        # skip it (else they take load3d_matrix's way, which raises its error).
+        checked = src_off >= 0 and src_off + g.fmap_elems <= sview.size
+        s_end = s_addr + g.fmap_elems * src.element_bytes
+        d_end = d_addr + g.out_elems * dst.element_bytes
+        entry = (bound, g, s_addr, s_end, sview, dview, checked, d_addr, d_end)
+        self._remember(key, entry)
+        return entry
 
     def load2d(
         self,
@@ -504,23 +507,29 @@ class Core(MachineBase):
         init: bool,
     ) -> None:
         key = (id(a), a_slot, id(b), b_slot, id(c), c_slot, m, n, k, init)
-        bound = self._bound.get(key)
-        if bound is None:
-            bound = MMAD.bind(a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
-            self.bounds(MMAD, bound, (a, a_slot, b, b_slot, c, c_slot, m, n, k, init))
-            self._remember(key, bound)
-        g: Mmad = bound.geometry
-        av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
-        # The slot views live as long as the core, and the entry keeps the geometry alive.
-        checked = (id(av), id(bv), id(cv), id(g))
-        if self._checked.get(checked) is not g:
-            ins.mmad_operands(av, bv, cv, g)
-            self._checked[checked] = g
+        entry = self._bound.get(key)
+        if entry is None:
+            entry = self._bind_mmad(key, a, b, c)
+        bound, g, av, bv, cv, a_addr, b_addr, c_addr = entry
         if self.observed:
             self._observe(op, MMAD, bound)
-        a_addr, b_addr, c_addr = bound.chip[3:6]
         product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
         self._accumulate(c, c_addr, cv, g, product, bool(init))
+
+    def _bind_mmad(self, key: tuple[Any, ...], a: Buffer, b: Buffer, c: Buffer) -> tuple[Any, ...]:
+        """Bind one set of mmad operand values (``key``: them, the buffers ``a``, ``b`` and
+        ``c`` by identity) and check them, remembered by ``key``: the binding, its geometry,
+        the three slot views and the three addresses."""
+        _, a_slot, _, b_slot, _, c_slot, m, n, k, init = key
+        values = (a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+        bound = MMAD.bind(*values)
+        self.bounds(MMAD, bound, values)
+        g: Mmad = bound.geometry
+        av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
+        ins.mmad_operands(av, bv, cv, g)
+        entry = (bound, g, av, bv, cv, *bound.chip[3:6])
+        self._remember(key, entry)
+        return entry
 
     def _accumulate(
         self, buf: Buffer, addr: int, view: np.ndarray, g: Mmad, product: np.ndarray, init: bool

@@ -210,6 +210,13 @@ def load3d_matrix(src: np.ndarray, src_off: int, g: Load3d) -> np.ndarray:
     if src.dtype != F32:
         _check_cube_type(op, src)
     check_extent(op, "source", src_off, g.fmap_elems, src.size)
+    return load3d_gather(src, src_off, g)
+
+
+def load3d_gather(src: np.ndarray, src_off: int, g: Load3d) -> np.ndarray:
+    """:func:`load3d_matrix` without its checks, for a caller that made them once for many
+    gathers of the same operands: ``src`` flat, in a Cube type or float32, with the feature
+    map's ``g.fmap_elems`` elements from ``src_off`` inside it."""
     index, lo, span, pad, unit = _plan_of(g)
     if g.fmap_elems == 0:  # an empty map (l1_h 0): every position is padding
         matrix = np.zeros((g.m_ext, g.k_ext), src.dtype)
