@@ -36,6 +36,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from page_sections import keeping_others
+
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.lowering.build import build_module
@@ -467,7 +469,10 @@ def main() -> None:
     png = Path(args.plot)
     plot(rows, png)
     rel = os.path.relpath(png, out.parent)
-    write_atomically(out, page(rows, args, wall, rel))
+    text = page(rows, args, wall, rel)
+    if out.exists():  # the sections other scripts recorded on the page stay
+        text = keeping_others(text, out.read_text(encoding="utf-8"))
+    write_atomically(out, text)
 
 
 if __name__ == "__main__":
