@@ -218,13 +218,17 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
         )
         for r in rows
     ]
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
     tilings = ["tuned tiling", *(r["tiling_summary"] for r in rows)]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + "  " + tiling
-        for cells, tiling in zip([header, *body], tilings, strict=True)
-    ]
+    lines = [f"{line}  {tiling}" for line, tiling in zip(_columns(header, body), tilings,
+                                                          strict=True)]  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def _columns(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
+    """The header and body as lines of left-aligned columns two spaces apart."""
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    return ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))
+            for cells in [header, *body]]  # fmt: skip
 
 
 def format_networks(totals: Sequence[dict[str, Any]]) -> str:
@@ -246,10 +250,7 @@ def format_networks(totals: Sequence[dict[str, Any]]) -> str:
         )
         for t in totals
     ]
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
-             for cells in [header, *body]]  # fmt: skip
-    return "\n".join(lines) + "\n"
+    return "\n".join(line.rstrip() for line in _columns(header, body)) + "\n"
 
 
 def format_csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] = CSV_COLUMNS) -> str:

@@ -85,19 +85,14 @@ def compiler_version() -> str:
     return f"{release}+{digest.hexdigest()[:16]}"
 
 
-def cache_key(problem: ConvBpFilterShape, hw: str, cores: int, budget: int) -> str:
-    text = json.dumps(
-        {
-            "format": FORMAT,
-            "problem": asdict(problem),
-            "hw": hw,
-            "cores": cores,
-            "budget": budget,
-            "compiler": compiler_version(),
-        },
-        sort_keys=True,
-    )
+def _digest(**request: Any) -> str:
+    """The hex SHA-256 of ``request`` with the layout and the compiler, as sorted JSON."""
+    text = json.dumps({"format": FORMAT, **request, "compiler": compiler_version()}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(problem: ConvBpFilterShape, hw: str, cores: int, budget: int) -> str:
+    return _digest(problem=asdict(problem), hw=hw, cores=cores, budget=budget)
 
 
 SCALED = ("batch", "di", "hi", "wi")
@@ -108,17 +103,7 @@ def family_key(problem: ConvBpFilterShape, hw: str, cores: int) -> str:
     """The key of ``problem``'s family: :func:`cache_key` without the batch, the input's
     spatial size and the budget (a tiling tuned with another budget is as good a start)."""
     shared = {k: v for k, v in asdict(problem).items() if k not in SCALED}
-    text = json.dumps(
-        {
-            "format": FORMAT,
-            "family": shared,
-            "hw": hw,
-            "cores": cores,
-            "compiler": compiler_version(),
-        },
-        sort_keys=True,
-    )
-    return hashlib.sha256(text.encode()).hexdigest()
+    return _digest(family=shared, hw=hw, cores=cores)
 
 
 def _family_dir(family: str) -> Path:
