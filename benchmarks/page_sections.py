@@ -16,7 +16,7 @@ _HEADING = re.compile(r"^## .*$", re.MULTILINE)
 def _sections(text: str) -> list[tuple[str, str]]:
     """The page's ``## `` sections as (heading, whole section text), in order."""
     starts = [m.start() for m in _HEADING.finditer(text)]
-    bounds = zip(starts, [*starts[1:], len(text)], strict=True)
+    bounds = zip(starts, [*starts[1:], len(text)][: len(starts)], strict=True)
     return [(text[a:b].split("\n", 1)[0], text[a:b]) for a, b in bounds]
 
 
