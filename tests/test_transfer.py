@@ -59,9 +59,18 @@ def test_rescaled_start_is_legal_and_keeps_the_knobs(target):
     for knob in ("base_m", "base_n", "iterate_order", "al1_pbuffer", "cl0_pbuffer"):
         assert getattr(start, knob) == getattr(donor, knob), knob
     assert start.base_k <= max(start.single_core_ho * start.wo, start.k0)
-    # the donor's core split, cut to what the target's batch·dout and Ho allow
-    assert start.m_dim == donor.m_dim and start.n_dim == donor.n_dim
-    assert start.batch_dim <= target.batch * target.dout and start.core_num <= CORES
+    assert start.core_num <= CORES
+
+
+def test_a_tiling_rescaled_to_its_own_layer_is_itself():
+    """The per-core shares nearest to the donor's are its own: its split, its knobs."""
+    problem = layer(1, 4, 8)
+    donor = _donor(problem)
+    start = transfer.rescaled(donor, problem, CONFIG, CORES)
+    assert start is not None
+    assert start.core_split() == donor.core_split()
+    for knob in transfer.KNOBS:
+        assert getattr(start, knob) == getattr(donor, knob), knob
 
 
 def test_the_cache_finds_the_nearest_member_of_the_family(empty_cache, monkeypatch):
