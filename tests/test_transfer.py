@@ -5,6 +5,8 @@ the same rows in one process as on a pool (deterministic, whatever finishes firs
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ascend_xdsl.hw import load as load_hw
@@ -87,6 +89,13 @@ def test_the_cache_finds_the_nearest_member_of_the_family(empty_cache, monkeypat
     monkeypatch.setattr(transfer, "rescaled", lambda t, *a: seen.append(t.batch) or t)
     assert transfer.transferred_start(target, CONFIG, CORES) is not None
     assert seen == [4]
+    # an illegal tiling in the family (a share of 0), however near, is no donor
+    hostile = replace(_donor(target), single_core_ho=0)
+    hostile_key = _cache(target, hostile)
+    seen.clear()
+    assert transfer.transferred_start(target, CONFIG, CORES) is not None
+    assert seen == [4]
+    cache.entry_path(hostile_key).unlink()
     # the request's own key is never its own donor; a member the rescale refuses is passed
     seen.clear()
     monkeypatch.setattr(transfer, "rescaled", lambda t, *a: seen.append(t.batch) and None)
