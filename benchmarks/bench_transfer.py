@@ -144,7 +144,7 @@ def section(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float) -
         *table(rows),
         "",
         f"In all, {started} candidates with transfer against {plain} without "
-        f"({plain - started} saved, {(plain - started) / max(plain, 1):.0%}); "
+        f"({plain - started} saved, {(plain - started) / max(plain, 1):.1%}); "
         f"{seconds[1]:.0f} s of search against {seconds[0]:.0f} s; the result is the same on "
         f"{same} of {len(rows)} layers, better on {better}, worse on "
         f"{len(worse)}{': ' + ', '.join(worse) if worse else ''}.",
