@@ -36,6 +36,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from page_sections import keeping_others
+
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.lowering.build import build_module
@@ -288,8 +290,9 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
         f".venv/bin/python benchmarks/bench_tuning.py --workers {args.workers}",
         "```",
         "",
-        "The layers are `benchmarks/layers.json` (batch 1; the same file works with",
-        "`ascend-tune benchmarks/layers.json`). Cycles are the cost model's (cost only,",
+        "The layers are `benchmarks/layers.json` (batch 1, each with its `network`; the same",
+        "file works with `ascend-tune benchmarks/layers.json`, and `--network` adds up each",
+        "network's layers end to end). Cycles are the cost model's (cost only,",
         f"`docs/cost-model.md`) on {HW}, all 24 cores. *eff* is the share of the Cube's peak;",
         "*roofline* is the layer's lower bound (the larger of its FLOPs at the peak and its",
         "compulsory GM bytes at the HBM bandwidth) over the tuned kernel's time; *bound* is the",
@@ -467,7 +470,10 @@ def main() -> None:
     png = Path(args.plot)
     plot(rows, png)
     rel = os.path.relpath(png, out.parent)
-    write_atomically(out, page(rows, args, wall, rel))
+    text = page(rows, args, wall, rel)
+    if out.exists():  # the sections other scripts recorded on the page stay
+        text = keeping_others(text, out.read_text(encoding="utf-8"))
+    write_atomically(out, text)
 
 
 if __name__ == "__main__":

@@ -184,3 +184,41 @@ def test_tuning_plot_is_redrawn_from_the_recorded_page(tmp_path, monkeypatch):
     assert int.from_bytes(data[16:20], "big") > 1000  # two panels side by side
     with pytest.raises(ValueError, match="no table of layers"):
         rows_from_page("# a page\n\nno table here\n")
+
+
+def test_page_sections_replace_their_own_and_keep_the_others():
+    """benchmarks/page_sections.py: a script's section replaces the one of its heading (or is
+    appended), and bench_tuning.py writing the page again keeps the sections it does not own."""
+    from page_sections import keeping_others, with_section
+
+    page = "# T\n\nintro\n\n## A\n\na1\n\n## B\n\nb1\n"
+    assert with_section(page, "## A\n\na2\n") == "# T\n\nintro\n\n## A\n\na2\n\n## B\n\nb1\n"
+    assert with_section(page, "## C\n\nc\n") == page + "\n## C\n\nc\n"
+    rewritten = "# T\n\nnew intro\n\n## A\n\na3\n"
+    assert keeping_others(rewritten, with_section(page, "## C\n\nc\n")) == (
+        "# T\n\nnew intro\n\n## A\n\na3\n\n## B\n\nb1\n\n## C\n\nc\n"
+    )
+    assert keeping_others(rewritten, "") == rewritten
+
+
+def test_bench_transfer_records_its_section(tmp_path, monkeypatch, capsys):
+    """benchmarks/bench_transfer.py on one family of two small layers (the second at batch 2
+    through --batch-layers) with a tiny budget, recorded into a copy of a page."""
+    import json
+
+    import bench_transfer
+
+    layers = tmp_path / "layers.json"
+    layers.write_text(json.dumps([
+        {"name": "t", "input": [1, 16, 2, 4, 4], "weight": [16, 16, 1, 3, 3], "padding": 1},
+    ]))  # fmt: skip
+    page = tmp_path / "benchmarks.md"
+    page.write_text("# B\n\n## Targets\n\nkept\n")
+    argv = ["bench_transfer.py", "--layers", str(layers), "--budget", "3", "--batch-layers", "t",
+            "--output", str(page)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    bench_transfer.main()
+    text = page.read_text()
+    assert text.startswith("# B\n\n## Targets\n\nkept\n\n## Transfer between layers\n")
+    assert "| t | t@b2 | 3 | 3 | 0 |" in text and "| t@b2 | t | 3 | 3 | 0 |" in text
+    assert "worse on 0." in text.splitlines()[-1] and capsys.readouterr().out in text

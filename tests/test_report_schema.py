@@ -90,6 +90,20 @@ def test_ascend_tune_report_validates(capsys, tmp_path):
     validate(document)
     (row,) = document["layers"]
     assert row["problem"]["input"] == [1, 16, 4, 8, 8] and isinstance(row["cached"], bool)
+    assert row["op"] == "bp-filter" and row["network"] is None and "networks" not in document
+    # the descriptive keys pass through, and --network adds the totals
+    described = {"network": "n", "source": "a paper", "notes": "x"}
+    layers.write_text(
+        json.dumps([{**described, "input": [1, 16, 4, 8, 8], "weight": [16, 16, 3, 3, 3]}])
+    )
+    document = _json(capsys, tune.main, layers, "--format", "json", "--budget", "3", "--network")
+    validate(document)
+    assert {k: document["layers"][0][k] for k in described} == described
+    (total,) = document["networks"]
+    assert total["network"] == "n" and total["layers"] == 1
+    document["networks"][0]["extra"] = 1
+    with pytest.raises(jsonschema.ValidationError):
+        validate(document)
 
 
 def test_a_report_with_a_missing_or_unknown_key_is_refused(capsys):

@@ -14,15 +14,30 @@ import inprocess
 import pytest
 
 from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.tools import tune as tune_cli
-from ascend_xdsl.tuning.sweep import LayerError, parse_layers, read_layers, tune_layers
+from ascend_xdsl.tuning.sweep import (
+    LayerError,
+    network_totals,
+    parse_layers,
+    read_layers,
+    tune_layers,
+)
 
 TUNE = str(Path(sys.executable).parent / "ascend-tune")
 CONV = str(Path(sys.executable).parent / "ascend-conv")
 BUDGET = "6"
 
 LAYERS = [
-    {"name": "small", "input": [1, 16, 4, 8, 8], "weight": [16, 16, 3, 3, 3], "padding": 1},
+    {
+        "name": "small",
+        "network": "net",
+        "source": "made up",
+        "input": [1, 16, 4, 8, 8],
+        "weight": [16, 16, 3, 3, 3],
+        "padding": 1,
+    },
     {
         "input": [1, 32, 4, 6, 6],
         "weight": [32, 16, 3, 3, 3],
@@ -60,19 +75,41 @@ def test_json_output_has_the_promised_fields(layers_json):
         tiling = DwTiling.from_dict(r["tiling"])  # every field, and nothing else
         assert tiling.core_num <= 4
     assert rows[1]["problem"]["dtype"] == "bf16" and rows[1]["problem"]["groups"] == 2
+    # the descriptive keys pass through, null when absent; the op is the default
+    described = [{k: r[k] for k in ("op", "network", "source", "notes")} for r in rows]
+    assert described == [
+        {"op": "bp-filter", "network": "net", "source": "made up", "notes": None},
+        {"op": "bp-filter", "network": None, "source": None, "notes": None},
+    ]
+    # end to end: the dW kernel's time moves by the cycles saved, the vector kernels stay
+    clock = cost_figures(DEFAULT_HW).clock_hz
+    for r in rows:
+        saved = r["heuristic_kernel_seconds"] - r["tuned_kernel_seconds"]
+        assert saved == pytest.approx((r["heuristic_cycles"] - r["tuned_cycles"]) / clock)
+        around = r["heuristic_end_to_end_seconds"] - r["heuristic_kernel_seconds"]
+        assert around > 0  # the TransData and MemSet kernels
+        assert r["tuned_end_to_end_seconds"] - r["tuned_kernel_seconds"] == pytest.approx(around)
 
 
 def test_table_and_csv(layers_json):
-    table = run(str(layers_json), "--budget", BUDGET, "--cores", "4")
+    table = run(str(layers_json), "--budget", BUDGET, "--cores", "4", "--network")
     assert table.returncode == 0, table.stderr
-    header, *lines = table.stdout.splitlines()
+    layer_table, network_table = table.stdout.split("\n\n")
+    header, *lines = layer_table.splitlines()
     for column in ("layer", "heuristic cycles", "tuned cycles", "speedup", "efficiency"):
         assert column in header
     assert "bottleneck" in header and header.endswith("tuned tiling")
     assert len(lines) == 2 and lines[0].startswith("small ") and "base " in lines[0]
+    # --network: one line per network (the second layer names none), then all of them
+    header, *lines = network_table.splitlines()
+    assert header.split()[:3] == ["network", "op", "layers"] and "end to end" in header
+    assert [line.split()[:3] for line in lines] == [
+        ["net", "bp-filter", "1"], ["-", "bp-filter", "1"], ["all", "bp-filter", "2"]
+    ]  # fmt: skip
     out = run(str(layers_json), "--format", "csv", "--budget", BUDGET, "--cores", "4")
     rows = list(csv.DictReader(io.StringIO(out.stdout)))
     assert [r["layer"] for r in rows] == ["small", "layer 2"]
+    assert (rows[0]["network"], rows[0]["source"], rows[1]["network"]) == ("net", "made up", "")
     assert float(rows[0]["speedup"]) >= 1.0
     # the CSV keeps what the JSON has: the problem, the tuned tiling (as JSON), cached
     assert json.loads(rows[1]["problem"])["groups"] == 2
@@ -83,9 +120,9 @@ def test_table_and_csv(layers_json):
 def test_csv_layers_file_gives_the_json_results(tmp_path, layers_json):
     path = tmp_path / "layers.csv"
     path.write_text(
-        "name,input,weight,stride,padding,dilation,groups,dtype\n"
-        'small,"1,16,4,8,8","[16, 16, 3, 3, 3]",1,1,1,1,f16\n'
-        'layer 2,"1,32,4,6,6","32,16,3,3,3","1,2,2",1,,2,bf16\n'
+        "name,input,weight,stride,padding,dilation,groups,dtype,network,source\n"
+        'small,"1,16,4,8,8","[16, 16, 3, 3, 3]",1,1,1,1,f16,net,made up\n'
+        'layer 2,"1,32,4,6,6","32,16,3,3,3","1,2,2",1,,2,bf16,,\n'
     )
     assert read_layers(str(path)) == read_layers(str(layers_json))
 
@@ -105,6 +142,11 @@ def test_output_file(tmp_path, layers_json):
         ("[]", "layers.json: no layers"),
         ('[{"input": [1, 16, 4, 8, 8]}]', "layers.json: layer 1: 'weight' is missing"),
         ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "bias": 1}]', "unknown key(s) bias"),
+        ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "network": 3}]', "network must be a"),
+        (
+            '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": "forward"}]',
+            "layer 1: op 'forward' cannot be tuned: the ops are bp-filter",
+        ),
         ("[1]", "layers.json: layer 1: expected an object"),
         (
             '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3]}, '
@@ -268,11 +310,40 @@ def test_the_readme_tuning_example_is_what_the_tool_prints():
 
 
 def test_ray_flag_of_the_tool(layers_json):
-    """``ascend-tune --ray`` (a local instance) prints the rows the pool prints."""
+    """``ascend-tune --ray --network`` (a local instance) prints the rows and the network
+    totals the pool prints: the same --network table."""
     pytest.importorskip("ray")
     common = [str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4"]
-    on_ray = run(*common, "--ray", "--no-cache")
+    on_ray = run(*common, "--ray", "--no-cache", "--network")
     assert on_ray.returncode == 0, on_ray.stderr
-    pool = run(*common, "--workers", "2", "--no-cache")
-    rows = [json.loads(r.stdout)["layers"] for r in (on_ray, pool)]
-    assert _same(rows[0]) == _same(rows[1])
+    pool = run(*common, "--workers", "2", "--no-cache", "--network")
+    documents = [json.loads(r.stdout) for r in (on_ray, pool)]
+    assert _same(documents[0]["layers"]) == _same(documents[1]["layers"])
+    tables = [tune_cli.format_networks(d["networks"]) for d in documents]
+    assert tables[0] == tables[1] and "net " in tables[0]
+
+
+def test_network_totals_group_by_network_and_op():
+    """Per network in order of appearance and per op, sums and speedups; an op 'all' line for
+    a network of several ops (the forward and bp-input ops to come), a last line over all."""
+    times = ("heuristic_end_to_end_seconds", "tuned_end_to_end_seconds",
+             "heuristic_kernel_seconds", "tuned_kernel_seconds")  # fmt: skip
+
+    def row(network, op, scale):
+        values = (4 * scale, 2 * scale, 2 * scale, scale)
+        return {"network": network, "op": op, **dict(zip(times, values, strict=True))}
+
+    rows = [row("b", "bp-filter", 1), row(None, "bp-filter", 1), row("b", "forward", 2),
+            row("a", "bp-filter", 3), row("b", "bp-filter", 1)]  # fmt: skip
+    totals = network_totals(rows)
+    assert [(t["network"], t["op"], t["layers"]) for t in totals] == [
+        ("b", "bp-filter", 2), ("b", "forward", 1), ("b", "all", 3), ("-", "bp-filter", 1),
+        ("a", "bp-filter", 1), ("all", "all", 5),
+    ]  # fmt: skip
+    b_all = totals[2]
+    assert b_all["heuristic_end_to_end_seconds"] == 16 and b_all["tuned_kernel_seconds"] == 4
+    assert all(t["speedup"] == 2 and t["kernel_speedup"] == 2 for t in totals)
+    (only,) = network_totals(rows[:1])  # one network, one op: no "all" line
+    assert only["network"] == "b"
+    text = tune_cli.format_networks(totals)
+    assert text.splitlines()[-1].split()[:3] == ["all", "all", "5"]

@@ -219,7 +219,7 @@ def test_cache_hit_bypass_and_keys(tmp_path, monkeypatch):
     problem = problem_of("3x3x3")
     first = cached_search.tune(problem, HW, 4, budget=6)
     assert not first.cached
-    (path,) = (tmp_path / "ascend-xdsl" / "tuning").iterdir()
+    (path,) = (tmp_path / "ascend-xdsl" / "tuning").glob("*.json")
     second = cached_search.tune(problem, HW, 4, budget=6)
     assert second.cached and second.tuned == first.tuned
     assert second.tuned_score == first.tuned_score

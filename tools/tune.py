@@ -3,18 +3,25 @@
 Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling search
 (``tuning/search.py``, cached on disk by ``tuning/cache.py``) on each layer and prints one row per
 layer: the heuristic's and the tuned tiling's modelled cycles, the speedup, the tuned tiling's
-efficiency against the roofline and its bottleneck, and the tuned tiling.
+efficiency against the roofline and its bottleneck, and the tuned tiling. A layer's ``op``,
+``network``, ``source`` and ``notes`` keys pass through to its row (``tuning/sweep.py``).
 
 * ``--format table|json|csv``: a text table (default), the JSON report of
   docs/report.schema.json (``layers``: one object per layer with its ``problem``, the
   heuristic's and the tuned cycles, the tuned ``tiling`` with every DwTiling field, ``cached``,
   ...), or CSV with the same columns (``problem`` and ``tiling`` as JSON text).
+* ``--network``: after the layers, per network (a layer's ``network`` key) and op, the
+  heuristic's and the tuned end-to-end time of its layers (each layer's whole operator: its dW
+  kernel with the TransData and MemSet kernels around it) and of their dW kernels alone
+  (``tuning/sweep.network_totals``); in JSON a ``networks`` list beside ``layers``, in CSV
+  those totals alone.
 * ``--workers N``: a local process pool of N processes (the default: 1, in this process).
 * ``--ray [ADDRESS]``: one Ray task per layer on the cluster at ADDRESS, or on a local Ray
   instance when no address is given (the ``[ray]`` extra; ``--workers N`` above 1 then sets the
   local instance's CPUs). The searches are deterministic, so both give the same rows.
-* ``--no-cache`` searches again (and stores the new answer); ``--budget`` bounds the candidates
-  scored per layer.
+* ``--no-cache`` searches again (and stores the new answer), without starting from the cached
+  layers that differ only in batch or spatial size (``tuning/transfer.py``); ``--budget``
+  bounds the candidates scored per layer.
 * ``--ray-timeout SECONDS`` (default 30): how long connecting to the cluster, and the start of
   its first worker, may take before a one-line error naming the address.
 * ``-o FILE`` writes the output atomically (``runtime/reports/output.py``; a device or a FIFO
@@ -63,6 +70,7 @@ from ascend_xdsl.tuning.sweep import (
     RAY_TIMEOUT,
     LayerError,
     RayUnavailable,
+    network_totals,
     read_layers,
     tune_layers,
 )
@@ -71,6 +79,10 @@ PROG = "ascend-tune"
 
 CSV_COLUMNS = (
     "layer",
+    "op",
+    "network",
+    "source",
+    "notes",
     "heuristic_cycles",
     "tuned_cycles",
     "speedup",
@@ -78,6 +90,10 @@ CSV_COLUMNS = (
     "efficiency",
     "bound",
     "bottleneck",
+    "heuristic_end_to_end_seconds",
+    "tuned_end_to_end_seconds",
+    "heuristic_kernel_seconds",
+    "tuned_kernel_seconds",
     "tiling_summary",
     "candidates",
     "tuning_seconds",
@@ -87,6 +103,20 @@ CSV_COLUMNS = (
 )
 """The CSV's columns; ``problem`` and ``tiling`` hold the row's JSON objects as compact JSON
 text (a ``tiling`` cell saved to a file is what ``--tiling fixed:FILE`` reads)."""
+
+NETWORK_COLUMNS = (
+    "network",
+    "op",
+    "layers",
+    "heuristic_end_to_end_seconds",
+    "tuned_end_to_end_seconds",
+    "speedup",
+    "heuristic_kernel_seconds",
+    "tuned_kernel_seconds",
+    "kernel_speedup",
+)
+"""The columns of ``--network --format csv``: one row per network and op
+(``tuning/sweep.network_totals``)."""
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -143,7 +173,18 @@ def make_parser() -> argparse.ArgumentParser:
         help=f"with --ray: how long to wait for the cluster to answer and for its first worker "
         f"to start (default {RAY_TIMEOUT:g})",
     )
-    p.add_argument("--no-cache", action="store_true", help="search again, ignoring the cache")
+    p.add_argument(
+        "--network",
+        action="store_true",
+        help="after the layers, the totals of each network (a layer's 'network' key): the "
+        "heuristic's and the tuned end-to-end time of its layers' operators and of their dW "
+        "kernels; with --format json a 'networks' list too, with --format csv the totals only",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="search again, ignoring the cache (and its nearest cached layers)",
+    )
     add_debug_flag(p)
     p.add_argument(
         "--budget",
@@ -177,18 +218,44 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
         )
         for r in rows
     ]
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
     tilings = ["tuned tiling", *(r["tiling_summary"] for r in rows)]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + "  " + tiling
-        for cells, tiling in zip([header, *body], tilings, strict=True)
-    ]
+    lines = [f"{line}  {tiling}" for line, tiling in zip(_columns(header, body), tilings,
+                                                          strict=True)]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
-def format_csv(rows: Sequence[dict[str, Any]]) -> str:
+def _columns(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
+    """The header and body as lines of left-aligned columns two spaces apart."""
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    return ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))
+            for cells in [header, *body]]  # fmt: skip
+
+
+def format_networks(totals: Sequence[dict[str, Any]]) -> str:
+    """``--network``'s table: per network and op, the layers and the summed times in
+    microseconds, end to end (every kernel of each layer's operator) and of the dW kernels."""
+    header = ("network", "op", "layers", "end to end: heuristic us", "tuned us", "speedup",
+              "dW kernels: heuristic us", "tuned us", "speedup")  # fmt: skip
+    body = [
+        (
+            table_cell(t["network"]),
+            t["op"],
+            str(t["layers"]),
+            f"{t['heuristic_end_to_end_seconds'] * 1e6:,.1f}",
+            f"{t['tuned_end_to_end_seconds'] * 1e6:,.1f}",
+            f"{t['speedup']:.2f}x",
+            f"{t['heuristic_kernel_seconds'] * 1e6:,.1f}",
+            f"{t['tuned_kernel_seconds'] * 1e6:,.1f}",
+            f"{t['kernel_speedup']:.2f}x",
+        )
+        for t in totals
+    ]
+    return "\n".join(line.rstrip() for line in _columns(header, body)) + "\n"
+
+
+def format_csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] = CSV_COLUMNS) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
         cells = {k: json.dumps(v, separators=(",", ":")) if isinstance(v, dict) else v
@@ -265,11 +332,13 @@ def run(args: argparse.Namespace) -> str:
         raise CliError(f"tuning failed: {first_line(e)}") from None
     finally:
         bar.close()
+    totals = network_totals(rows) if args.network else None
     if args.format == "json":
-        return json.dumps(tune_document(hw.name, rows), indent=2) + "\n"
+        return json.dumps(tune_document(hw.name, rows, totals), indent=2) + "\n"
     if args.format == "csv":
-        return format_csv(rows)
-    return format_table(rows)
+        return format_csv(rows) if totals is None else format_csv(totals, NETWORK_COLUMNS)
+    table = format_table(rows)
+    return table if totals is None else f"{table}\n{format_networks(totals)}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

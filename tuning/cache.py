@@ -16,14 +16,22 @@ the key asked for (a file copied from another layer's key says so). Anything els
 :class:`CacheEntryError`; a missing file is a miss. What the entry *says* (its tilings and
 cycles) is checked by its user, ``tuning/cached_search.py`` (docs/runtime.md, "The tuning
 cache").
+
+Transfer (``tuning/transfer.py``). Layers that differ only in the batch or the input's spatial
+size (:data:`SCALED`) form a family, named by :func:`family_key` (the key without those sizes
+and without the budget). :func:`store` also records each entry in its family's folder
+(``families/<family key>/<key>``, an empty file), and :func:`family_members` lists them: the
+cached layers a search of a new member of the family can start from.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
 import os
+import re
 import stat
 from dataclasses import asdict
 from functools import cache
@@ -77,19 +85,42 @@ def compiler_version() -> str:
     return f"{release}+{digest.hexdigest()[:16]}"
 
 
-def cache_key(problem: ConvBpFilterShape, hw: str, cores: int, budget: int) -> str:
-    text = json.dumps(
-        {
-            "format": FORMAT,
-            "problem": asdict(problem),
-            "hw": hw,
-            "cores": cores,
-            "budget": budget,
-            "compiler": compiler_version(),
-        },
-        sort_keys=True,
-    )
+def _digest(**request: Any) -> str:
+    """The hex SHA-256 of ``request`` with the layout and the compiler, as sorted JSON."""
+    text = json.dumps({"format": FORMAT, **request, "compiler": compiler_version()}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(problem: ConvBpFilterShape, hw: str, cores: int, budget: int) -> str:
+    return _digest(problem=asdict(problem), hw=hw, cores=cores, budget=budget)
+
+
+SCALED = ("batch", "di", "hi", "wi")
+"""The problem's fields that members of one family may differ in (ConvBpFilterShape's names)."""
+
+
+def family_key(problem: ConvBpFilterShape, hw: str, cores: int) -> str:
+    """The key of ``problem``'s family: :func:`cache_key` without the batch, the input's
+    spatial size and the budget (a tiling tuned with another budget is as good a start)."""
+    shared = {k: v for k, v in asdict(problem).items() if k not in SCALED}
+    return _digest(family=shared, hw=hw, cores=cores)
+
+
+def _family_dir(family: str) -> Path:
+    return cache_dir() / "families" / family
+
+
+_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def family_members(family: str) -> list[str]:
+    """The keys of the cached entries of ``family``, sorted (an entry may since have gone:
+    :func:`load` then finds none)."""
+    try:
+        names = [p.name for p in _family_dir(family).iterdir()]
+    except OSError:
+        return []
+    return sorted(n for n in names if _KEY.fullmatch(n))
 
 
 def entry_path(key: str) -> Path:
@@ -144,15 +175,18 @@ def load(key: str) -> dict[str, Any] | None:
     return result
 
 
-def store(key: str, result: dict[str, Any]) -> None:
-    """Cache ``result`` under ``key``; a cache that cannot be written is skipped silently (the
-    search's answer stands without it)."""
+def store(key: str, result: dict[str, Any], family: str | None = None) -> None:
+    """Cache ``result`` under ``key``, a member of ``family`` (:func:`family_key`) when given; a
+    cache that cannot be written is skipped silently (the search's answer stands without it)."""
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(
             entry_path(key), json.dumps({"format": FORMAT, "key": key, "result": result})
         )
+        if family is not None:
+            _family_dir(family).mkdir(parents=True, exist_ok=True)
+            (_family_dir(family) / key).touch()
     except OSError:
         pass
 
@@ -167,7 +201,8 @@ def entries() -> list[Path]:
 
 def clear() -> int:
     """Delete every cached search (``ascend-tune --clear-cache``); how many files went. Only
-    the cache's own ``*.json`` files are removed, never the folder's other contents."""
+    the cache's own ``*.json`` files and family records are removed, never the folder's other
+    contents."""
     removed = 0
     for path in entries():
         try:
@@ -175,4 +210,17 @@ def clear() -> int:
             removed += 1
         except FileNotFoundError:
             pass  # another process cleared it first
+    families = cache_dir() / "families"
+    try:
+        folders = [f for f in families.iterdir() if _KEY.fullmatch(f.name)]
+    except OSError:
+        return removed
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            for marker in folder.iterdir():
+                if _KEY.fullmatch(marker.name):
+                    marker.unlink(missing_ok=True)
+            folder.rmdir()
+    with contextlib.suppress(OSError):
+        families.rmdir()
     return removed

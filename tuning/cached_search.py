@@ -39,6 +39,7 @@ from ascend_xdsl.tuning.search import (
     score_tiling,
     search,
 )
+from ascend_xdsl.tuning.transfer import transferred_start
 
 LOG = logging.getLogger("ascend_xdsl.tuning")
 
@@ -149,7 +150,9 @@ def tune(
     on_candidate: Callable[[int], None] | None = None,
 ) -> TuneResult:
     """The heuristic's and the tuned tiling of ``problem`` on ``hw`` with ``cores`` cores (None:
-    all), from the cache unless ``use_cache`` is False (the answer is then stored again).
+    all), from the cache unless ``use_cache`` is False (the answer is then stored again). A
+    search with the cache on also starts from the tuned tiling of the nearest cached layer that
+    differs only in batch or spatial size, rescaled (``tuning/transfer.py``).
 
     ``progress`` shows a bar on standard error when it is a terminal and the search lasts over
     :data:`PROGRESS_AFTER` seconds; nothing is ever written to standard output.
@@ -174,11 +177,16 @@ def tune(
         if on_candidate is not None:
             on_candidate(n)
 
+    # With the cache on, the search also starts from the nearest cached layer of the family
+    # (tuning/transfer.py); --no-cache searches as if the cache were empty.
+    starts: list[DwTiling] = []
+    if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
+        starts.append(start)
     try:
-        result = search(problem, hw, cores, budget=budget, on_candidate=scored)
+        result = search(problem, hw, cores, budget=budget, on_candidate=scored, extra_starts=starts)
     finally:
         bar.close()
-    cache.store(key, result.to_json())
+    cache.store(key, result.to_json(), family=cache.family_key(problem, hw, cores))
     return result
 
 

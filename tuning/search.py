@@ -47,7 +47,7 @@ import contextlib
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -376,10 +376,13 @@ def search(
     *,
     budget: int = BUDGET,
     on_candidate: Callable[[int], None] | None = None,
+    extra_starts: Sequence[DwTiling] = (),
 ) -> TuneResult:
     """Search the tiling of ``problem`` on ``hw`` over ``cores`` cores (None: all of them).
 
-    ``on_candidate(n)`` is called after the n-th candidate is scored (a progress bar). Raises
+    ``on_candidate(n)`` is called after the n-th candidate is scored (a progress bar).
+    ``extra_starts``: tilings of ``problem`` scored as starting points before the splits' (a
+    transferred tiling, ``tuning/transfer.py``); one that does not fit is skipped. Raises
     :class:`TilingError` when not even the heuristic finds a tiling, ``ValueError`` when the
     heuristic's own tiling cannot be compiled and timed.
     """
@@ -394,7 +397,7 @@ def search(
     if baseline is None:
         raise ValueError("the heuristic's tiling could not be compiled and timed")
     best, best_score = heuristics[0], baseline
-    starts: list[DwTiling] = heuristics[1:]
+    starts: list[DwTiling] = [*extra_starts, *heuristics[1:]]
     modes = [False] + ([True] if len(heuristics) > 1 else [])
     for fuse in modes:
         for split in core_splits(split_axes(problem, fuse), cores)[:SPLITS]:

@@ -4,7 +4,11 @@ The layers file is what ``ascend-tune`` reads: JSON, a list of objects ``{"input
 W], "weight": [Co, Ci/g, kD, kH, kW], "stride", "padding", "dilation", "groups", "dtype"}``
 (``stride``, ``padding`` and ``dilation`` an integer or a list as torch takes them, optional like
 ``groups`` and ``dtype``; an optional ``"name"``), or a CSV with the same columns (lists written
-``1,16,4,8,8`` or ``[1, 16, 4, 8, 8]``). A bad entry is a :class:`LayerError` naming the file
+``1,16,4,8,8`` or ``[1, 16, 4, 8, 8]``). Three more optional keys describe a layer without
+changing its problem and pass through to its row: ``network`` (``ascend-tune --network`` adds up
+each network's layers), ``source`` and ``notes`` (strings); ``op`` names the operator,
+``bp-filter`` (the default, and the only one tuned so far). Any other key is refused: a typo in
+``padding`` must not tune another problem. A bad entry is a :class:`LayerError` naming the file
 and the layer.
 
 :func:`tune_layers` runs :func:`tune_layer` for each layer, on a local
@@ -35,13 +39,25 @@ from typing import Any
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.ir.files import InputFileError, read_text
-from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
+from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
+from ascend_xdsl.lowering.options import CompileOptions
+from ascend_xdsl.lowering.pipeline import compile_levels
+from ascend_xdsl.runtime.api import model_cost
+from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.cached_search import tune
 from ascend_xdsl.tuning.search import BUDGET
 
 COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype")
-"""The columns of a layers file (``name`` is optional too)."""
+"""The columns of a layers file that make its problem (``name`` is optional too)."""
+
+PASSED_THROUGH = ("network", "source", "notes")
+"""Optional columns that describe a layer and reach its row unchanged (null when absent)."""
+
+OPS = ("bp-filter",)
+"""The operators ``ascend-tune`` tunes (a layer's ``op``; the forward and bp-input ops of a
+network's layers are to join them as rows of their own)."""
 
 _DEFAULTS: dict[str, Any] = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "dtype": "f16"}
 
@@ -63,6 +79,9 @@ class RayUnavailable(RuntimeError):
 class Layer:
     name: str
     problem: ConvBpFilterShape
+    op: str = OPS[0]
+    described: tuple[tuple[str, str | None], ...] = tuple((k, None) for k in PASSED_THROUGH)
+    """The :data:`PASSED_THROUGH` columns, each with its value or None."""
 
 
 _DECIMAL = re.compile(r"-?[0-9]+")
@@ -101,9 +120,16 @@ def layer_from_record(record: Any, where: str) -> Layer:
     """One layer of a layers file; ``where`` names it in errors (``layers.json: layer 3``)."""
     if not isinstance(record, dict):
         raise LayerError(f"{where}: expected an object with {', '.join(COLUMNS)}")
-    unknown = sorted(set(record) - {*COLUMNS, "name"})
+    unknown = sorted(set(record) - {*COLUMNS, *PASSED_THROUGH, "name", "op"})
     if unknown:
-        raise LayerError(f"{where}: unknown key(s) {', '.join(unknown)}")
+        raise LayerError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (a layer has name, op, "
+            f"{', '.join(COLUMNS)}, {', '.join(PASSED_THROUGH)})"
+        )
+    described = tuple((k, _text(where, k, record.get(k))) for k in PASSED_THROUGH)
+    op = _text(where, "op", record.get("op")) or OPS[0]
+    if op not in OPS:
+        raise LayerError(f"{where}: op {op!r} cannot be tuned: the ops are {', '.join(OPS)}")
     for key in ("input", "weight"):
         if record.get(key) in (None, ""):
             raise LayerError(f"{where}: '{key}' is missing")
@@ -130,7 +156,16 @@ def layer_from_record(record: Any, where: str) -> Layer:
     name = record.get("name")
     if name is None or name == "":  # a name 0 is a name
         name = where.rsplit(": ", 1)[-1]
-    return Layer(str(name), problem)
+    return Layer(str(name), problem, op, described)
+
+
+def _text(where: str, key: str, value: Any) -> str | None:
+    """A descriptive column's value: a string, None when absent or empty."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise LayerError(f"{where}: {key} must be a string, got {value!r}")
+    return value
 
 
 def parse_layers(text: str, source: str) -> list[Layer]:
@@ -208,6 +243,19 @@ def tiling_summary(t: DwTiling) -> str:
     )
 
 
+def operator_seconds(problem: ConvBpFilterShape, hw: str, tiling: DwTiling) -> tuple[float, float]:
+    """The modelled time of the whole operator with ``tiling`` (cost only: TransData of x and
+    dy in, the MemSet of dW, the dW launch, TransData of dW out; ``runtime/cost/operator.py``)
+    and of its dW kernel alone (the launch with its overhead), in seconds."""
+    options = CompileOptions.create(hw=hw, tiling=tiling)
+    module = compile_levels(build_module(problem), options, verify=False)["hw"]
+    report = model_cost(module, options.hw, problem=problem)[-1]
+    if report.operator is None or report.end_to_end_seconds is None:
+        raise ValueError("the cost model gave no end-to-end time")  # the runner always does
+    kernel = sum(k.seconds for k in report.operator.kernels if k.launch)
+    return report.end_to_end_seconds, kernel
+
+
 def tune_layer(
     name: str,
     problem: ConvBpFilterShape,
@@ -220,6 +268,8 @@ def tune_layer(
     """Tune one layer; the row ``ascend-tune`` prints, as plain JSON data (pool and Ray alike).
     ``on_candidate(n)``: after the n-th candidate of its search (not called on a cache hit)."""
     r = tune(problem, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate)
+    heuristic = operator_seconds(problem, hw, r.heuristic)
+    tuned = heuristic if r.tuned == r.heuristic else operator_seconds(problem, hw, r.tuned)
     return {
         "layer": name,
         "problem": problem.as_json(),
@@ -230,6 +280,10 @@ def tune_layer(
         "efficiency": r.tuned_score.efficiency,
         "bound": r.tuned_score.bound,
         "bottleneck": r.tuned_score.bottleneck,
+        "heuristic_end_to_end_seconds": heuristic[0],
+        "tuned_end_to_end_seconds": tuned[0],
+        "heuristic_kernel_seconds": heuristic[1],
+        "tuned_kernel_seconds": tuned[1],
         "tiling_summary": tiling_summary(r.tuned),
         "tiling": r.tuned.as_dict(),
         "heuristic_tiling": r.heuristic.as_dict(),
@@ -241,6 +295,28 @@ def tune_layer(
 
 def _tune_args(args: tuple[Any, ...]) -> dict[str, Any]:
     return tune_layer(*args)
+
+
+def _described(layer: Layer, row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the layer's op and descriptive columns after its name."""
+    return {"layer": row["layer"], "op": layer.op, **dict(layer.described), **row}
+
+
+def transfer_waves(layers: Sequence[Layer], hw: str, cores: int | None) -> list[list[int]]:
+    """The layers' indices in waves: wave i holds the i-th layer of each transfer family
+    (``tuning/cache.family_key``), in file order. A wave runs after the one before it, so a
+    layer's search starts from what the cache held plus its family's earlier layers in the
+    file, whatever the pool or Ray finishes first: the rows do not depend on the schedule."""
+    cores = cores or load_hw(hw).aic_count
+    seen: dict[str, int] = {}
+    waves: list[list[int]] = []
+    for i, layer in enumerate(layers):
+        family = cache.family_key(layer.problem, hw, cores)
+        rank = seen[family] = seen.get(family, -1) + 1
+        if rank == len(waves):
+            waves.append([])
+        waves[rank].append(i)
+    return waves
 
 
 def tune_layers(
@@ -257,33 +333,88 @@ def tune_layers(
     on_done: Callable[[int], None] | None = None,
     on_candidate: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """One :func:`tune_layer` row per layer, in the order of ``layers``.
+    """One :func:`tune_layer` row per layer, in the order of ``layers``, with the layer's op
+    and descriptive columns (:data:`PASSED_THROUGH`) after its name.
 
     ``ray_address`` None: a local pool of ``workers`` processes (1: in this process). Otherwise
     one Ray task per layer: ``"local"`` starts a local Ray instance (``ray_num_cpus`` CPUs),
     anything else is the address of an existing cluster (``ray.init(address=...)``), checked
     first (:func:`check_ray_address`). Connecting, and the first worker's start, each wait at
-    most ``ray_timeout`` seconds.
+    most ``ray_timeout`` seconds. With the cache on, the pool and Ray run the layers in
+    :func:`transfer_waves`.
     ``on_done(n)`` is called as the n-th layer finishes (a progress bar), and in this process
     (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
     """
     jobs = [(layer.name, layer.problem, hw, cores, budget, use_cache) for layer in layers]
-    rows: list[dict[str, Any]] = []
+    waves = transfer_waves(layers, hw, cores) if use_cache else [list(range(len(jobs)))]
     if ray_address is not None:
-        return _on_ray(jobs, ray_address, ray_num_cpus, on_done, ray_timeout)
-    if workers <= 1 or len(jobs) == 1:
-        for i, job in enumerate(jobs):
+        rows = _on_ray(jobs, waves, ray_address, ray_num_cpus, on_done, ray_timeout)
+    elif workers <= 1 or len(jobs) == 1:
+        rows = []
+        for i, job in enumerate(jobs):  # file order: every wave before the next
             scored = None if on_candidate is None else partial(on_candidate, i)
             rows.append(tune_layer(*job, on_candidate=scored))
             if on_done:
                 on_done(len(rows))
-        return rows
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        for row in pool.map(_tune_args, jobs):
-            rows.append(row)
-            if on_done:
-                on_done(len(rows))
-    return rows
+    else:
+        done: dict[int, dict[str, Any]] = {}
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            for wave in waves:
+                for i, row in zip(wave, pool.map(_tune_args, [jobs[i] for i in wave]), strict=True):
+                    done[i] = row
+                    if on_done:
+                        on_done(len(done))
+        rows = [done[i] for i in range(len(jobs))]
+    return [_described(layer, row) for layer, row in zip(layers, rows, strict=True)]
+
+
+NO_NETWORK = "-"
+"""The network of the layers that name none (``ascend-tune --network``)."""
+
+ALL = "all"
+"""The op of a network's line over all its ops, and the network of the line over every row."""
+
+_SUMMED = (
+    "heuristic_end_to_end_seconds",
+    "tuned_end_to_end_seconds",
+    "heuristic_kernel_seconds",
+    "tuned_kernel_seconds",
+)
+
+
+def _total(network: str, op: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    sums = {key: sum(r[key] for r in rows) for key in _SUMMED}
+    return {
+        "network": network,
+        "op": op,
+        "layers": len(rows),
+        **sums,
+        "speedup": sums["heuristic_end_to_end_seconds"] / sums["tuned_end_to_end_seconds"],
+        "kernel_speedup": sums["heuristic_kernel_seconds"] / sums["tuned_kernel_seconds"],
+    }
+
+
+def network_totals(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``ascend-tune --network``: per network (in the order the rows first name it; the rows
+    without one under :data:`NO_NETWORK`) and per op, the number of layers and the sums of the
+    heuristic's and the tuned tilings' end-to-end times (the whole operator of each layer:
+    its dW kernel and the TransData and MemSet kernels around it) and of their dW kernels
+    alone, with both speedups. The layers of one network run one after the other, so their
+    times add up. A network with rows of several ops gets a line of op :data:`ALL` over them,
+    and a last line of network :data:`ALL` sums every row when there is more than one line."""
+    groups: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for r in rows:
+        network = r.get("network") or NO_NETWORK
+        groups.setdefault(network, {}).setdefault(r["op"], []).append(r)
+    totals: list[dict[str, Any]] = []
+    for network, ops in groups.items():
+        totals += [_total(network, op, op_rows) for op, op_rows in ops.items()]
+        if len(ops) > 1:
+            totals.append(_total(network, ALL, [r for op_rows in ops.values() for r in op_rows]))
+    if len(totals) > 1:
+        ops = {r["op"] for r in rows}
+        totals.append(_total(ALL, ops.pop() if len(ops) == 1 else ALL, rows))
+    return totals
 
 
 def check_ray_address(address: str, timeout: float) -> None:
@@ -381,6 +512,7 @@ def _ray_ping() -> int:
 
 def _on_ray(
     jobs: list[tuple[Any, ...]],
+    waves: list[list[int]],
     address: str,
     num_cpus: int | None,
     on_done: Callable[[int], None] | None,
@@ -406,13 +538,14 @@ def _on_ray(
                 "cluster have free CPUs and memory for a worker? ('ray status' tells)"
             ) from None
         task = ray.remote(_tune_args)
-        refs = [task.remote(job) for job in jobs]
-        rows: list[dict[str, Any]] = []
-        for ref in refs:
-            rows.append(ray.get(ref))
-            if on_done:
-                on_done(len(rows))
-        return rows
+        done: dict[int, dict[str, Any]] = {}
+        for wave in waves:
+            refs = [(i, task.remote(jobs[i])) for i in wave]
+            for i, ref in refs:
+                done[i] = ray.get(ref)
+                if on_done:
+                    on_done(len(done))
+        return [done[i] for i in range(len(jobs))]
     finally:
         if started:
             ray.shutdown()

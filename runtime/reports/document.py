@@ -7,7 +7,8 @@ kernel: ``schema_version``, ``tool``, ``hw``, the ``problem`` (torch's names), t
 it, ``cost_only``, the ``cost`` of the last launch (``CostReport.to_json``), every launch's cost
 in ``launches``, and the reference ``check`` (``CheckResult.to_json``); a key without a value is
 null, never missing. ``ascend-run`` adds ``hazards`` and ``written``. ``ascend-tune`` writes
-``layers``, one row per layer with its ``problem``, tuned ``tiling`` and ``cached``.
+``layers``, one row per layer with its ``problem``, tuned ``tiling`` and ``cached``, and
+with ``--network`` the ``networks`` totals.
 Bump :data:`SCHEMA_VERSION` on any change that is not a new optional key.
 """
 
@@ -52,11 +53,19 @@ def run_document(
     }
 
 
-def tune_document(hw: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The report of ``ascend-tune``: one row per layer (``tuning/sweep.tune_layer``)."""
-    return {
+def tune_document(
+    hw: str,
+    rows: Sequence[dict[str, Any]],
+    networks: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The report of ``ascend-tune``: one row per layer (``tuning/sweep.tune_layer``) and, with
+    ``--network``, the totals per network (``tuning/sweep.network_totals``)."""
+    document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "tool": "ascend-tune",
         "hw": hw,
         "layers": list(rows),
     }
+    if networks is not None:
+        document["networks"] = list(networks)
+    return document
