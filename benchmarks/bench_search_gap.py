@@ -22,8 +22,8 @@ over the best either search found, minus one (never negative: the tuned tiling s
 climb). ``--time-layer`` also times the tuner alone on one layer (default i3d-conv1, the
 slowest of the suite), with the machine's load average before and after.
 
-Run: python benchmarks/bench_search_gap.py [--layers NAME,...] [--factor 10] [--seed 0]
-         [--workers 2] [--time-layer i3d-conv1|none] [--record docs/benchmarks.md]
+Run: python benchmarks/bench_search_gap.py [--layers NAME,...] [--budget 96] [--factor 10]
+         [--seed 0] [--workers 2] [--time-layer i3d-conv1|none] [--record docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -211,16 +211,18 @@ def split_fields(split: CoreSplit, c0: int) -> dict[str, int]:
     return split.tiling_fields(c0)
 
 
-def measure(name: str, problem: ConvBpFilterShape, factor: int, seed: int) -> dict[str, object]:
+def measure(
+    name: str, problem: ConvBpFilterShape, budget: int, factor: int, seed: int
+) -> dict[str, object]:
     start, cpu = time.perf_counter(), time.process_time()
-    tuned = search(problem, HW)
+    tuned = search(problem, HW, budget=budget)
     tune_wall, tune_cpu = time.perf_counter() - start, time.process_time() - cpu
     other = Independent(problem, seed)
     seeds = [
         Found(tuned.heuristic, tuned.heuristic_score, "heuristic"),
         Found(tuned.tuned, tuned.tuned_score, "tuned"),
     ]
-    other.run(seeds, factor * BUDGET)
+    other.run(seeds, factor * budget)
     best = other.best
     assert best is not None
     if tuned.tuned_score.cycles <= best.score.cycles:
@@ -239,10 +241,10 @@ def measure(name: str, problem: ConvBpFilterShape, factor: int, seed: int) -> di
     }
 
 
-def time_tuner(name: str, problem: ConvBpFilterShape) -> str:
+def time_tuner(name: str, problem: ConvBpFilterShape, budget: int) -> str:
     load = os.getloadavg()[0]
     start, cpu = time.perf_counter(), time.process_time()
-    r = search(problem, HW)
+    r = search(problem, HW, budget=budget)
     wall, used = time.perf_counter() - start, time.process_time() - cpu
     return (
         f"{name}: tuned in {wall:.1f} s wall, {used:.1f} s CPU, {r.candidates} candidates, "
@@ -253,14 +255,15 @@ def time_tuner(name: str, problem: ConvBpFilterShape) -> str:
 
 def table(rows: list[dict[str, object]]) -> list[str]:
     out = [
-        "| layer | heuristic cycles | tuned cycles | tuner candidates | tune s (CPU) "
+        "| layer | heuristic cycles | tuned cycles | tuner candidates | tune s | tune s (CPU) "
         "| best found cycles | found by | its candidates | gap |",
-        "|---|--:|--:|--:|--:|--:|---|--:|--:|",
+        "|---|--:|--:|--:|--:|--:|--:|---|--:|--:|",
     ]
     for r in rows:
         out.append(
             f"| {r['name']} | {r['heuristic']:,.0f} | {r['tuned']:,.0f} | "
-            f"{r['tune_candidates']} | {r['tune_cpu']:.1f} | {r['best']:,.0f} | {r['how']} | "
+            f"{r['tune_candidates']} | {r['tune_wall']:.1f} | {r['tune_cpu']:.1f} | "
+            f"{r['best']:,.0f} | {r['how']} | "
             f"{r['candidates']} | {100 * r['gap']:.2f}% |"  # type: ignore[operator]
         )
     return out
@@ -289,23 +292,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default=",".join(LAYERS), help="names in layers.json")
     parser.add_argument("--layers-file", default=str(ROOT / "benchmarks" / "layers.json"))
+    parser.add_argument("--budget", type=int, default=BUDGET, help="the tuner's")
     parser.add_argument("--factor", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-layer", default="i3d-conv1", help="'none': do not")
     parser.add_argument("--record", metavar="PAGE", help="write the section into PAGE")
     args = parser.parse_args()
-    layers = {name: problem for name, problem, _ in read_layers(args.layers_file)}
+    layers = {layer.name: layer.problem for layer in read_layers(args.layers_file)}
     names = [n for n in args.layers.split(",") if n]
     wanted = names + ([args.time_layer] if args.time_layer != "none" else [])
     if unknown := [n for n in wanted if n not in layers]:
         sys.exit(f"bench_search_gap: error: no layer {unknown[0]!r} in {args.layers_file}")
-    if args.factor < 1 or args.workers < 1:
-        sys.exit("bench_search_gap: error: --factor and --workers must be at least 1")
-    start = time.perf_counter()
+    if min(args.budget, args.factor, args.workers) < 1:
+        sys.exit("bench_search_gap: error: --budget, --factor and --workers must be at least 1")
+    start, load = time.perf_counter(), os.getloadavg()[0]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [
-            pool.submit(measure, n, layers[n], args.factor, args.seed + i)
+            pool.submit(measure, n, layers[n], args.budget, args.factor, args.seed + i)
             for i, n in enumerate(names)
         ]
         rows = [f.result() for f in futures]
@@ -313,13 +317,14 @@ def main() -> None:
     worst = max(rows, key=lambda r: r["gap"])  # type: ignore[arg-type,return-value]
     lines += [
         "",
-        f"{len(rows)} layers, {args.factor}x the tuner's budget of {BUDGET}, seed {args.seed}, "
-        f"{args.workers} workers, {time.perf_counter() - start:.0f} s. Largest gap "
+        f"{len(rows)} layers, {args.factor}x the tuner's budget of {args.budget}, seed "
+        f"{args.seed}, {args.workers} workers, {time.perf_counter() - start:.0f} s (load average "
+        f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end). Largest gap "
         f"{100 * worst['gap']:.2f}% ({worst['name']}); target <= {100 * TARGET_GAP:.0f}% on "  # type: ignore[operator]
         f"every layer: {'met' if worst['gap'] <= TARGET_GAP else 'not met'}.",  # type: ignore[operator]
     ]
     if args.time_layer != "none":
-        lines += ["", time_tuner(args.time_layer, layers[args.time_layer]) + "."]
+        lines += ["", time_tuner(args.time_layer, layers[args.time_layer], args.budget) + "."]
     print("\n".join(lines))
     if args.record:
         command = "python benchmarks/bench_search_gap.py " + " ".join(sys.argv[1:])

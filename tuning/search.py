@@ -9,36 +9,39 @@ launch with the cost model (``runtime/cost/model.COST_ONLY``, the cost-only mode
 above the runtime, so the tiler pass reaches it by name, through the table of searches in
 ``passes/tiling_options.py``.
 
-What is searched, and how it is pruned (docs/passes.md, "tuned"):
+What is searched, and how it is pruned (docs/passes.md, "tuned", says why):
 
-1. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
+1. *The space.* Base M, N and K over the *balanced* multiples of 16 of one core's extents
+   (:func:`balanced`: per block count, the smallest block that covers the extent in that many;
+   the whole per-core K is one), plus whole Ho rows for K, whole kernel windows for N and the
+   vendor's values; K steps Ka and Kb over the balanced step counts and the powers of two (one
+   a multiple of the other); M/N steps 1-8; L0A and L0B buffering set independently
+   (:func:`canonical` folds one double-buffered alone into single buffering: the lowering
+   compiles them the same); L1 and L0C buffering; the iterate order; the core split.
+2. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
    fused into N, is always a candidate: the result is never slower than the heuristic by
    construction. Then the multi-core splits of ``passes/core_split.py``, the enumeration the
-   heuristic picks from, but with every axis free (``split_axes``) where the heuristic's rule
-   bounds M, N and K by its core-bind direction and basic block: every cut of batch·dout,
-   group, dk, M (16 granules), N (Cin1 rows) and K (Ho rows) over at most ``cores`` cores,
-   ranked by one core's work (the product of its shares, the critical path of the cube), then
-   by the cores used; the best :data:`SPLITS` of them, each with the vendor's block tiling of
-   its per-core GEMM (``split_tiling``), in both Dk modes. Splits with more work per core than
-   the best are the pruned part of this axis.
-2. *Coordinate descent* from the best starting point, one tiling knob at a time, in the order
-   of :data:`KNOBS`: iterate order; step Ka/Kb (together, as they must divide one another);
-   base K, M and N; step M and N; the L1 buffering of A1 and B1; the L0A/L0B buffering (one
-   knob: the lowering ping-pongs L0 only when both are 2); the L0C buffering. An unordered knob
-   is set to each of its values with the others fixed; an ordered one (:data:`ORDERED`: the
-   bases and the M/N steps) is line-searched from its current value, one value at a time in
-   the direction that improves and one value past the first miss (:data:`PATIENCE`). The best
-   is kept (a tie keeps the current value). A value that overflows a buffer is repaired
-   (:func:`repaired`) rather than dropped. Sweeps repeat until one changes nothing or the
-   budget is spent.
-3. *Validity before cost.* A candidate that does not fit L1/L0A/L0B/L0C or leaves a core idle
+   heuristic picks from, but with every axis free (``split_axes``), ranked by one core's work:
+   the best :data:`SPLITS` of each Dk mode (:data:`DK_MODES`, :func:`split_starts`) with the
+   vendor's block tiling of its per-core GEMM, each timed against its own mode's best.
+3. *Coordinate descent* from each mode's best start, the best first (:meth:`_Search.descent`):
+   sweeps of one knob at a time in the order of :data:`KNOBS`, the split moving to its
+   neighbours (``core_split.neighbour_splits``: one or two cuts); an unordered knob is set to
+   each of its values, an ordered one (:data:`ORDERED`) line-searched from its current value in
+   the direction that improves, one value past the first miss (:data:`PATIENCE`). When a sweep
+   changes nothing, pair moves (:data:`PAIRS`, :func:`pair_moves`); any that improves starts
+   the sweeps again. A tie keeps the current value. A value that overflows a buffer is repaired
+   (:func:`repaired`) rather than dropped.
+4. *Validity before cost.* A candidate that does not fit L1/L0A/L0B/L0C or leaves a core idle
    (``DwTiling.errors``, the tiler's own check) is dropped without compiling it; one that the
    compiler or the cost model rejects (an ISA limit) is counted as rejected and dropped.
-4. *Budget.* At most ``budget`` candidates are scored (:data:`BUDGET`), counted, not timed, so
+5. *Budget.* At most ``budget`` candidates are scored (:data:`BUDGET`), counted, not timed, so
    the search is deterministic: the same problem, hardware and compiler give the same tiling.
-5. *The best so far bounds the timing.* A candidate is timed by cost-only only until one of
-   its cores is sure to take longer than the best so far (:data:`SLOWER`): the best only
-   improves, so that changes no decision, and the many losing candidates cost less.
+   Each descent may spend an even share of what is left; one cut short resumes at the end.
+6. *The incumbent bounds the timing.* A candidate is timed by cost-only only until one of its
+   cores is sure to take longer than its descent's incumbent (:data:`SLOWER`): that changes no
+   decision, and the many losing candidates cost less. One cut off against a lower limit is
+   timed again if a later descent compares it with a slower incumbent.
 """
 
 from __future__ import annotations
