@@ -34,7 +34,7 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,12 +52,12 @@ from ascend_xdsl.tuning.sweep import read_layers
 ROOT = Path(__file__).resolve().parent.parent
 HW = "atlas-a2-910b2"
 LAYERS = (
-    "c3d-conv5b",
-    "r3d18-layer3",
-    "r3d50-layer4-reduce",
-    "i3d-mixed4b-1x1",
     "slowfast-slow-res4",
     "slowfast-lateral",
+    "r3d18-layer2-down",
+    "c3d-conv5b",
+    "i3d-mixed4b-1x1",
+    "r3d50-layer4-reduce",
 )
 """Suite layers whose candidates are cheap enough for ten times the budget, memory- and
 compute-bound, with kD 1, 3 and 5 (both Dk modes)."""
@@ -312,6 +312,8 @@ def main() -> None:
             pool.submit(measure, n, layers[n], args.budget, args.factor, args.seed + i)
             for i, n in enumerate(names)
         ]
+        for future in as_completed(futures):  # each row as it comes: the run is long
+            print(table([future.result()])[-1], flush=True)
         rows = [f.result() for f in futures]
     lines = table(rows)
     worst = max(rows, key=lambda r: r["gap"])  # type: ignore[arg-type,return-value]
