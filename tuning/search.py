@@ -24,7 +24,8 @@ What is searched, and how it is pruned (docs/passes.md, "tuned", says why):
    heuristic picks from, but with every axis free (``split_axes``), ranked by one core's work:
    the best :data:`SPLITS` of each Dk mode (:data:`DK_MODES`, :func:`split_starts`) with the
    vendor's block tiling of its per-core GEMM, each timed against its own mode's best.
-3. *Coordinate descent* from each mode's best start, the best first (:meth:`_Search.descent`):
+3. *Coordinate descent* from the best start, then from each other mode's best start within
+   :data:`START_SLACK` of it (:meth:`_Search.descent`):
    sweeps of one knob at a time in the order of :data:`KNOBS`, the split moving to its
    neighbours (``core_split.neighbour_splits``: one or two cuts); an unordered knob is set to
    each of its values, an ordered one (:data:`ORDERED`) line-searched from its current value in
@@ -37,7 +38,8 @@ What is searched, and how it is pruned (docs/passes.md, "tuned", says why):
    compiler or the cost model rejects (an ISA limit) is counted as rejected and dropped.
 5. *Budget.* At most ``budget`` candidates are scored (:data:`BUDGET`), counted, not timed, so
    the search is deterministic: the same problem, hardware and compiler give the same tiling.
-   Each descent may spend an even share of what is left; one cut short resumes at the end.
+   The starts may take :data:`START_SHARE` of it; the first descent half of what is left, the
+   others (:data:`START_SLACK`) an even share of the rest; one cut short resumes at the end.
 6. *The incumbent bounds the timing.* A candidate is timed by cost-only only until one of its
    cores is sure to take longer than its descent's incumbent (:data:`SLOWER`): that changes no
    decision, and the many losing candidates cost less. One cut off against a lower limit is
@@ -376,6 +378,13 @@ def repaired(t: DwTiling, hw: HwConfig, cores: int) -> list[DwTiling]:
 SPLIT_PATIENCE = 3
 """Neighbouring splits a sweep tries past the last that improved, in the rule's order."""
 
+START_SHARE = 1 / 4
+"""Share of the budget the starting points may take (all of them at the default budget)."""
+
+START_SLACK = 0.05
+"""A Dk mode's best start gets a descent of its own when it is at most this much slower than
+the best start (the nnU-Net bottleneck's best tiling comes from a start 0.9 % behind)."""
+
 DK_MODES = ("cut", "looped", "fused")
 """How a tiling handles kD (:func:`dk_mode`). Each mode has its own best split: cutting kD over
 cores is free by the work per core, so the least-work splits all cut it, and the splits that
@@ -580,6 +589,7 @@ def search(
     mode_best: dict[str, tuple[DwTiling, Score]] = {
         dk_mode(heuristics[0]): (heuristics[0], baseline)
     }
+    s.cap = math.ceil(s.budget * START_SHARE)
     for t in [*heuristics[1:], *split_starts(problem, config, cores, len(heuristics) > 1)]:
         if s.spent:
             break
@@ -587,16 +597,20 @@ def search(
         score = s.score(t, incumbent[1] if incumbent else None)
         if score is not None and (incumbent is None or _better(score, incumbent[1])):
             mode_best[mode] = (t, score)
-    # The best start first (stable: the heuristic's mode first on a tie); each descent may
-    # spend an even share of what is left, and what one leaves goes to the next.
+    # The best start first (stable: the heuristic's mode first on a tie), then each mode's best
+    # start within START_SLACK of it; the first descent may spend half of what is left, the
+    # others an even share of the rest, and what one leaves goes to the next.
     firsts = sorted(mode_best.values(), key=lambda ts: ts[1].cycles)
     best, best_score = firsts[0]
+    firsts = [ts for ts in firsts if ts[1].cycles <= best_score.cycles * (1 + START_SLACK)]
     unconverged: list[tuple[DwTiling, Score]] = []
     for n, (t, score) in enumerate(firsts):
         s.cap = 0
         if s.spent:
             break
-        s.cap = len(s.scores) + math.ceil((s.budget - len(s.scores)) / (len(firsts) - n))
+        left = s.budget - len(s.scores)
+        share = left / 2 if n == 0 and len(firsts) > 1 else left / (len(firsts) - n)
+        s.cap = len(s.scores) + math.ceil(share)
         t, score, converged = s.descent(t, score)
         if not converged:
             unconverged.append((t, score))
@@ -634,15 +648,20 @@ def split_starts(
 ) -> list[DwTiling]:
     """The vendor's block tiling of the :data:`SPLITS` splits with the least work per core of
     each Dk mode (:data:`DK_MODES`; fused only when ``both_modes``): the starting points beside
-    the heuristic's."""
-    out: list[DwTiling] = []
+    the heuristic's, round robin over the modes (the least work first in each), so a budget too
+    small to time them all still starts every mode."""
+    families: list[list[CoreSplit]] = []
     for fuse in [False] + ([True] if both_modes else []):
         splits = core_splits(split_axes(problem, fuse), cores)
-        families = [splits] if fuse else [
-            [sp for sp in splits if sp.dk_dim > 1], [sp for sp in splits if sp.dk_dim == 1]
-        ]  # fmt: skip
-        for family in families:
-            for split in family[:SPLITS]:
+        if fuse:
+            families.append(splits[:SPLITS])
+        else:
+            families.append([sp for sp in splits if sp.dk_dim > 1][:SPLITS])
+            families.append([sp for sp in splits if sp.dk_dim == 1][:SPLITS])
+    out: list[DwTiling] = []
+    for row in itertools.zip_longest(*families):
+        for split in row:
+            if split is not None:
                 with contextlib.suppress(TilingError):  # a share no block fits is no start
                     out.append(split_tiling(problem, split, hw))
     return out
