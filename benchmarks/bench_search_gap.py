@@ -277,11 +277,8 @@ def record(path: Path, command: str, lines: list[str]) -> None:
         SECTION,
         "",
         "Written by `benchmarks/bench_search_gap.py --record` (its docstring says what the",
-        "independent search does), on today's cost model; the command:",
-        "",
-        "```",
-        command,
-        "```",
+        f"independent search does), on today's cost model, by `{command}`",
+        "(hours of CPU: tests/test_benchmarks.py runs it on one small layer instead).",
         "",
         *lines,
     ]
