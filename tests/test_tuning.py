@@ -155,7 +155,7 @@ def test_core_splits_cover_the_problem_and_rank_by_work():
 
 def test_every_knob_has_values_and_repair_makes_them_fit(results):
     t, hw = results["wide-cout"].tuned, load_hw(HW)
-    for knob in KNOBS:
+    for knob in [k for k in KNOBS if k != "split"]:  # the split's moves: test_search_space.py
         values = list(knob_values(t, knob))
         assert values, knob
         for assignment in values:
