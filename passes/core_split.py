@@ -5,8 +5,9 @@ Where it fits. One enumeration serves both tilers. The heuristic (``dw_tiling_he
 takes the first split of :func:`vendor_split_axes`: its block tiling of the whole problem
 (``api_block_tiler.py``) says which GEMM axes may be cut and into how many pieces. The tiling
 search (``tuning/search.py``) takes the first few of :func:`split_axes`, where every axis may be
-cut into as many pieces as it has granules, as its starting points. Either way, one core's share
-(:func:`core_gemm_view`) is then tiled again by the block tiler.
+cut into as many pieces as it has granules, as its starting points, and moves its descent between
+the splits of that enumeration one cut at a time (:func:`neighbour_splits`). Either way, one
+core's share (:func:`core_gemm_view`) is then tiled again by the block tiler.
 
 The rule, as the CANN operator splits (hicann/ops-nn ``conv/conv3d_backprop_filter_v2``, the
 host tilings in ``op_host/op_tiling/arch22/`` and the kernel's ``Conv3dDw::Process``). The
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape, align_up, ceil_div
-from ascend_xdsl.dialects.dw_tiling import FRACTAL
+from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling
 from ascend_xdsl.passes.api_block_tiler import SPLIT_M_K, SPLIT_M_N, SPLIT_N_K, BlockState
 from ascend_xdsl.passes.dw_gemm_view import GemmView, gemm_view
 
@@ -59,6 +60,32 @@ class CoreSplit:
     @property
     def cores(self) -> int:
         return math.prod(self.dims)
+
+    @classmethod
+    def of_tiling(cls, t: DwTiling) -> CoreSplit:
+        """The split ``t`` carries."""
+        return cls(
+            t.batch_dim, t.group_dim, t.dk_dim, t.m_dim, t.n_dim, t.k_dim,
+            t.single_core_batch, t.single_core_group, t.single_core_dk, t.single_core_cout,
+            t.single_core_cin // t.channel_size, t.single_core_ho,
+        )  # fmt: skip
+
+    def tiling_fields(self, c0: int) -> dict[str, int]:
+        """The :class:`DwTiling` fields that say this split (C0 = ``c0`` channels a Cin1 row)."""
+        return {
+            "batch_dim": self.batch_dim,
+            "group_dim": self.group_dim,
+            "dk_dim": self.dk_dim,
+            "m_dim": self.m_dim,
+            "n_dim": self.n_dim,
+            "k_dim": self.k_dim,
+            "single_core_batch": self.batch_share,
+            "single_core_group": self.group_share,
+            "single_core_dk": self.dk_share,
+            "single_core_cout": self.cout_share,
+            "single_core_cin": self.cin1_share * c0,
+            "single_core_ho": self.ho_share,
+        }
 
     @property
     def work(self) -> int:
@@ -152,7 +179,42 @@ def core_splits(axes: Sequence[SplitAxis], cores: int) -> list[CoreSplit]:
         CoreSplit(*(pieces for pieces, _ in chosen), *(share for _, share in chosen))
         for chosen, _ in partial
     ]
-    return sorted(splits, key=lambda s: (s.work, -s.cores, *(-d for d in s.dims)))
+    return sorted(splits, key=_rank)
+
+
+def _rank(split: CoreSplit) -> tuple[int, ...]:
+    """The order of the rule: least work per core, most cores, largest cuts in axis order."""
+    return (split.work, -split.cores, *(-d for d in split.dims))
+
+
+def neighbour_splits(axes: Sequence[SplitAxis], split: CoreSplit, cores: int) -> list[CoreSplit]:
+    """The splits of :func:`core_splits` one step from ``split``: one axis, or two at once, moved
+    to the next cut of its list (one piece count up or down), in the order of the rule. Two
+    at once because the core count binds: more pieces on one axis often need fewer on another.
+    """
+    cut_lists = [axis.cuts() for axis in axes]
+    at: list[int] = []
+    for cuts, pieces in zip(cut_lists, split.dims, strict=True):
+        index = next((i for i, (p, _) in enumerate(cuts) if p == pieces), None)
+        if index is None:  # not a split of these axes
+            return []
+        at.append(index)
+    steps = [(a, d) for a in range(len(axes)) for d in (-1, 1)]
+    moves = [(s,) for s in steps] + [
+        (s, u) for i, s in enumerate(steps) for u in steps[i + 1 :] if s[0] != u[0]
+    ]
+    out: set[CoreSplit] = set()
+    for move in moves:
+        index = list(at)
+        for axis, d in move:
+            index[axis] += d
+        if any(not 0 <= i < len(c) for i, c in zip(index, cut_lists, strict=True)):
+            continue
+        chosen = [c[i] for i, c in zip(index, cut_lists, strict=True)]
+        candidate = CoreSplit(*(p for p, _ in chosen), *(s for _, s in chosen))
+        if candidate.cores <= cores:
+            out.add(candidate)
+    return sorted(out, key=_rank)
 
 
 def choose_core_split(

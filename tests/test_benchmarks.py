@@ -128,6 +128,8 @@ def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
         )
     )
     page, png = tmp_path / "benchmarks.md", tmp_path / "plot.png"
+    # bench_search_gap.py's section, recorded before, is kept (and only it: not the rest).
+    page.write_text("old table\n\n## The search against a larger search\n\nthe gap table\n")
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / "bench_tuning.py"), "--workers", "1", "--layers",
          str(layers), "--budget", "4", "--output", str(page), "--plot", str(png)],
@@ -138,6 +140,8 @@ def test_bench_tuning_writes_the_page_and_the_plot(tmp_path):
     text = page.read_text()
     assert "| tiny |" in text and "| dw |" in text and "## Targets" in text
     assert text.count("| OK |") == 2  # both simulated in full, dW checked
+    assert "old table" not in text
+    assert text.endswith("## The search against a larger search\n\nthe gap table\n")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # the plot is drawn again from the page alone (--replot): its table reads back
     from bench_tuning import plot, rows_from_page
@@ -222,3 +226,38 @@ def test_bench_transfer_records_its_section(tmp_path, monkeypatch, capsys):
     assert text.startswith("# B\n\n## Targets\n\nkept\n\n## Transfer between layers\n")
     assert "| t | t@b2 | 3 | 3 | 0 |" in text and "| t@b2 | t | 3 | 3 | 0 |" in text
     assert "worse on 0." in text.splitlines()[-1] and capsys.readouterr().out in text
+
+
+def test_bench_search_gap_compares_and_records(tmp_path):
+    """benchmarks/bench_search_gap.py on one small layer with a small budget: the tuner against
+    twice its budget of independent candidates, the tuner timed alone, and the section written
+    into a page in place of its old one."""
+    import json
+
+    layers = tmp_path / "layers.json"
+    layer = {"name": "tiny", "input": [1, 16, 4, 8, 8], "weight": [16, 16, 3, 3, 3], "padding": 1}
+    layers.write_text(json.dumps([layer]))
+    page = tmp_path / "benchmarks.md"
+    page.write_text("# Benchmarks\n\n## The search against a larger search\n\nstale\n")
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_search_gap.py"), "--layers-file", str(layers),
+         "--layers", "tiny", "--budget", "4", "--factor", "2", "--time-layer", "tiny",
+         "--record", str(page)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("| tiny |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    tuned, best, gap = float(cells[2].replace(",", "")), float(cells[6].replace(",", "")), cells[9]
+    assert best <= tuned and gap.endswith("%")
+    assert abs(float(gap[:-1]) - 100 * (tuned / best - 1)) < 0.1  # the cycles are rounded
+    assert int(cells[8]) >= 8  # twice the budget of independent candidates
+    assert "tiny: tuned in" in done.stdout and "load average" in done.stdout
+    text = page.read_text()
+    assert text.startswith("# Benchmarks\n") and "stale" not in text
+    assert text.count("## The search against a larger search") == 1 and row in text
+    bad = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_search_gap.py"), "--layers", "nope"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "no layer 'nope'" in bad.stderr

@@ -9,36 +9,41 @@ launch with the cost model (``runtime/cost/model.COST_ONLY``, the cost-only mode
 above the runtime, so the tiler pass reaches it by name, through the table of searches in
 ``passes/tiling_options.py``.
 
-What is searched, and how it is pruned (docs/passes.md, "tuned"):
+What is searched, and how it is pruned (docs/passes.md, "tuned", says why):
 
-1. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
+1. *The space.* Base M, N and K over the *balanced* multiples of 16 of one core's extents
+   (:func:`balanced`: per block count, the smallest block that covers the extent in that many;
+   the whole per-core K is one), plus whole Ho rows for K, whole kernel windows for N and the
+   vendor's values; K steps Ka and Kb over the balanced step counts and the powers of two (one
+   a multiple of the other); M/N steps 1-8; L0A and L0B buffering set independently
+   (:func:`canonical` folds one double-buffered alone into single buffering: the lowering
+   compiles them the same); L1 and L0C buffering; the iterate order; the core split.
+2. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
    fused into N, is always a candidate: the result is never slower than the heuristic by
    construction. Then the multi-core splits of ``passes/core_split.py``, the enumeration the
-   heuristic picks from, but with every axis free (``split_axes``) where the heuristic's rule
-   bounds M, N and K by its core-bind direction and basic block: every cut of batch·dout,
-   group, dk, M (16 granules), N (Cin1 rows) and K (Ho rows) over at most ``cores`` cores,
-   ranked by one core's work (the product of its shares, the critical path of the cube), then
-   by the cores used; the best :data:`SPLITS` of them, each with the vendor's block tiling of
-   its per-core GEMM (``split_tiling``), in both Dk modes. Splits with more work per core than
-   the best are the pruned part of this axis.
-2. *Coordinate descent* from the best starting point, one tiling knob at a time, in the order
-   of :data:`KNOBS`: iterate order; step Ka/Kb (together, as they must divide one another);
-   base K, M and N; step M and N; the L1 buffering of A1 and B1; the L0A/L0B buffering (one
-   knob: the lowering ping-pongs L0 only when both are 2); the L0C buffering. An unordered knob
-   is set to each of its values with the others fixed; an ordered one (:data:`ORDERED`: the
-   bases and the M/N steps) is line-searched from its current value, one value at a time in
-   the direction that improves and one value past the first miss (:data:`PATIENCE`). The best
-   is kept (a tie keeps the current value). A value that overflows a buffer is repaired
-   (:func:`repaired`) rather than dropped. Sweeps repeat until one changes nothing or the
-   budget is spent.
-3. *Validity before cost.* A candidate that does not fit L1/L0A/L0B/L0C or leaves a core idle
+   heuristic picks from, but with every axis free (``split_axes``), ranked by one core's work:
+   the best :data:`SPLITS` of each Dk mode (:data:`DK_MODES`, :func:`split_starts`) with the
+   vendor's block tiling of its per-core GEMM, each timed against its own mode's best.
+3. *Coordinate descent* from the best start, then from each other mode's best start within
+   :data:`START_SLACK` of it (:meth:`_Search.descent`):
+   sweeps of one knob at a time in the order of :data:`KNOBS`, the split moving to its
+   neighbours (``core_split.neighbour_splits``: one or two cuts); an unordered knob is set to
+   each of its values, an ordered one (:data:`ORDERED`) line-searched from its current value in
+   the direction that improves, one value past the first miss (:data:`PATIENCE`). When a sweep
+   changes nothing, pair moves (:data:`PAIRS`, :func:`pair_moves`); any that improves starts
+   the sweeps again. A tie keeps the current value. A value that overflows a buffer is repaired
+   (:func:`repaired`) rather than dropped.
+4. *Validity before cost.* A candidate that does not fit L1/L0A/L0B/L0C or leaves a core idle
    (``DwTiling.errors``, the tiler's own check) is dropped without compiling it; one that the
    compiler or the cost model rejects (an ISA limit) is counted as rejected and dropped.
-4. *Budget.* At most ``budget`` candidates are scored (:data:`BUDGET`), counted, not timed, so
+5. *Budget.* At most ``budget`` candidates are scored (:data:`BUDGET`), counted, not timed, so
    the search is deterministic: the same problem, hardware and compiler give the same tiling.
-5. *The best so far bounds the timing.* A candidate is timed by cost-only only until one of
-   its cores is sure to take longer than the best so far (:data:`SLOWER`): the best only
-   improves, so that changes no decision, and the many losing candidates cost less.
+   The starts may take :data:`START_SHARE` of it; the first descent half of what is left, the
+   others (:data:`START_SLACK`) an even share of the rest; one cut short resumes at the end.
+6. *The incumbent bounds the timing.* A candidate is timed by cost-only only until one of its
+   cores is sure to take longer than its descent's incumbent (:data:`SLOWER`): that changes no
+   decision, and the many losing candidates cost less. One cut off against a lower limit is
+   timed again if a later descent compares it with a slower incumbent.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.passes.api_block_tiler import TilingError
-from ascend_xdsl.passes.core_split import core_splits, split_axes
+from ascend_xdsl.passes.core_split import CoreSplit, core_splits, neighbour_splits, split_axes
 from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling, split_tiling
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
@@ -72,8 +77,11 @@ SPLITS = 6
 """Multi-core splits kept as starting points, the least work per core first."""
 
 KNOBS: tuple[str, ...] = (
+    "split",
     "iterate_order",
     "step_k",
+    "step_ka",
+    "step_kb",
     "base_k",
     "base_m",
     "base_n",
@@ -83,10 +91,29 @@ KNOBS: tuple[str, ...] = (
     "l0_buffering",
     "l0c_buffering",
 )
-"""The coordinate-descent knobs, in the order a sweep visits them."""
+"""The coordinate-descent knobs, in the order a sweep visits them (``split``: the core split,
+moved to its neighbours, :func:`split_moves`; the others: :func:`knob_values`)."""
 
-ORDERED = frozenset({"base_k", "base_m", "base_n", "step_m", "step_n"})
-"""Knobs whose values are ordered, searched by a line search rather than exhaustively."""
+ORDERED = frozenset(
+    {"split", "step_k", "step_ka", "step_kb", "base_k", "base_m", "base_n", "step_m", "step_n"}
+)
+"""Knobs whose values are ordered, searched by a line search rather than exhaustively (the
+splits by the rule's rank, least work per core first)."""
+
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("base_k", "step_k"),
+    ("base_k", "step_ka"),
+    ("base_k", "step_kb"),
+    ("step_ka", "step_kb"),
+    ("base_k", "base_n"),
+    ("base_k", "base_m"),
+    ("base_m", "base_n"),
+    ("base_m", "step_m"),
+    ("base_n", "step_n"),
+)
+"""The knobs moved two at a time once single moves stall (:func:`pair_moves`): each pair shares
+a buffer or a loop (the K walk: base K times its steps; L0A/L0B/L0C: the bases), so one alone
+can lose where both together win."""
 
 PATIENCE = 1
 """Values a line search tries past one that does not improve before it stops."""
@@ -175,29 +202,67 @@ def score_tiling(
     return Score(report.cycles, report.efficiency, report.bound, report.bottleneck)
 
 
-# -- the candidates --------------------------------------------------------------------------
+# -- the candidates ---------------------------------------------------------------------------
+def balanced(extent: int, granule: int) -> set[int]:
+    """For each count of blocks that can cover ``extent``, the smallest multiple of ``granule``
+    that covers it in that many: every other block size of that count only makes the full blocks
+    larger and the tail smaller, for the same trip count and more buffer per block."""
+    blocks = ceil_div(extent, granule)
+    return {align_up(ceil_div(extent, n), granule) for n in range(1, blocks + 1)}
+
+
+def extents(t: DwTiling) -> tuple[int, int, int]:
+    """One core's GEMM M, N and K, each rounded up to its granule."""
+    return (
+        align_up(t.single_core_cout, FRACTAL),
+        align_up(t.hk * t.wk * t.single_core_cin, FRACTAL),
+        align_up(t.single_core_ho * t.wo, t.k0),
+    )
+
+
+def _k_bases(t: DwTiling, k_extent: int) -> set[int]:
+    """Base K values: the balanced multiples of k0, whole Ho rows (the balanced row counts whose
+    Wo multiple is a multiple of k0) and the vendor's list, up to the per-core K."""
+    rows = {
+        r * t.wo
+        for r in {ceil_div(t.single_core_ho, n) for n in range(1, t.single_core_ho + 1)}
+        if (r * t.wo) % t.k0 == 0
+    }
+    return {v for v in (balanced(k_extent, t.k0) | rows | set(_K_BASES)) if v <= k_extent}
+
+
+def _k_steps(k_blocks: int) -> list[int]:
+    """K steps for ``k_blocks`` base K blocks: the balanced counts (the smallest step for each
+    number of L1 loads, so 6 for 6 blocks where a power of two would load twice) and the vendor's
+    powers of two, up to the block count."""
+    return sorted({v for v in (balanced(k_blocks, 1) | set(_K_STEPS)) if v <= k_blocks} or {1})
+
+
 def knob_values(t: DwTiling, knob: str) -> Iterator[dict[str, int]]:
-    """The field assignments that set ``knob`` of ``t`` to each of its values."""
-    m_extent = align_up(t.single_core_cout, FRACTAL)
-    n_extent = align_up(t.hk * t.wk * t.single_core_cin, FRACTAL)
-    k_extent = align_up(t.single_core_ho * t.wo, t.k0)
+    """The field assignments that set ``knob`` of ``t`` to each of its values (every knob but
+    ``split``, which :func:`split_moves` moves), ordered knobs in increasing order."""
+    m_extent, n_extent, k_extent = extents(t)
     if knob == "iterate_order":
         yield from ({"iterate_order": v} for v in (0, 1))
-    elif knob == "step_k":
-        k_blocks = ceil_div(k_extent, t.base_k)
-        steps = [s for s in _K_STEPS if s <= k_blocks] or [1]
-        for ka, kb in itertools.product(steps, steps):
-            # One side up to 4x the other: the nesting the vendor's UpdateStepMNK produces.
-            if max(ka, kb) % min(ka, kb) == 0 and max(ka, kb) <= 4 * min(ka, kb):
-                yield {"step_ka": ka, "step_kb": kb}
-    elif knob in ("base_m", "base_n"):
-        extent = m_extent if knob == "base_m" else n_extent
-        values = sorted({v for v in _BASES if v <= extent} | ({extent} if extent <= 256 else set()))
-        yield from ({knob: v} for v in values)
+    elif knob in ("step_k", "step_ka", "step_kb"):
+        steps = _k_steps(ceil_div(k_extent, t.base_k))
+        if knob == "step_k":
+            yield from ({"step_ka": v, "step_kb": v} for v in steps)
+        else:
+            # The K walk needs one step a multiple of the other (DwTiling.errors).
+            other = t.step_kb if knob == "step_ka" else t.step_ka
+            yield from ({knob: v} for v in steps if max(v, other) % min(v, other) == 0)
+    elif knob == "base_m":
+        values = balanced(m_extent, FRACTAL) | {v for v in _BASES if v <= m_extent}
+        yield from ({knob: v} for v in sorted(values))
+    elif knob == "base_n":
+        # Whole kernel windows of Cin rows (kH·kW·C0) as well as 16s.
+        window = t.hk * t.wk * t.channel_size
+        values = balanced(n_extent, FRACTAL) | balanced(n_extent, window)
+        values |= {v for v in _BASES if v <= n_extent}
+        yield from ({knob: v} for v in sorted(v for v in values if v % FRACTAL == 0))
     elif knob == "base_k":
-        rows = {r * t.wo for r in (1, 2, 4) if (r * t.wo) % t.k0 == 0}
-        values = sorted({v for v in (*_K_BASES, *rows) if v <= max(k_extent, t.k0)})
-        yield from ({"base_k": v} for v in values)
+        yield from ({"base_k": v} for v in sorted(_k_bases(t, max(k_extent, t.k0))))
     elif knob in ("step_m", "step_n"):
         base, extent = (t.base_m, m_extent) if knob == "step_m" else (t.base_n, n_extent)
         yield from ({knob: v} for v in range(1, min(_MAX_STEP, ceil_div(extent, base)) + 1))
@@ -205,11 +270,45 @@ def knob_values(t: DwTiling, knob: str) -> Iterator[dict[str, int]]:
         for a, b in itertools.product((1, 2), (1, 2)):
             yield {"al1_pbuffer": a, "bl1_pbuffer": b}
     elif knob == "l0_buffering":
-        yield from ({"al0_pbuffer": v, "bl0_pbuffer": v} for v in (1, 2))
+        for a, b in itertools.product((1, 2), (1, 2)):
+            yield {"al0_pbuffer": a, "bl0_pbuffer": b}
     elif knob == "l0c_buffering":
         yield from ({"cl0_pbuffer": v} for v in (1, 2))
     else:
         raise ValueError(f"unknown tiling knob '{knob}'")
+
+
+def canonical(t: DwTiling) -> DwTiling:
+    """The tiling ``t`` compiles as: the lowering ping-pongs L0A and L0B only when both are
+    double-buffered (``lower_api_to_hw/buffers.py``), so one double-buffered alone is single
+    buffering, which fits wherever it does. Folding the two keeps the search from scoring one
+    program twice."""
+    if t.al0_pbuffer != t.bl0_pbuffer:
+        return apply_overrides(t, {"al0_pbuffer": 1, "bl0_pbuffer": 1})
+    return t
+
+
+def with_split(t: DwTiling, split: CoreSplit) -> DwTiling:
+    """``t``'s knobs on ``split``: its bases and M/N steps clipped to the new share (a base
+    wider than the share only pads it), its K steps to the new K blocks."""
+    moved = apply_overrides(t, split.tiling_fields(t.channel_size))
+    m_extent, n_extent, k_extent = extents(moved)
+    fields = {
+        "base_m": min(t.base_m, m_extent),
+        "base_n": min(t.base_n, n_extent),
+        "base_k": min(t.base_k, max(k_extent, t.k0)),
+    }
+    k_blocks = ceil_div(k_extent, fields["base_k"])
+    ka, kb = min(t.step_ka, k_blocks), min(t.step_kb, k_blocks)
+    if max(ka, kb) % min(ka, kb):
+        ka = kb = min(ka, kb)
+    fields |= {
+        "step_ka": ka,
+        "step_kb": kb,
+        "step_m": min(t.step_m, ceil_div(m_extent, fields["base_m"])),
+        "step_n": min(t.step_n, ceil_div(n_extent, fields["base_n"])),
+    }
+    return apply_overrides(moved, fields)
 
 
 def fits(t: DwTiling, hw: HwConfig, cores: int) -> bool:
@@ -276,6 +375,22 @@ def repaired(t: DwTiling, hw: HwConfig, cores: int) -> list[DwTiling]:
 
 
 # -- the search ------------------------------------------------------------------------------
+SPLIT_PATIENCE = 3
+"""Neighbouring splits a sweep tries past the last that improved, in the rule's order."""
+
+START_SHARE = 1 / 4
+"""Share of the budget the starting points may take (all of them at the default budget)."""
+
+START_SLACK = 0.05
+"""A Dk mode's best start gets a descent of its own when it is at most this much slower than
+the best start (the nnU-Net bottleneck's best tiling comes from a start 0.9 % behind)."""
+
+DK_MODES = ("cut", "looped", "fused")
+"""How a tiling handles kD (:func:`dk_mode`). Each mode has its own best split: cutting kD over
+cores is free by the work per core, so the least-work splits all cut it, and the splits that
+loop kD on every core (reusing one core's x rows over the kd slices) would never start."""
+
+
 @dataclass
 class _Search:
     problem: ConvBpFilterShape
@@ -283,23 +398,72 @@ class _Search:
     cores: int
     budget: int
     on_candidate: Callable[[int], None] | None = None
-    scores: dict[DwTiling, Score | None] = field(default_factory=dict)
+    scores: dict[DwTiling, tuple[Score | None, float]] = field(default_factory=dict)
+    """Each candidate's score and the cycle limit it was timed against."""
     rejected: int = 0
+    cap: int = 0
+    """Candidates the current descent may bring the count to (at most ``budget``)."""
+
+    @property
+    def spent(self) -> bool:
+        return len(self.scores) >= min(self.cap or self.budget, self.budget)
+
+    def score(self, t: DwTiling, best: Score | None = None) -> Score | None:
+        """The score of ``t`` (memoized); None when it does not fit or is rejected; SLOWER
+        when it is sure to be slower than ``best``. A tiling once timed only until it was
+        slower than a limit is timed again against a higher one (a second start's incumbent):
+        that is no new candidate."""
+        limit = best.cycles if best is not None else math.inf
+        if t in self.scores:
+            known, timed_to = self.scores[t]
+            if known is not SLOWER or limit <= timed_to:
+                return known
+        elif not fits(t, self.hw, self.cores):
+            return None
+        new = t not in self.scores
+        try:
+            s: Score | None = score_tiling(self.problem, self.hw.name, t, limit)
+        except Exception:  # a candidate the compiler or the model rejects is no candidate
+            s = None
+            self.rejected += new
+        self.scores[t] = (s, limit)
+        if new and self.on_candidate is not None:
+            self.on_candidate(len(self.scores))
+        return s
+
+    def moves(self, knob: str, t: DwTiling) -> list[tuple[int, dict[str, int] | CoreSplit]]:
+        """``knob``'s values for ``t`` with their order keys: field assignments, or for the
+        split its neighbours (ranked by the rule: the key is the rank)."""
+        if knob == "split":
+            axes = split_axes(self.problem, t.fused_dk)
+            here = CoreSplit.of_tiling(t)
+            return list(enumerate(neighbour_splits(axes, here, self.cores)))
+        key = "step_ka" if knob == "step_k" else knob
+        return [(a.get(key, 0), a) for a in knob_values(t, knob)]
 
     def descend(self, knob: str, best: DwTiling, best_score: Score) -> tuple[DwTiling, Score, bool]:
         """One knob of the coordinate descent: every value of an unordered knob; for an ordered
         one (:data:`ORDERED`) a line search, from the current value one step at a time in the
         direction that improves, while it does or for :data:`PATIENCE` values more (the other
-        direction only if the first did not)."""
-        values = list(knob_values(best, knob))
+        direction only if the first did not). The split tries its neighbours in the rule's
+        order until :data:`SPLIT_PATIENCE` in a row do not improve."""
+        values = self.moves(knob, best)
+        if knob == "split":
+            moved, misses = False, 0
+            for _, split in values:
+                if self.spent or misses >= SPLIT_PATIENCE:
+                    break
+                best, best_score, m = _improve(self, best, best_score, split)
+                moved, misses = moved or m, 0 if m else misses + 1
+            return best, best_score, moved
         if knob not in ORDERED:
             moved = False
-            for assignment in values:
+            for _, assignment in values:
                 best, best_score, m = _improve(self, best, best_score, assignment)
                 moved = moved or m
             return best, best_score, moved
-        current = getattr(best, knob)
-        keys = [a[knob] for a in values]
+        current = best.step_ka if knob == "step_k" else getattr(best, knob)
+        keys = [k for k, _ in values]
         for direction in (1, -1):
             if direction == 1:
                 i = next((n for n, v in enumerate(keys) if v > current), len(keys))
@@ -307,7 +471,7 @@ class _Search:
                 i = max((n for n, v in enumerate(keys) if v < current), default=-1)
             moved, misses = False, 0
             while 0 <= i < len(values) and not self.spent:
-                best, best_score, m = _improve(self, best, best_score, values[i])
+                best, best_score, m = _improve(self, best, best_score, values[i][1])
                 # Look one value past a miss: divisibility makes the cycles jagged (a base M
                 # of 192 that leaves a tail can lose where 256 wins).
                 misses = 0 if m else misses + 1
@@ -318,36 +482,63 @@ class _Search:
                 return best, best_score, True
         return best, best_score, False
 
-    @property
-    def spent(self) -> bool:
-        return len(self.scores) >= self.budget
+    def descent(self, best: DwTiling, best_score: Score) -> tuple[DwTiling, Score, bool]:
+        """Sweeps of single-knob moves until one changes nothing, then a sweep of pair moves
+        (:data:`PAIRS`), and single sweeps again after any pair move that improved; stops when
+        a pair sweep changes nothing too (converged: True) or :attr:`spent`."""
+        while not self.spent:
+            changed = False
+            for knob in KNOBS:
+                best, best_score, moved = self.descend(knob, best, best_score)
+                changed = changed or moved
+            if changed:
+                continue
+            for a, b in PAIRS:
+                for assignment in pair_moves(best, a, b):
+                    if self.spent:
+                        break
+                    best, best_score, moved = _improve(self, best, best_score, assignment)
+                    changed = changed or moved
+            if not changed:
+                return best, best_score, not self.spent
+        return best, best_score, False
 
-    def score(self, t: DwTiling, best: Score | None = None) -> Score | None:
-        """The score of ``t`` (memoized); None when it does not fit or is rejected; SLOWER
-        when it is sure to be slower than ``best``. The best only improves during a search,
-        so a tiling once slower than it stays slower."""
-        if t in self.scores:
-            return self.scores[t]
-        if not fits(t, self.hw, self.cores):
-            return None
-        limit = best.cycles if best is not None else math.inf
-        try:
-            s: Score | None = score_tiling(self.problem, self.hw.name, t, limit)
-        except Exception:  # a candidate the compiler or the model rejects is no candidate
-            s = None
-            self.rejected += 1
-        self.scores[t] = s
-        if self.on_candidate is not None:
-            self.on_candidate(len(self.scores))
-        return s
+
+def pair_moves(t: DwTiling, a: str, b: str) -> list[dict[str, int]]:
+    """Knobs ``a`` and ``b`` of ``t`` moved at once, each to the value next to its current one
+    on either side (``b``'s values as they are once ``a`` has moved: a base K that changes the
+    block count changes the K steps there are)."""
+    out: list[dict[str, int]] = []
+    for va in _adjacent(t, a, _current(t, a)):
+        moved = apply_overrides(t, va)
+        out += [va | vb for vb in _adjacent(moved, b, _current(t, b))]
+    return out
+
+
+def _current(t: DwTiling, knob: str) -> int:
+    return t.step_ka if knob == "step_k" else int(getattr(t, knob))
+
+
+def _adjacent(t: DwTiling, knob: str, current: int) -> list[dict[str, int]]:
+    """The values of an ordered tiling ``knob`` of ``t`` nearest ``current`` below and above."""
+    key = "step_ka" if knob == "step_k" else knob
+    values = list(knob_values(t, knob))
+    below = [a for a in values if a[key] < current][-1:]
+    above = [a for a in values if a[key] > current][:1]
+    return below + above
 
 
 def _improve(
-    s: _Search, best: DwTiling, best_score: Score, assignment: dict[str, int]
+    s: _Search, best: DwTiling, best_score: Score, move: dict[str, int] | CoreSplit
 ) -> tuple[DwTiling, Score, bool]:
-    """Score the repaired variants of ``best`` with ``assignment``; keep the best of them."""
+    """Score the repaired variants of ``best`` moved by ``move`` (field assignments, or a
+    split); keep the best of them."""
+    moved_to = (
+        with_split(best, move) if isinstance(move, CoreSplit) else apply_overrides(best, move)
+    )
     moved = False
-    for candidate in repaired(apply_overrides(best, assignment), s.hw, s.cores):
+    for candidate in repaired(moved_to, s.hw, s.cores):
+        candidate = canonical(candidate)
         if s.spent or candidate == best:
             continue
         if _better(score := s.score(candidate, best_score), best_score):
@@ -396,24 +587,50 @@ def search(
     baseline = s.score(heuristics[0])
     if baseline is None:
         raise ValueError("the heuristic's tiling could not be compiled and timed")
-    best, best_score = heuristics[0], baseline
-    starts: list[DwTiling] = [*extra_starts, *heuristics[1:]]
-    modes = [False] + ([True] if len(heuristics) > 1 else [])
-    for fuse in modes:
-        for split in core_splits(split_axes(problem, fuse), cores)[:SPLITS]:
-            with contextlib.suppress(TilingError):  # a share no block fits is no start
-                starts.append(split_tiling(problem, split, config))
-    for t in starts:
+    # Each Dk mode's best starting point, each timed against its own mode's best so far (so
+    # each is known exactly: a descent starts from each).
+    mode_best: dict[str, tuple[DwTiling, Score]] = {
+        dk_mode(heuristics[0]): (heuristics[0], baseline)
+    }
+    s.cap = math.ceil(s.budget * START_SHARE)
+    for t in [
+        *extra_starts,
+        *heuristics[1:],
+        *split_starts(problem, config, cores, len(heuristics) > 1),
+    ]:
         if s.spent:
             break
-        if _better(score := s.score(t, best_score), best_score):
-            best, best_score = t, score  # type: ignore[assignment]
-    changed = True
-    while changed and not s.spent:
-        changed = False
-        for knob in KNOBS:
-            best, best_score, moved = s.descend(knob, best, best_score)
-            changed = changed or moved
+        incumbent = mode_best.get(mode := dk_mode(t))
+        score = s.score(t, incumbent[1] if incumbent else None)
+        if score is not None and (incumbent is None or _better(score, incumbent[1])):
+            mode_best[mode] = (t, score)
+    # The best start first (stable: the heuristic's mode first on a tie), then each mode's best
+    # start within START_SLACK of it; the first descent may spend half of what is left, the
+    # others an even share of the rest, and what one leaves goes to the next.
+    firsts = sorted(mode_best.values(), key=lambda ts: ts[1].cycles)
+    best, best_score = firsts[0]
+    firsts = [ts for ts in firsts if ts[1].cycles <= best_score.cycles * (1 + START_SLACK)]
+    unconverged: list[tuple[DwTiling, Score]] = []
+    for n, (t, score) in enumerate(firsts):
+        s.cap = 0
+        if s.spent:
+            break
+        left = s.budget - len(s.scores)
+        share = left / 2 if n == 0 and len(firsts) > 1 else left / (len(firsts) - n)
+        s.cap = len(s.scores) + math.ceil(share)
+        t, score, converged = s.descent(t, score)
+        if not converged:
+            unconverged.append((t, score))
+        if _better(score, best_score):
+            best, best_score = t, score
+    s.cap = 0
+    # A descent cut short for the next resumes with what is left, the best first.
+    for t, score in sorted(unconverged, key=lambda ts: ts[1].cycles):
+        if s.spent:
+            break
+        t, score, _ = s.descent(t, score)
+        if _better(score, best_score):
+            best, best_score = t, score
     return TuneResult(
         heuristic=heuristics[0],
         heuristic_score=baseline,
@@ -423,3 +640,35 @@ def search(
         rejected=s.rejected,
         seconds=time.perf_counter() - start,
     )
+
+
+def dk_mode(t: DwTiling) -> str:
+    """``fused`` (kD in N), ``cut`` (separate, kD cut over cores) or ``looped`` (separate, every
+    core loops over its kd slices; also every layer with kD 1)."""
+    if t.fused_dk:
+        return "fused"
+    return "cut" if t.dk_dim > 1 else "looped"
+
+
+def split_starts(
+    problem: ConvBpFilterShape, hw: HwConfig, cores: int, both_modes: bool
+) -> list[DwTiling]:
+    """The vendor's block tiling of the :data:`SPLITS` splits with the least work per core of
+    each Dk mode (:data:`DK_MODES`; fused only when ``both_modes``): the starting points beside
+    the heuristic's, round robin over the modes (the least work first in each), so a budget too
+    small to time them all still starts every mode."""
+    families: list[list[CoreSplit]] = []
+    for fuse in [False] + ([True] if both_modes else []):
+        splits = core_splits(split_axes(problem, fuse), cores)
+        if fuse:
+            families.append(splits[:SPLITS])
+        else:
+            families.append([sp for sp in splits if sp.dk_dim > 1][:SPLITS])
+            families.append([sp for sp in splits if sp.dk_dim == 1][:SPLITS])
+    out: list[DwTiling] = []
+    for row in itertools.zip_longest(*families):
+        for split in row:
+            if split is not None:
+                with contextlib.suppress(TilingError):  # a share no block fits is no start
+                    out.append(split_tiling(problem, split, hw))
+    return out
