@@ -143,15 +143,16 @@ def test_every_dk_mode_starts_a_descent():
 
 
 def test_the_looped_start_beats_the_old_tuned_nnunet_in_a_short_descent():
-    """The old search never left the kD-cut splits (17,734 cycles on today's model); a descent
-    from the best kD-looped start, with split and pair moves, passes it within 30 candidates."""
+    """The old search never left the kD-cut splits (26,905 cycles on today's model, with its
+    L2 and contention: main's tuning/search.py before issue 18, run on it); a descent from the
+    best kD-looped start, with split and pair moves, passes it within 30 candidates (24,851)."""
     hw = load_hw(HW)
     start = split_tiling(NNUNET, LOOPED_START, hw)
     s = search._Search(NNUNET, hw, CORES, 30)
     score = s.score(start)
     assert score is not None
     best, best_score, _ = s.descent(start, score)
-    assert best_score.cycles < 17_734 and search.dk_mode(best) == "looped"
+    assert best_score.cycles < 26_905 and search.dk_mode(best) == "looped"
     assert best_score == search.score_tiling(NNUNET, HW, best)
 
 

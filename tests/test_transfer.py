@@ -114,8 +114,9 @@ def test_a_transferred_start_is_no_worse():
     tiling of the layer at batch 1, against the searches without it at the same budget: never
     slower than the heuristic, and not worse than without the start on these layers (the
     suite's layers: benchmarks/bench_transfer.py). The sweep test below shows the answer
-    deterministic."""
-    budget = 6
+    deterministic. Not at any budget: at 6, fewer than the search's own starts, the start
+    takes a split start's place and can lose (docs/runtime.md says so)."""
+    budget = 12
     tuned = search(layer(1, 2, 4), HW, CORES, budget=budget).tuned
     for target in (layer(2, 2, 4), layer(1, 4, 8)):
         start = transfer.rescaled(tuned, target, CONFIG, CORES)
