@@ -187,6 +187,12 @@ def test_local_pool_equals_one_process(layers_json):
     assert _same(pool) == _same(one)
 
 
+# The Ray tests start a local instance each (a head, its raylet and workers): on one pytest-xdist
+# worker (tests/conftest.py), one after the other, never two instances on the machine at once.
+RAY = pytest.mark.xdist_group("ray")
+
+
+@RAY
 def test_ray_gives_the_local_pool_results(layers_json):
     """A local Ray instance with two CPUs, one task per layer, against the local pool."""
     pytest.importorskip("ray")
@@ -248,6 +254,7 @@ def test_opt_strategy_tuned(tmp_path):
     assert "#ascend.dw_tiling<" in result.stdout
 
 
+@pytest.mark.xdist_group("readme-tuning")  # with README's page (tests/test_docs_commands.py)
 def test_the_readme_tuning_example_is_what_the_tool_prints():
     """README.md, "Tuning the tiling": the command runs and prints the lines shown (`...` at the
     end of a line stands for the rest of it)."""
@@ -267,6 +274,7 @@ def test_the_readme_tuning_example_is_what_the_tool_prints():
         ), (shown, out)
 
 
+@RAY
 def test_ray_flag_of_the_tool(layers_json):
     """``ascend-tune --ray`` (a local instance) prints the rows the pool prints."""
     pytest.importorskip("ray")
