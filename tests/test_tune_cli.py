@@ -214,8 +214,12 @@ def test_ray_missing_is_one_line(monkeypatch, layers_json, capsys):
 
 # -- ascend-conv --tiling tuned ---------------------------------------------------------------
 SMALL_FLAGS = ["bp-filter", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", "--padding", "1"]
+# The first search of this layer is cached, and the tests after it read the cache, on one
+# pytest-xdist worker as in one process (tests/conftest.py).
+SMALL_TUNED = pytest.mark.xdist_group("small-tuned")
 
 
+@SMALL_TUNED
 def test_conv_tiling_tuned_runs_and_checks():
     result = inprocess.run([CONV, *SMALL_FLAGS, "--tiling", "tuned"])
     assert result.returncode == 0, result.stderr
@@ -223,6 +227,7 @@ def test_conv_tiling_tuned_runs_and_checks():
     assert result.stderr == ""  # no progress bar off a terminal
 
 
+@SMALL_TUNED
 def test_conv_tiling_tuned_json_report_is_pure_json():
     args = [CONV, *SMALL_FLAGS, "--tiling", "tuned", "--report", "json", "--no-cache"]
     result = inprocess.run(args)
@@ -231,6 +236,7 @@ def test_conv_tiling_tuned_json_report_is_pure_json():
     assert report["check"]["ok"]
 
 
+@SMALL_TUNED
 def test_conv_tiling_tuned_is_never_slower_than_heuristic():
     def cycles(tiling: str) -> float:
         args = [CONV, *SMALL_FLAGS, "--tiling", tiling, "--cost-only", "--report", "json"]
