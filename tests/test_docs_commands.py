@@ -188,19 +188,9 @@ def _check(command: Shown, stdout: str, stderr: str, benchmark: bool, quick: boo
 
 
 RUN_PAGES = [p for p in PAGES if p.name not in ELSEWHERE and shown_commands(p)]
-README_TUNING = pytest.mark.xdist_group("readme-tuning")
-"""README's ``ascend-tune examples/layers.json --workers 2`` runs here and in
-tests/test_tune_cli.py: on one pytest-xdist worker, in this order (tests/conftest.py, FIRST),
-the second run finds the first's searches in the worker's tuning cache, as in one process, and
-README's default-layer summary runs before the cache holds that layer (its "--tiling tuned
-gives" line is not in the output shown)."""
 
 
-@pytest.mark.parametrize(
-    "page",
-    [pytest.param(p, marks=README_TUNING if p.name == "README.md" else ()) for p in RUN_PAGES],
-    ids=[p.name for p in RUN_PAGES],
-)
+@pytest.mark.parametrize("page", RUN_PAGES, ids=[p.name for p in RUN_PAGES])
 def test_every_command_shown_prints_what_is_shown(page: Path, tmp_path: Path):
     cwd = _scratch(tmp_path)
     wrong = []

@@ -187,12 +187,6 @@ def test_local_pool_equals_one_process(layers_json):
     assert _same(pool) == _same(one)
 
 
-# The Ray tests start a local instance each (a head, its raylet and workers): on one pytest-xdist
-# worker (tests/conftest.py), one after the other, never two instances on the machine at once.
-RAY = pytest.mark.xdist_group("ray")
-
-
-@RAY
 def test_ray_gives_the_local_pool_results(layers_json):
     """A local Ray instance with two CPUs, one task per layer, against the local pool."""
     pytest.importorskip("ray")
@@ -214,12 +208,8 @@ def test_ray_missing_is_one_line(monkeypatch, layers_json, capsys):
 
 # -- ascend-conv --tiling tuned ---------------------------------------------------------------
 SMALL_FLAGS = ["bp-filter", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", "--padding", "1"]
-# The first search of this layer is cached, and the tests after it read the cache, on one
-# pytest-xdist worker as in one process (tests/conftest.py).
-SMALL_TUNED = pytest.mark.xdist_group("small-tuned")
 
 
-@SMALL_TUNED
 def test_conv_tiling_tuned_runs_and_checks():
     result = inprocess.run([CONV, *SMALL_FLAGS, "--tiling", "tuned"])
     assert result.returncode == 0, result.stderr
@@ -227,7 +217,6 @@ def test_conv_tiling_tuned_runs_and_checks():
     assert result.stderr == ""  # no progress bar off a terminal
 
 
-@SMALL_TUNED
 def test_conv_tiling_tuned_json_report_is_pure_json():
     args = [CONV, *SMALL_FLAGS, "--tiling", "tuned", "--report", "json", "--no-cache"]
     result = inprocess.run(args)
@@ -236,7 +225,6 @@ def test_conv_tiling_tuned_json_report_is_pure_json():
     assert report["check"]["ok"]
 
 
-@SMALL_TUNED
 def test_conv_tiling_tuned_is_never_slower_than_heuristic():
     def cycles(tiling: str) -> float:
         args = [CONV, *SMALL_FLAGS, "--tiling", tiling, "--cost-only", "--report", "json"]
@@ -260,7 +248,6 @@ def test_opt_strategy_tuned(tmp_path):
     assert "#ascend.dw_tiling<" in result.stdout
 
 
-@pytest.mark.xdist_group("readme-tuning")  # with README's page (tests/test_docs_commands.py)
 def test_the_readme_tuning_example_is_what_the_tool_prints():
     """README.md, "Tuning the tiling": the command runs and prints the lines shown (`...` at the
     end of a line stands for the rest of it)."""
@@ -280,7 +267,6 @@ def test_the_readme_tuning_example_is_what_the_tool_prints():
         ), (shown, out)
 
 
-@RAY
 def test_ray_flag_of_the_tool(layers_json):
     """``ascend-tune --ray`` (a local instance) prints the rows the pool prints."""
     pytest.importorskip("ray")
