@@ -15,7 +15,8 @@ run to run:
   several runs (bench_compile.py, bench_cost_only.py, bench_budget.py) time one run, and their
   every line is checked as shown.
 
-The commands run in order, per page, in a scratch folder that sees the repository's examples/,
+The commands run in order, per page, with a tuning cache of the page's own (empty at its start),
+in a scratch folder that sees the repository's examples/,
 tests/ and benchmarks/ (so relative paths in the output stay as shown) and an empty docs/
 (``--plot docs/...`` writes there, not into the repository). What the prose says to edit is
 done: "Deleting the `TEXT` from `FILE` (line N)" writes the next command's missing .mlir file as
@@ -199,7 +200,11 @@ def test_every_command_shown_prints_what_is_shown(page: Path, tmp_path: Path):
         for part in _runnable(command.line):
             env, argv, quick = _argv(part)
             # the ascend- tools in this process, the rest as processes (tests/inprocess.py)
-            result = inprocess.run(argv, cwd=cwd, env={**os.environ, **env}, timeout=300)
+            # The page's own tuning cache, empty at its start: a summary prints "--tiling tuned
+            # gives" when the cache holds its layer, and which tests ran before on this
+            # pytest-xdist worker depends on the schedule.
+            cache = {"XDG_CACHE_HOME": str(cwd / ".cache")}
+            result = inprocess.run(argv, cwd=cwd, env={**os.environ, **cache, **env}, timeout=300)
             assert "Traceback" not in result.stderr, f"{part}:\n{result.stderr}"
             benchmark = argv[0] == sys.executable
             if benchmark:

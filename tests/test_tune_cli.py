@@ -20,6 +20,7 @@ from ascend_xdsl.tuning.sweep import LayerError, parse_layers, read_layers, tune
 TUNE = str(Path(sys.executable).parent / "ascend-tune")
 CONV = str(Path(sys.executable).parent / "ascend-conv")
 BUDGET = "6"
+RAY_TIMEOUT = 120  # s: a Ray worker starts slowly while the suite's other worker takes a core
 
 LAYERS = [
     {"name": "small", "input": [1, 16, 4, 8, 8], "weight": [16, 16, 3, 3, 3], "padding": 1},
@@ -193,7 +194,13 @@ def test_ray_gives_the_local_pool_results(layers_json):
     layers = read_layers(str(layers_json))
     pool = tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2)
     ray_rows = tune_layers(
-        layers, cores=4, budget=6, use_cache=False, ray_address="local", ray_num_cpus=2
+        layers,
+        cores=4,
+        budget=6,
+        use_cache=False,
+        ray_address="local",
+        ray_num_cpus=2,
+        ray_timeout=RAY_TIMEOUT,
     )
     assert _same(ray_rows) == _same(pool)
     assert all(not r["cached"] for r in ray_rows)
@@ -271,7 +278,7 @@ def test_ray_flag_of_the_tool(layers_json):
     """``ascend-tune --ray`` (a local instance) prints the rows the pool prints."""
     pytest.importorskip("ray")
     common = [str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4"]
-    on_ray = run(*common, "--ray", "--no-cache")
+    on_ray = run(*common, "--ray", "--ray-timeout", str(RAY_TIMEOUT), "--no-cache")
     assert on_ray.returncode == 0, on_ray.stderr
     pool = run(*common, "--workers", "2", "--no-cache")
     rows = [json.loads(r.stdout)["layers"] for r in (on_ray, pool)]
