@@ -28,6 +28,7 @@ from ascend_xdsl.tuning.sweep import (
 TUNE = str(Path(sys.executable).parent / "ascend-tune")
 CONV = str(Path(sys.executable).parent / "ascend-conv")
 BUDGET = "6"
+RAY_TIMEOUT = 120  # s: a Ray worker starts slowly while the suite's other worker takes a core
 
 LAYERS = [
     {
@@ -235,7 +236,13 @@ def test_ray_gives_the_local_pool_results(layers_json):
     layers = read_layers(str(layers_json))
     pool = tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2)
     ray_rows = tune_layers(
-        layers, cores=4, budget=6, use_cache=False, ray_address="local", ray_num_cpus=2
+        layers,
+        cores=4,
+        budget=6,
+        use_cache=False,
+        ray_address="local",
+        ray_num_cpus=2,
+        ray_timeout=RAY_TIMEOUT,
     )
     assert _same(ray_rows) == _same(pool)
     assert all(not r["cached"] for r in ray_rows)
@@ -314,7 +321,7 @@ def test_ray_flag_of_the_tool(layers_json):
     totals the pool prints: the same --network table."""
     pytest.importorskip("ray")
     common = [str(layers_json), "--format", "json", "--budget", BUDGET, "--cores", "4"]
-    on_ray = run(*common, "--ray", "--no-cache", "--network")
+    on_ray = run(*common, "--ray", "--ray-timeout", str(RAY_TIMEOUT), "--no-cache", "--network")
     assert on_ray.returncode == 0, on_ray.stderr
     pool = run(*common, "--workers", "2", "--no-cache", "--network")
     documents = [json.loads(r.stdout) for r in (on_ray, pool)]
