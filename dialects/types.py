@@ -48,6 +48,18 @@ def _parse_shape_and_type(parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attri
     return ArrayAttr(IntAttr(d) for d in dims), element_type
 
 
+def _parse_conv_types(parser: AttrParser) -> list[Attribute]:
+    """``<#ascend.conv_type<...>, ...>``: an API object type's ConvTypes, one per operand."""
+
+    def conv_type() -> Attribute:
+        attr = parser.parse_attribute()
+        if not isinstance(attr, ConvTypeAttr):
+            parser.raise_error("expected #ascend.conv_type<...>")
+        return attr
+
+    return parser.parse_comma_separated_list(parser.Delimiter.ANGLE, conv_type)
+
+
 def _print_shape_and_type(
     printer: Printer, shape: ArrayAttr[IntAttr], element_type: Attribute
 ) -> None:
@@ -248,13 +260,7 @@ class Conv3DBpFilterType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        def conv_type() -> Attribute:
-            attr = parser.parse_attribute()
-            if not isinstance(attr, ConvTypeAttr):
-                parser.raise_error("expected #ascend.conv_type<...>")
-            return attr
-
-        return tuple(parser.parse_comma_separated_list(parser.Delimiter.ANGLE, conv_type))
+        return tuple(_parse_conv_types(parser))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -335,13 +341,7 @@ class Conv3DApiType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        def conv_type() -> Attribute:
-            attr = parser.parse_attribute()
-            if not isinstance(attr, ConvTypeAttr):
-                parser.raise_error("expected #ascend.conv_type<...>")
-            return attr
-
-        params = list(parser.parse_comma_separated_list(parser.Delimiter.ANGLE, conv_type))
+        params = _parse_conv_types(parser)
         if len(params) not in (3, 4):
             parser.raise_error(
                 f"conv3d_api takes 3 or 4 conv types (input, weight, output[, bias]), got "
