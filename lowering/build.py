@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp, bf16, f16, f32
-from xdsl.ir import Attribute, Block, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.op_level import BIAS_ELEMENT_TYPE, Conv3DBackpropFilterOp, Conv3DOp
@@ -149,6 +149,17 @@ def shape_from_torch_args(
     return problem
 
 
+def _single_op_module(name: str, block: Block, conv: Operation, result: str) -> ModuleOp:
+    """The verified module of one function ``name`` whose body, ``block``, computes ``conv``
+    and returns its result (named ``result``): the op level of either conv."""
+    conv.results[0].name_hint = result
+    block.add_ops([conv, func.ReturnOp(conv.results[0])])
+    signature = (block.arg_types, (conv.results[0].type,))
+    module = ModuleOp([func.FuncOp(name, signature, Region(block))])
+    module.verify()
+    return module
+
+
 def build_module(problem: ConvBpFilterShape) -> ModuleOp:
     """The op-level module of an already checked problem."""
     et = ELEMENT_TYPES[problem.dtype]
@@ -167,12 +178,7 @@ def build_module(problem: ConvBpFilterShape) -> ModuleOp:
         dilations=problem.dilations,
         groups=problem.groups,
     )
-    conv.result.name_hint = "dw"
-    block.add_ops([conv, func.ReturnOp(conv.result)])
-    kernel = func.FuncOp(FUNC_NAME, ((x_type, dy_type), (dw_type,)), Region(block))
-    module = ModuleOp([kernel])
-    module.verify()
-    return module
+    return _single_op_module(FUNC_NAME, block, conv, "dw")
 
 
 def build_conv3d_bp_filter(
@@ -223,12 +229,7 @@ def build_forward_module(problem: ConvBpFilterShape, bias: bool = False) -> Modu
         dilations=problem.dilations,
         groups=problem.groups,
     )
-    conv.result.name_hint = "y"
-    block.add_ops([conv, func.ReturnOp(conv.result)])
-    entry = func.FuncOp(FORWARD_FUNC_NAME, (types, (y_type,)), Region(block))
-    module = ModuleOp([entry])
-    module.verify()
-    return module
+    return _single_op_module(FORWARD_FUNC_NAME, block, conv, "y")
 
 
 def build_conv3d(
