@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PACKAGES = ("hw", "dialects", "ir", "passes", "lowering", "runtime", "tuning", "emit", "tools",
-            "ascend_xdsl")  # fmt: skip
+            "package")  # fmt: skip
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # A project path as the pages write it: one of our folders, then a file with a suffix, or a
 # module and one of its names (``runtime/api.model_cost``). The pages also cite the vendor's

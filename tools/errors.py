@@ -204,7 +204,7 @@ def write_output(path: str | None, text: str) -> None:
 
 
 def add_version_flag(parser: argparse.ArgumentParser) -> None:
-    """``--version``: ``<tool> <version of ascend-xdsl>`` (``ascend_xdsl/version.py``)."""
+    """``--version``: ``<tool> <version of ascend-xdsl>`` (``package/version.py``)."""
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}",
         help="print the version of ascend-xdsl and exit",

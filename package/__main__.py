@@ -1,7 +1,7 @@
 """``python -m ascend_xdsl TOOL ARGS``: the command-line tools without their scripts on PATH.
 
-This folder is a portion of the ``ascend_xdsl`` namespace package (pyproject.toml) holding what
-belongs to no layer: this dispatcher and the version (``version.py``).
+``package/`` is the folder of the ``ascend_xdsl`` package itself (pyproject.toml maps it), holding
+what belongs to no layer: the package's ``__init__``, this dispatcher and the version.
 
 ``TOOL`` is ``conv``, ``run``, ``tune`` or ``opt`` (or the script's name, ``ascend-conv``, ...);
 the rest of the command line is the tool's. Without a tool, or with ``--help``, it lists them;
