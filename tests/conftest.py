@@ -16,13 +16,24 @@ longer reads.) Each worker has its own tuning cache, as one process
 had: what a summary prints depends on the cache (``--tiling tuned gives ...`` when it holds the
 layer), so a cache shared with a worker that runs other tests at the same time would make the
 documented outputs depend on the schedule.
+
+The simulator's MMAD and the float32 reference sum through numpy's matmul, whose order follows
+the kernel OpenBLAS picks for the CPU: an AVX-512 machine (``SkylakeX``) and an AVX2 one
+(``Haswell``, ``Zen``) give dW's last bits differently. The suite pins bits (the digests of
+tests/test_simulator_pinned.py, the README's precision line), so it asks OpenBLAS for its
+Haswell kernel on every x86-64 machine, before numpy is first imported; the subprocesses of the
+tests inherit the choice. ``OPENBLAS_CORETYPE`` set by the caller is kept.
 """
 
 import os
+import platform
 import tempfile
 from pathlib import Path
 
 import pytest
+
+if platform.machine() in ("x86_64", "AMD64"):
+    os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
 _CACHE = tempfile.mkdtemp(prefix="ascend-xdsl-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE

@@ -19,6 +19,7 @@ effects) and on xDSL's interpreter."""
 from __future__ import annotations
 
 import hashlib
+import os
 
 import numpy as np
 import pytest
@@ -55,6 +56,19 @@ PINNED = {
         (3232.1106936423503, "3693757fcb8e9312", "182827d100c6496f"),
     ),
 }
+
+
+def test_numpy_sums_with_the_pinned_blas_kernel():
+    # The digests below hold for OpenBLAS's AVX2 kernels (tests/conftest.py asks for Haswell):
+    # were numpy imported before the conftest chose it, AVX-512 machines would fail them all.
+    import platform
+
+    from threadpoolctl import threadpool_info
+
+    kernels = [i for i in threadpool_info() if i.get("internal_api") == "openblas"]
+    if platform.machine() not in ("x86_64", "AMD64") or not kernels:
+        pytest.skip("the digests were computed with OpenBLAS on x86-64")
+    assert {i["architecture"] for i in kernels} == {os.environ["OPENBLAS_CORETYPE"]}
 
 
 def _digest(data: bytes) -> str:
