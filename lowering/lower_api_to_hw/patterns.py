@@ -234,8 +234,8 @@ class LowerConv3DObject(RewritePattern):
             with ImplicitBuilder(Builder(InsertPoint.before(call))):
                 ForwardWalk(plan, buffers, shape).emit()
         for c in calls:
-            rewriter.erase_op(c)
-        rewriter.erase_op(op)
+            rewriter.erase(c)
+        rewriter.erase(op)
 
 
 @dataclass(frozen=True)
