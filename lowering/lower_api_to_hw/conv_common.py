@@ -10,6 +10,7 @@ the input type for the forward).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.ir import Attribute, SSAValue
@@ -59,26 +60,35 @@ class Img2colWindow:
         dst_slot: Idx,
         k_start: Idx,
         k_ext: Idx,
-        m_start: Idx,
+        m_start: Idx | Callable[[], Idx],
         m_ext: Idx,
         transpose: bool = False,
     ) -> Load3dOp:
         """``load3d`` of img2col columns ``[k_start, +k_ext)`` and positions
-        ``[m_start, +m_ext)`` of the window into ``dst`` (Zz into L0A, Zn into L0B)."""
+        ``[m_start, +m_ext)`` of the window into ``dst`` (Zz into L0A, Zn into L0B).
+        ``m_start`` may be a function building it: it is then built in operand order, after
+        the operands before it (dW's walk emits its ops in that order)."""
+        # Every operand is materialised in operand order (``m_start`` built in its place when
+        # it is given as a function), the order dW's walk has always emitted them in.
+        slots = (value(src_slot), value(src_offset), value(dst_slot))
+        fmap = (value(self.rows), value(self.width), value(self.channels))
+        first = m_start() if callable(m_start) else m_start
+        window = (value(k_start), value(k_ext), value(first), value(m_ext))
+        pads = (
+            value(self.pad_top),
+            value(self.pad_bottom),
+            value(self.pad_left),
+            value(self.pad_right),
+        )
         return Load3dOp(
             src,
-            value(src_slot),
-            value(src_offset),
+            slots[0],
+            slots[1],
             dst,
-            value(dst_slot),
-            (value(self.rows), value(self.width), value(self.channels)),
-            (value(k_start), value(k_ext), value(m_start), value(m_ext)),
-            (
-                value(self.pad_top),
-                value(self.pad_bottom),
-                value(self.pad_left),
-                value(self.pad_right),
-            ),
+            slots[2],
+            fmap,
+            window,
+            pads,
             kernel=self.kernel,
             stride=self.stride,
             dilation=self.dilation,
