@@ -9,9 +9,10 @@ One ``IterateAll`` computes the core's single output shape (``singleCo`` channel
 ``scf.for`` loops whose tails are ``arith`` (the IR does not grow with the problem):
 
 * per output depth and ``m_l0 × n_l0`` L0C tile (``CO1``, ping-pong per tile);
-* per kernel depth ``kd`` and chunk of ``kc1`` Cin1 blocks: the Hi rows the tile's positions
-  read, ``[C1][rows][Wi][C0]``, copied GM → A1 (none when the input depth lies in the padding:
-  then the window has no rows and img2col reads zeros);
+* per kernel depth ``kd`` whose input depth lies inside x (the others add nothing and are
+  skipped) and chunk of ``kc1`` Cin1 blocks: the Hi rows the tile's positions read,
+  ``[C1][rows][Wi][C0]``, copied GM → A1 (when every depth is padding, one depth still runs
+  with an empty window, whose img2col reads zeros, so that L0C is initialised);
 * per k step of ``k_l0`` columns: img2col of the A1 window into L0A by a non-transposed
   ``load3d`` (Zz, the A side), the k step's FRACTAL_Z_3D rows GM → B1 (they are Zn already) and
   ``load2d`` into L0B, then ``mmad`` (``init`` on the tile's first k step);
@@ -194,7 +195,13 @@ class ForwardWalk:
         m_first = sub(p0, mul(ho_a, t.org_wo))
         d_in = add(s.di_start, mul(dl, t.stride_d))
         chunks = ceil_div(self.cin1, p.kc1)
-        with for_loop(0, t.kernel_d, name="kd") as kd:
+        # Only the kernel depths whose input depth lies inside x: [kd_lo, kd_hi), at least one
+        # (a tile whose depths are all padding still initialises L0C, by reading zeros).
+        kd_first = max_(ceildiv(sub(0, d_in), t.dilation_d), 0)
+        kd_lo = min_(kd_first, t.kernel_d - 1)
+        kd_last = add(floordiv(sub(t.org_di - 1, d_in), t.dilation_d), 1)
+        kd_hi = max_(min_(kd_last, t.kernel_d), add(kd_lo, 1))
+        with for_loop(kd_lo, kd_hi, name="kd") as kd:
             di = add(d_in, mul(kd, t.dilation_d))
             inside = and_(cmp("sge", di, 0), cmp("slt", di, t.org_di))
             window_rows = _select(inside, rows)
@@ -271,7 +278,7 @@ class ForwardWalk:
                         value(mul(k1, floordiv(n_al, C0))),
                         value(1),
                     )
-                    first = and_(and_(cmp("eq", kd, 0), cmp("eq", cc, 0)), cmp("eq", ks, 0))
+                    first = and_(and_(cmp("eq", kd, kd_lo), cmp("eq", cc, 0)), cmp("eq", ks, 0))
                     MmadOp(
                         b.a2,
                         value(l0),
