@@ -112,7 +112,7 @@ def test_exact_when_l1_holds_one_cin_block() -> None:
     x = rng.integers(-2, 3, (1, 40, 2, 4, 1200)).astype(np.float16)
     w = rng.integers(-2, 3, (20, 40, 2, 3, 3)).astype(np.float16)
     result = run_conv3d(x, w, None, 1, 1, cost=False, cores=2)
-    a1 = [op for op in result.modules["hw"].walk() if op.name == "ascend.alloc_buffer"][0]
+    a1 = next(op for op in result.modules["hw"].walk() if op.name == "ascend.alloc_buffer")
     assert "A1, 76800xf16" in str(a1.results[0].type)  # 1 block x 16 x 4 rows x 1200
     ref = numpy_conv3d(x, w, (1, 1, 1), (1,) * 6, (1, 1, 1), 1).astype(np.float16)
     np.testing.assert_array_equal(result.output, ref)
