@@ -15,6 +15,8 @@ from typing import ClassVar, cast
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     UnitAttr,
+    bf16,
+    f16,
     f32,
     i1,
     i64,
@@ -211,8 +213,6 @@ class Load3dOp(HwOp):
             raise VerifyException(
                 f"a load3d from {src.tposition} must write {dst_pos}, got {dst.tposition}"
             )
-        if src.tposition == TPosition.A1 and not self.is_transposed:
-            raise VerifyException("a load3d A1 -> A2 must set transpose")
         if src.tposition == TPosition.B1 and self.is_transposed:
             raise VerifyException("a load3d B1 -> B2 must not set transpose")
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
@@ -410,8 +410,13 @@ class FixpipeOp(HwOp):
     def verify_(self) -> None:
         _local(self.src, "src", (TPosition.CO1,))
         dst = self.dst.type
-        if not isinstance(dst, GmTensorType) or dst.element_type != f32:
-            raise VerifyException(f"dst must be a !ascend.gm_tensor of f32, got {dst}")
+        if not isinstance(dst, GmTensorType) or dst.element_type not in (f32, f16, bf16):
+            raise VerifyException(f"dst must be a !ascend.gm_tensor of f32, f16 or bf16, got {dst}")
+        if dst.element_type != f32 and self.is_atomic:
+            raise VerifyException(
+                "an atomic fixpipe must write f32 (the quantising mode into "
+                f"{element_type_name(dst.element_type)} has no atomic add)"
+            )
         _slot_in_range(self.src, self.src_slot, "src")
         _limit(self.n, "fixpipe", "n")
         _limit(self.m, "fixpipe", "m")

@@ -73,6 +73,10 @@ def _tiler_options(options: CompileOptions) -> dict[str, object]:
     }
 
 
+def _forward_tiler_options(options: CompileOptions) -> dict[str, object]:
+    return {"hw": options.hw.name, "cores": options.cores}
+
+
 def _target_options(options: CompileOptions) -> dict[str, object]:
     return {"hw": options.hw.name}
 
@@ -91,8 +95,10 @@ PIPELINE: tuple[Stage, ...] = (
     # The tiler works on (and keeps) format-level IR, but its choice is the input of the API
     # lowering, so it opens the "api" stage: "format" is the layout legalization alone.
     Stage("api", "ascend-tile-conv3d-bp-filter", _tiler_options),
+    # The forward conv's tiler: ascend.conv3d ops only (a dW module passes through unchanged).
+    Stage("api", "ascend-tile-conv3d", _forward_tiler_options),
     Stage("api", "convert-conv-to-ascend-api"),
-    Stage("hw", "lower-ascend-api-to-hw"),
+    Stage("hw", "lower-ascend-api-to-hw", _target_options),
     Stage("hw", "ascend-plan-buffers", _target_options),
     Stage("hw", "ascend-insert-sync", _target_options),
     # The tile walk recomputes tails and offsets from the loop indices; hoisting what is

@@ -485,14 +485,32 @@ def test_fixpipe_errors():
         assert str(info.value) == message
     with pytest.raises(ValueError, match=r"^fixpipe m 65536 is not in \[1, 65535\]$"):
         ins.fixpipe(c, gm, 0, 65536, 16, 1, 1, False)
-    with pytest.raises(ValueError, match="fixpipe GM destination element type float16"):
-        ins.fixpipe(c, gm.astype(np.float16), 0, 16, 16, 16, 32, False)
+    with pytest.raises(ValueError, match="fixpipe GM destination element type int32"):
+        ins.fixpipe(c, gm.astype(np.int32), 0, 16, 16, 16, 32, False)
+    with pytest.raises(ValueError, match="fixpipe: no atomic add into float16"):
+        ins.fixpipe(c, gm.astype(np.float16), 0, 16, 16, 16, 32, True)
     with pytest.raises(MemoryAccessError) as info:
         ins.fixpipe(c, gm, 512, 16, 32, 16, 64, True)  # 2nd block at 512 + 512 + 256 > 1024
     assert (
         str(info.value)
         == "fixpipe GM destination elements [512, 1280) out of bounds (1024 elements)"
     )
+
+
+def test_fixpipe_quantises_to_nearest_even():
+    """Into a 16-bit GM tensor the float32 accumulator is rounded to nearest even (F322F16 /
+    F322BF16); ``dst_stride`` then counts 32-byte blocks of 16 elements."""
+    vals = np.array([1 + 2**-11, 1 + 3 * 2**-11, 2049.0, -(1 + 2**-11)], np.float32)
+    c = np.zeros(2 * 16 * 16, np.float32)  # Nz: 2 N blocks of 16 rows of 16
+    c[: vals.size] = vals
+    c[256 : 256 + vals.size] = vals * 2
+    for dtype in (np.float16, ml_dtypes.bfloat16):
+        gm = np.zeros(2 * 16 * 16 + 64, dtype)
+        ins.fixpipe(c, gm, 0, 16, 32, 16, 17, False)  # blocks 17*16 elements apart
+        np.testing.assert_array_equal(gm[: vals.size], vals.astype(dtype))
+        np.testing.assert_array_equal(gm[272 : 272 + vals.size], (vals * 2).astype(dtype))
+        if dtype == np.float16:  # the ties, written out: to the even neighbour
+            assert gm[: vals.size].tolist() == [1.0, 1 + 2**-9, 2048.0, -1.0]
 
 
 # ---------------------------------------------------------------------------------------------

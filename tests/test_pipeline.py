@@ -40,13 +40,14 @@ def _trans_data_count(module: ModuleOp) -> int:
 
 def test_levels_and_description():
     assert LEVELS == ("op", "format", "api", "hw")
-    assert [stage.level for stage in PIPELINE] == ["format", "api", "api"] + ["hw"] * 6
+    assert [stage.level for stage in PIPELINE] == ["format", "api", "api", "api"] + ["hw"] * 6
     spec = pipeline_spec(CompileOptions.create(cores=4))
     assert "ascend-tile-conv3d-bp-filter{cores=4}" in spec
     assert pipeline_spec(CompileOptions.create(), "format") == "ascend-legalize-formats"
     assert [p.name for p in parse_pipeline(spec)] == [
         "ascend-legalize-formats",
         "ascend-tile-conv3d-bp-filter",
+        "ascend-tile-conv3d",
         "convert-conv-to-ascend-api",
         "lower-ascend-api-to-hw",
         "ascend-plan-buffers",
@@ -120,7 +121,8 @@ def _fake_registry() -> dict:
         ),
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
-    registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw")
+    registry["ascend-tile-conv3d"] = lambda: _fake("ascend-tile-conv3d", ("hw", "cores"))
+    registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw", ("hw",))
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
     registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync", ("hw",))
     return registry
@@ -147,6 +149,11 @@ def test_options_reach_the_passes(tmp_path):
         str(tiling),
     )
     assert passes["ascend-plan-buffers"].hw == "atlas-a2-910b3"
+    assert (passes["ascend-tile-conv3d"].hw, passes["ascend-tile-conv3d"].cores) == (
+        "atlas-a2-910b3",
+        4,
+    )
+    assert passes["lower-ascend-api-to-hw"].hw == "atlas-a2-910b3"
 
 
 def test_pass_without_the_option_is_reported():

@@ -63,6 +63,9 @@ def make_parser() -> argparse.ArgumentParser:
     add_problem_flags(bp)
     add_compile_flags(bp)
     add_run_flags(bp)
+    from ascend_xdsl.tools.conv_forward import add_forward_parser  # it uses this module's flags
+
+    add_forward_parser(commands)
     compare = commands.add_parser(
         "compare",
         help="two tilings of one problem side by side (cost only)",

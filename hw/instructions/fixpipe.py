@@ -1,5 +1,7 @@
 """``fixpipe`` (FIX, CO1 -> GM): NZ -> NZ float32, optionally an atomic add, Ascend C
-``Fixpipe(global, local, FixpipeParamsV220)`` with CFG_NZ.
+``Fixpipe(global, local, FixpipeParamsV220)`` with CFG_NZ; or, into a half / bfloat16_t GM
+tensor, the quantising mode (``quantPre`` F322F16 / F322BF16, asc-devkit Fixpipe.md: the
+float32 accumulator rounded to nearest even on the way out, the forward conv's output).
 
 The geometry (:class:`Fixpipe`) and the spec (:data:`FIXPIPE`); the copy itself is
 ``runtime/machine/semantics.py`` (``fixpipe_g``).
@@ -34,12 +36,16 @@ class Fixpipe:
     src_step: int
     dst_step: int
     atomic: bool
+    dst_bytes: int = ACC_BYTES
+    """Bytes of a destination element: 4 (float32 out), 2 (quantised to half / bfloat16_t)."""
 
     pipe = Pipe.FIX
 
     @staticmethod
     @lru_cache(maxsize=1024)
-    def decode(m: int, n: int, src_stride: int, dst_stride: int, atomic: bool) -> Fixpipe:
+    def decode(
+        m: int, n: int, src_stride: int, dst_stride: int, atomic: bool, dst_bytes: int = ACC_BYTES
+    ) -> Fixpipe:
         check("fixpipe", "n", n)
         check("fixpipe", "m", m)
         check("fixpipe", "src_stride", src_stride)
@@ -49,8 +55,9 @@ class Fixpipe:
             n,
             n // FRACTAL,
             src_stride * FRACTAL,
-            dst_stride * (BLOCK_BYTES // ACC_BYTES),
+            dst_stride * (BLOCK_BYTES // dst_bytes),
             atomic,
+            dst_bytes,
         )
 
     @property
@@ -61,11 +68,10 @@ class Fixpipe:
     def gm_runs(self, dst: int) -> tuple[Span, ...]:
         """The GM bytes it writes from byte ``dst``, block by block (its effects give only
         their extent): what the sanitizer compares between cores."""
-        run = self.run * ACC_BYTES
+        eb = self.dst_bytes
+        run = self.run * eb
         return tuple(
-            Span(
-                "GM", dst + j * self.dst_step * ACC_BYTES, dst + j * self.dst_step * ACC_BYTES + run
-            )
+            Span("GM", dst + j * self.dst_step * eb, dst + j * self.dst_step * eb + run)
             for j in range(self.blocks)
         )
 
@@ -81,7 +87,7 @@ class Fixpipe:
         return Effects(
             self.pipe,
             (Span(src_memory, src, src + self.src_elems * ACC_BYTES),),
-            (Span("GM", dst, dst + self.dst_elems * ACC_BYTES),),
+            (Span("GM", dst, dst + self.dst_elems * self.dst_bytes),),
             Work(bytes=self.m * self.n * ACC_BYTES, m=self.m, n=self.n),
             "fixpipe",
         )
@@ -113,7 +119,7 @@ class FixpipeInstruction(DataInstruction):
         src_stride: int,
         dst_stride: int,
     ) -> Bound:
-        g = Fixpipe.decode(m, n, src_stride, dst_stride, atomic)
+        g = Fixpipe.decode(m, n, src_stride, dst_stride, atomic, dst.element_bytes)
         return Bound(g, (src.memory, src.address(slot)), dst_off * dst.element_bytes)
 
     def effects(self, bound: Bound) -> Effects:
@@ -127,7 +133,8 @@ class FixpipeInstruction(DataInstruction):
         return bool(bound.geometry.atomic)
 
     def gm_bytes(self, bound: Bound) -> tuple[int, int]:
-        return bound.gm, bound.gm + bound.geometry.dst_elems * ACC_BYTES
+        g = bound.geometry
+        return bound.gm, bound.gm + g.dst_elems * g.dst_bytes
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
         size = effects.work.bytes

@@ -61,6 +61,9 @@ class Load3d:
     transpose: bool
     element_bytes: int
     wout: int
+    a_side: bool = False
+    """The destination is L0A: the matrix is written Zz (as A), of ``X`` (positions x columns,
+    the forward's img2col) or with ``transpose`` of ``X.T`` (dW's dy); else Zn (as B)."""
 
     pipe = Pipe.MTE1
 
@@ -80,6 +83,7 @@ class Load3d:
         dilation: tuple[int, int],
         transpose: bool,
         element_bytes: int,
+        a_side: bool = False,
     ) -> Load3d:
         for field, values in (("kernel", kernel), ("stride", stride), ("dilation", dilation)):
             for axis, v in zip("hw", values, strict=True):
@@ -123,6 +127,7 @@ class Load3d:
             transpose,
             element_bytes,
             wout,
+            a_side,
         )
 
     @property
@@ -201,7 +206,10 @@ class Load3dInstruction(DataInstruction):
         """``window``: l1_h, l1_w, channels, k_start, k_ext, m_start, m_ext and the pads top,
         bottom, left, right."""
         eb = src.element_bytes
-        g = Load3d.decode(*window[:7], window[7:], kernel, stride, dilation, transpose, eb)
+        # Into L0A the gather is laid out Zz (the A side), into L0B Zn (LoadData3DParamsV2 writes
+        # the fractal layout of its destination; asc-devkit LoadData_3D.md).
+        a_side = dst.memory == "L0A"
+        g = Load3d.decode(*window[:7], window[7:], kernel, stride, dilation, transpose, eb, a_side)
         s_addr = src.address(src_slot) + src_off * eb
         return Bound(g, (src.memory, s_addr, dst.memory, dst.address(dst_slot)))
 

@@ -24,8 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 from ascend_xdsl.dialects.conv_shape import C0, align_up
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.enums import TPosition
-from ascend_xdsl.dialects.hw_level import AllocBufferOp
-from ascend_xdsl.dialects.types import LocalTensorType
+from ascend_xdsl.lowering.lower_api_to_hw.conv_common import alloc
 
 
 @dataclass(frozen=True)
@@ -43,10 +42,6 @@ def allocate_buffers(t: DwTiling, element_type: Attribute) -> InitBuffers:
     """Emit the ``alloc_buffer`` of each buffer, in the order above, into the innermost
     ``ImplicitBuilder``."""
     l0_slots = 2 if t.al0_pbuffer == 2 and t.bl0_pbuffer == 2 else 1
-
-    def alloc(pos: TPosition, elements: int, et: Attribute, slots: int) -> SSAValue:
-        return AllocBufferOp(LocalTensorType(pos, [elements], et), slots).result
-
     return InitBuffers(
         a1=alloc(
             TPosition.A1, t.step_m * t.base_m * t.step_ka * t.base_k, element_type, t.al1_pbuffer

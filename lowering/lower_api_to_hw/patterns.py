@@ -13,16 +13,20 @@ Each pattern rewrites one op and reads the object's state through SSA (``calls.p
   op that is not an API call using the object, fails the pass, naming the op.
 
 Only objects made by ``ascend.create`` are lowered; an object handed in is left as it is.
+
+* ``LowerConv3DObject``: a forward ``Conv3D`` object (``ascend.conv3d_create``) whole: its
+  buffers where it is created, and each ``conv3d_iterate_all`` replaced by the forward walk
+  (``conv3d_walk.py``) of the calls that reach it; the calls then go.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.builder import ImplicitBuilder
+from xdsl.builder import Builder, ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import builtin, scf
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -31,11 +35,14 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from ascend_xdsl.dialects import api_conv3d as fwd
 from ascend_xdsl.dialects.api_level import OPS as API_CALLS
 from ascend_xdsl.dialects.api_level import CreateOp, EndOp, GetTensorCOp, InitOp, IterateOp
-from ascend_xdsl.dialects.types import Conv3DBpFilterType
+from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType
+from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.ir.locations import describe_op
 from ascend_xdsl.lowering.lower_api_to_hw.buffers import allocate_buffers
 from ascend_xdsl.lowering.lower_api_to_hw.calls import (
@@ -46,7 +53,9 @@ from ascend_xdsl.lowering.lower_api_to_hw.calls import (
     read_by_a_loop,
     single_shape,
 )
+from ascend_xdsl.lowering.lower_api_to_hw.conv3d_walk import ForwardPlan, ForwardShape, ForwardWalk
 from ascend_xdsl.lowering.lower_api_to_hw.tile_walk import TileWalk
+from ascend_xdsl.passes.hardware import load_hw
 
 
 class LowerObjectCreation(RewritePattern):
@@ -132,11 +141,111 @@ class RejectUnloweredCall(RewritePattern):
             )
 
 
+def _reaching(call: Operation, obj: SSAValue, kind: type[Operation]) -> Operation:
+    """The ``kind`` call on ``obj`` whose value ``call`` reads: the nearest one before it in its
+    block or, failing that, before an op enclosing it. One in a nested region in between may
+    run or not: an error, as is none at all."""
+    here: Operation | None = call
+    while here is not None:
+        block = here.parent_block()
+        if block is None:
+            break
+        before = here.prev_op
+        while before is not None:
+            if isinstance(before, kind) and before.operands[0] is obj:
+                return before
+            for inner in before.walk():
+                if inner is not before and isinstance(inner, kind) and inner.operands[0] is obj:
+                    raise PassFailedException(
+                        f"{describe_op(call)} reads a {kind.name} that {describe_op(inner)}, "
+                        "in a nested region before it, may change"
+                    )
+            before = before.prev_op
+        here = block.parent_op()
+        if isinstance(here, builtin.ModuleOp):
+            break
+    raise PassFailedException(f"{describe_op(call)} without a preceding {kind.name}")
+
+
+def _forward_shape(call: fwd.Conv3DIterateAllOp) -> ForwardShape:
+    obj = call.obj
+    set_x = _reaching(call, obj, fwd.Conv3DSetInputOp)
+    set_w = _reaching(call, obj, fwd.Conv3DSetWeightOp)
+    pos = _reaching(call, obj, fwd.Conv3DSetInputStartPositionOp)
+    shape = _reaching(call, obj, fwd.Conv3DSetSingleOutputShapeOp)
+    assert isinstance(set_x, fwd.Conv3DSetInputOp) and isinstance(set_w, fwd.Conv3DSetWeightOp)
+    assert isinstance(pos, fwd.Conv3DSetInputStartPositionOp)
+    assert isinstance(shape, fwd.Conv3DSetSingleOutputShapeOp)
+    return ForwardShape(
+        x=set_x.tensor,
+        off_x=set_x.offset,
+        w=set_w.tensor,
+        off_w=set_w.offset,
+        y=call.tensor,
+        off_y=call.offset,
+        di_start=pos.di_start,
+        m_start=pos.m_start,
+        co=shape.co,
+        do=shape.do,
+        m=shape.m,
+    )
+
+
+@dataclass
+class LowerConv3DObject(RewritePattern):
+    """A forward ``Conv3D`` object: buffers at ``conv3d_create``, the forward walk in place of
+    each ``conv3d_iterate_all``; every call on it is then erased."""
+
+    l1_size: int
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: fwd.Conv3DCreateOp, rewriter: PatternRewriter) -> None:
+        calls = [use.operation for use in op.result.uses]
+        inits = [c for c in calls if isinstance(c, fwd.Conv3DInitOp)]
+        if len(inits) != 1:
+            raise PassFailedException(
+                f"{describe_op(op)}: the object must be initialised by exactly one "
+                "ascend.conv3d_init"
+            )
+        for c in calls:
+            if isinstance(c, fwd.Conv3DIterateOp | fwd.Conv3DGetTensorCOp):
+                raise PassFailedException(
+                    f"{describe_op(c)}: only ascend.conv3d_iterate_all is lowered to the "
+                    "hardware level"
+                )
+            if isinstance(c, fwd.Conv3DSetBiasOp):
+                raise PassFailedException(
+                    f"{describe_op(c)}: the forward conv's bias is not lowered to the hardware "
+                    "level yet"
+                )
+            if not isinstance(c, fwd.OPS):
+                raise PassFailedException(
+                    f"{describe_op(c)} takes a Conv3D object: only the API calls on one can be "
+                    "lowered"
+                )
+        plan = ForwardPlan.of(inits[0].tiling.tiling, self.l1_size)
+        walks = [(c, _forward_shape(c)) for c in calls if isinstance(c, fwd.Conv3DIterateAllOp)]
+        obj_type = op.result.type
+        assert isinstance(obj_type, Conv3DApiType)
+        element_type = obj_type.role("input").element_type
+        with ImplicitBuilder(rewriter):
+            buffers = plan.allocate(element_type)
+        for call, shape in walks:
+            with ImplicitBuilder(Builder(InsertPoint.before(call))):
+                ForwardWalk(plan, buffers, shape).emit()
+        for c in calls:
+            rewriter.erase(c)
+        rewriter.erase(op)
+
+
 @dataclass(frozen=True)
 class LowerAscendApiToHwPass(ModulePass):
     """Expand every Conv3DBackpropFilter object into buffers and the hardware tile walk."""
 
     name = "lower-ascend-api-to-hw"
+
+    hw: str = DEFAULT_HW
+    """The target, whose L1 size bounds the forward walk's input windows."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         # Backwards, so every op is first visited before anything in front of it has changed:
@@ -147,6 +256,7 @@ class LowerAscendApiToHwPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
+                    LowerConv3DObject(load_hw(self.hw).l1_size),
                     LowerObjectCreation(),
                     LowerIterateLoop(),
                     EraseSpentSetCall(),

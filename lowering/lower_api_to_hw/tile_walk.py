@@ -50,6 +50,7 @@ from ascend_xdsl.lowering.index_arith import (
 )
 from ascend_xdsl.lowering.lower_api_to_hw.buffers import InitBuffers
 from ascend_xdsl.lowering.lower_api_to_hw.calls import SingleShape
+from ascend_xdsl.lowering.lower_api_to_hw.conv_common import Img2colWindow
 from ascend_xdsl.lowering.lower_api_to_hw.l1_loads import L1Loads
 
 
@@ -167,23 +168,29 @@ class TileWalk:
             dilation=(1, 1),
             transpose=True,
         )
-        Load3dOp(
-            b.b1,
-            value(run.b_slot),
-            value(0),
-            b.b2,
-            value(l0),
-            (value(run.b_rows), value(t.wi), value(run.b_channels)),
-            (
-                value(run.b_column),
-                value(use_n),
-                value(sub(mul(kt, t.base_k), run.b_first_position)),
-                value(k_ext),
-            ),
-            (value(run.b_pad_top), value(t.pad_down), value(t.pad_left), value(t.pad_right)),
+        # img2col of x into L0B (Zn): the window of the B1 block, as the forward's into L0A.
+        window = Img2colWindow(
+            rows=run.b_rows,
+            width=t.wi,
+            channels=run.b_channels,
+            pad_top=run.b_pad_top,
+            pad_bottom=t.pad_down,
+            pad_left=t.pad_left,
+            pad_right=t.pad_right,
             kernel=(t.hk, t.wk),
             stride=(t.stride_h, t.stride_w),
             dilation=(t.dilation_h, t.dilation_w),
+        )
+        window.load3d(
+            b.b1,
+            run.b_slot,
+            0,
+            b.b2,
+            l0,
+            k_start=run.b_column,
+            k_ext=use_n,
+            m_start=lambda: sub(mul(kt, t.base_k), run.b_first_position),
+            m_ext=k_ext,
         )
         MmadOp(
             b.a2,

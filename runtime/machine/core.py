@@ -431,9 +431,9 @@ class Core(MachineBase):
             self._mirror_off()
         tiles = self._tiles.get(dst.memory)
         if tiles is None:
-            dview[: g.out_elems] = ins.l0_layout(matrix, g.transpose, dview.dtype)
+            dview[: g.out_elems] = ins.l0_layout(matrix, g.a_side, dview.dtype)
             return
-        layout = "zz" if g.transpose else "zn"
+        layout = "zz" if g.a_side else "zn"
         self._owe(dst.memory, _Tile(d_addr, d_end, matrix, dview.dtype, layout))
 
     def _bind_load3d(self, key: tuple[Any, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -246,6 +246,7 @@ def load3d(
     stride: tuple[int, int],
     dilation: tuple[int, int],
     transpose: bool,
+    a_side: bool | None = None,
     **fmap_and_window: int,
 ) -> None:
     """``ascend.load3d``: img2col window of a ``[C1][l1_h][l1_w][C0]`` feature map into L0.
@@ -257,7 +258,9 @@ def load3d(
     ``h = oh*sh - pt + ikh*dh``, ``w = ow*sw - pl + ikw*dw``, ``X = fmap[c1, h, w, c0]`` inside
     the map, else 0. Written from dst element 0 as Zn ``dst[k1][n1][n0][k0] = X[k1*16+k0,
     n1*16+n0]`` (B side) or, with ``transpose``, as Zz ``dst[m1][k1][m0][k0] = X[k1*16+k0,
-    m1*16+m0]`` (A side). ``pad = (top, bottom, left, right)``.
+    m1*16+m0]`` (A side). ``a_side`` without ``transpose`` (the forward's img2col into L0A)
+    writes Zz of ``X`` itself: ``dst[m1][k1][m0][k0] = X[m1*16+m0, k1*16+k0]``; it defaults to
+    ``transpose``. ``pad = (top, bottom, left, right)``.
     """
     g = Load3d.decode(
         **fmap_and_window,
@@ -267,13 +270,14 @@ def load3d(
         dilation=tuple(dilation),  # type: ignore[arg-type]
         transpose=bool(transpose),
         element_bytes=src.itemsize,
+        a_side=bool(transpose) if a_side is None else a_side,
     )
     _check_flat("load3d", "destination", dst)
     check_same_type("load3d", src, dst)
     _check_cube_type("load3d", src)
     check_extent("load3d", "destination", 0, g.out_elems, dst.size)
     matrix = load3d_matrix(src, src_off, g)
-    dst[: g.out_elems] = l0_layout(matrix, g.transpose)
+    dst[: g.out_elems] = l0_layout(matrix, g.a_side)
 
 
 def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: Load2d) -> None:
@@ -384,7 +388,14 @@ def fixpipe_g(
     _check_flat(op, "source", c)
     _check_flat(op, "GM destination", gm)
     _check_f32(op, "source", c)
-    _check_f32(op, "GM destination", gm)
+    if g.dst_bytes == F32.itemsize:
+        _check_f32(op, "GM destination", gm)
+    else:
+        # The quantising mode (F322F16 / F322BF16): the values are rounded to nearest even
+        # by the cast of the assignment below; there is no atomic add in a 16-bit type.
+        _check_cube_type(op, gm)
+        if g.atomic:
+            raise ValueError(f"{op}: no atomic add into {gm.dtype}, only into float32")
     check_extent(op, "source", 0, g.src_elems, c.size)
     check_extent(op, "GM destination", dst_off, g.dst_elems, gm.size)
     blocks, run, rows = g.blocks, g.run, FRACTAL
@@ -424,11 +435,13 @@ def fixpipe(
     dst_stride: int,
     atomic: bool,
 ) -> None:
-    """``ascend.fixpipe`` (CFG_NZ): N blocks of ``m`` rows of 16 float32 from L0C to GM.
+    """``ascend.fixpipe`` (CFG_NZ): N blocks of ``m`` rows of 16 float32 from L0C to GM (a
+    16-bit ``gm`` receives them rounded to nearest even, ``dst_stride`` then counts 16 elements).
 
     For ``j in [0, n/16)``, ``r in [0, m)``, ``c0 in [0, 16)``:
     ``gm[dst_off + j*dst_stride*8 + r*16 + c0] (+)= c[(j*src_stride + r)*16 + c0]``, added with
     ``atomic`` (fp32 atomic add), stored otherwise. ``src_stride`` is in 16-element rows,
     ``dst_stride`` in 32-byte blocks (8 float32).
     """
-    fixpipe_g(c, gm, dst_off, Fixpipe.decode(m, n, src_stride, dst_stride, bool(atomic)))
+    g = Fixpipe.decode(m, n, src_stride, dst_stride, bool(atomic), gm.itemsize)
+    fixpipe_g(c, gm, dst_off, g)

@@ -257,16 +257,6 @@ ascend.load3d %src[%c0, %c0] -> %dst[%c0] fmap %c1, %c16, %c16 window %c0, %c16,
 
 // -----
 
-// load3d: A1 -> A2 sets transpose
-%src, %dst = "test.op"() : () -> (!ascend.local_tensor<A1, 256xf16>, !ascend.local_tensor<A2, 256xf16>)
-%c0 = arith.constant 0 : index
-%c1 = arith.constant 1 : index
-%c16 = arith.constant 16 : index
-ascend.load3d %src[%c0, %c0] -> %dst[%c0] fmap %c1, %c16, %c16 window %c0, %c16, %c0, %c16 pad %c0, %c0, %c0, %c0 kernel [1, 1] stride [1, 1] dilation [1, 1] : !ascend.local_tensor<A1, 256xf16> -> !ascend.local_tensor<A2, 256xf16>
-// CHECK: Operation does not verify: a load3d A1 -> A2 must set transpose
-
-// -----
-
 // load3d: B1 -> B2 does not set transpose
 %src, %dst = "test.op"() : () -> (!ascend.local_tensor<B1, 256xf16>, !ascend.local_tensor<B2, 256xf16>)
 %c0 = arith.constant 0 : index
@@ -757,17 +747,27 @@ ascend.fixpipe %src[%c0] -> %dst[%c0] m %c16 n %c16 src_stride %c16 dst_stride %
 %c1 = arith.constant 1 : index
 %c16 = arith.constant 16 : index
 ascend.fixpipe %src[%c0] -> %dst[%c0] m %c16 n %c16 src_stride %c16 dst_stride %c16 : !ascend.local_tensor<CO1, 256xf32> -> !ascend.local_tensor<CO1, 256xf32>
-// CHECK: Operation does not verify: dst must be a !ascend.gm_tensor of f32, got !ascend.local_tensor<CO1, 256xf32>
+// CHECK: Operation does not verify: dst must be a !ascend.gm_tensor of f32, f16 or bf16, got !ascend.local_tensor<CO1, 256xf32>
 
 // -----
 
-// fixpipe: dst holds f32
+// fixpipe: dst holds f32, f16 or bf16
+%src, %dst = "test.op"() : () -> (!ascend.local_tensor<CO1, 256xf32>, !ascend.gm_tensor<ND, 4096xi32>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%c16 = arith.constant 16 : index
+ascend.fixpipe %src[%c0] -> %dst[%c0] m %c16 n %c16 src_stride %c16 dst_stride %c16 : !ascend.local_tensor<CO1, 256xf32> -> !ascend.gm_tensor<ND, 4096xi32>
+// CHECK: Operation does not verify: dst must be a !ascend.gm_tensor of f32, f16 or bf16, got !ascend.gm_tensor<ND, 4096xi32>
+
+// -----
+
+// fixpipe: the quantising mode (f16 / bf16 out) has no atomic add
 %src, %dst = "test.op"() : () -> (!ascend.local_tensor<CO1, 256xf32>, !ascend.gm_tensor<ND, 4096xf16>)
 %c0 = arith.constant 0 : index
 %c1 = arith.constant 1 : index
 %c16 = arith.constant 16 : index
 ascend.fixpipe %src[%c0] -> %dst[%c0] m %c16 n %c16 src_stride %c16 dst_stride %c16 atomic : !ascend.local_tensor<CO1, 256xf32> -> !ascend.gm_tensor<ND, 4096xf16>
-// CHECK: Operation does not verify: dst must be a !ascend.gm_tensor of f32, got !ascend.gm_tensor<ND, 4096xf16>
+// CHECK: Operation does not verify: an atomic fixpipe must write f32 (the quantising mode into f16 has no atomic add)
 
 // -----
 

@@ -1,0 +1,96 @@
+"""What the API → hw lowerings of the conv family share: the buffers ``Init`` allocates, the
+ping-pong slot of a walk counter, and the Load3D img2col geometry every conv feeds the Cube with.
+
+dW (``buffers.py``, ``tile_walk.py``) img2cols x into L0B and the forward
+(``conv3d_walk.py``) img2cols x into L0A; both describe a ``[C1][rows][Wi][C0]`` window of x
+in L1 the same way (:class:`Img2colWindow`), and both leave the rounding or accumulation of the
+result to the ``fixpipe`` of ``hw/instructions/fixpipe.py`` (float32 out for dW, quantised to
+the input type for the forward).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.ir import Attribute, SSAValue
+
+from ascend_xdsl.dialects.enums import TPosition
+from ascend_xdsl.dialects.hw_level import AllocBufferOp, Load3dOp
+from ascend_xdsl.dialects.types import LocalTensorType
+from ascend_xdsl.lowering.index_arith import Idx, rem, value
+
+
+def alloc(pos: TPosition, elements: int, element_type: Attribute, slots: int) -> SSAValue:
+    """One buffer of ``slots`` slots of ``elements`` elements in ``pos`` (an ``alloc_buffer``
+    in the innermost ``ImplicitBuilder``; its address is ``ascend-plan-buffers``'s)."""
+    return AllocBufferOp(LocalTensorType(pos, [elements], element_type), slots).result
+
+
+def pingpong(counter: Idx, slots: int) -> Idx:
+    """The slot of the ``counter``-th use of a buffer of ``slots`` (1 or 2) slots: slots
+    alternate in walk order, so that two consecutive uses can overlap."""
+    return rem(counter, 2) if slots == 2 else 0
+
+
+@dataclass(frozen=True)
+class Img2colWindow:
+    """A ``[C1][rows][width][C0]`` window of x in L1 and the conv geometry that img2cols it:
+    ``channels`` (C1·C0), ``rows`` (0: every position reads padding), ``pad_top`` (the padding
+    rows above the window's first row), the conv's other pads, kernel, stride and dilation in
+    (h, w)."""
+
+    rows: Idx
+    width: Idx
+    channels: Idx
+    pad_top: Idx
+    pad_bottom: int
+    pad_left: int
+    pad_right: int
+    kernel: tuple[int, int]
+    stride: tuple[int, int]
+    dilation: tuple[int, int]
+
+    def load3d(
+        self,
+        src: SSAValue,
+        src_slot: Idx,
+        src_offset: Idx,
+        dst: SSAValue,
+        dst_slot: Idx,
+        k_start: Idx,
+        k_ext: Idx,
+        m_start: Idx | Callable[[], Idx],
+        m_ext: Idx,
+        transpose: bool = False,
+    ) -> Load3dOp:
+        """``load3d`` of img2col columns ``[k_start, +k_ext)`` and positions
+        ``[m_start, +m_ext)`` of the window into ``dst`` (Zz into L0A, Zn into L0B).
+        ``m_start`` may be a function building it: it is then built in operand order, after
+        the operands before it (dW's walk emits its ops in that order)."""
+        # Every operand is materialised in operand order (``m_start`` built in its place when
+        # it is given as a function), the order dW's walk has always emitted them in.
+        slots = (value(src_slot), value(src_offset), value(dst_slot))
+        fmap = (value(self.rows), value(self.width), value(self.channels))
+        first = m_start() if callable(m_start) else m_start
+        window = (value(k_start), value(k_ext), value(first), value(m_ext))
+        pads = (
+            value(self.pad_top),
+            value(self.pad_bottom),
+            value(self.pad_left),
+            value(self.pad_right),
+        )
+        return Load3dOp(
+            src,
+            slots[0],
+            slots[1],
+            dst,
+            slots[2],
+            fmap,
+            window,
+            pads,
+            kernel=self.kernel,
+            stride=self.stride,
+            dilation=self.dilation,
+            transpose=transpose,
+        )

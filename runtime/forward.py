@@ -1,0 +1,215 @@
+"""The forward convolution on the simulator: ``conv3d`` with ``torch.nn.functional.conv3d``
+semantics, computed by compiling ``ascend.conv3d`` to the hardware level
+(``lowering/lower_api_to_hw/conv3d_walk.py``) and running that program on the data machine.
+
+``run_conv3d`` does the same and returns the IR of every level and the cost model's report of
+each launch next to the result. Both go through the runner (``runtime/runner.py``) as a
+``ModuleJob``, so the executors, the cost model and the sanitizer are the ones dW uses.
+
+The hardware lowering walks one group (``groups`` 1), so a grouped convolution runs as one
+launch per group on its slice of channels, as a framework splits a grouped conv it has no
+grouped kernel for; the launches' costs are reported one by one and their cycles add up.
+A bias is refused (``NotImplementedError``): the bias table is not lowered yet.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
+from ascend_xdsl.lowering.build import (
+    FORWARD_FUNC_NAME,
+    build_forward_module,
+    shape_from_torch_args,
+)
+from ascend_xdsl.lowering.options import CompileOptions, load_target
+from ascend_xdsl.lowering.pipeline import BUILD_LOCK, compile_levels
+from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
+from ascend_xdsl.runtime.tensors import (
+    ACCEPTED,
+    CASTS,
+    _conversion_hint,
+    _tensor_to_numpy,
+    is_tensor,
+)
+
+__all__ = ["Conv3dResult", "conv3d", "forward_levels", "run_conv3d"]
+
+IntOr3 = int | Sequence[int]
+_DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
+_CACHE: dict[tuple[ConvBpFilterShape, str, int | None], dict[str, ModuleOp]] = {}
+_CACHE_SIZE = 32
+
+
+@dataclass(frozen=True)
+class Conv3dResult:
+    """What :func:`run_conv3d` gives: the output (as the inputs were given: a numpy array or
+    a torch tensor, in their type), the problem of one group, the modules of every level (of
+    one group's launch) and the cost report of each launch (one per group; none uncosted)."""
+
+    output: Any
+    problem: ConvBpFilterShape
+    modules: dict[str, ModuleOp]
+    costs: list[CostReport] = field(default_factory=list)
+    run_seconds: float = 0.0
+
+    @property
+    def cycles(self) -> float | None:
+        """Modelled cycles of the whole forward (the launches run one after another)."""
+        return sum(c.cycles for c in self.costs) if self.costs else None
+
+    def __repr__(self) -> str:
+        kind = type(self.output).__module__.split(".")[0]
+        cycles = "None" if self.cycles is None else f"<{self.cycles:,.0f} cycles>"
+        shape = "x".join(map(str, self.output.shape))
+        return f"Conv3dResult(output={kind} {shape}, problem={self.problem!r}, cost={cycles})"
+
+
+def _array(name: str, value: Any, cast: str | None) -> np.ndarray:
+    array = _tensor_to_numpy(name, value) if is_tensor(value) else np.asarray(value)
+    if cast is not None:
+        if cast not in CASTS:
+            raise ValueError(f"cast must be one of {', '.join(map(repr, CASTS))} or None")
+        return array.astype(CASTS[cast])
+    if array.dtype not in ACCEPTED:
+        kind = f"a {value.dtype} tensor" if is_tensor(value) else f"a {array.dtype} array"
+        raise TypeError(_conversion_hint(name, kind, is_tensor(value)))
+    return array
+
+
+def forward_levels(
+    problem: ConvBpFilterShape, hw: str | HwConfig = DEFAULT_HW, cores: int | None = None
+) -> dict[str, ModuleOp]:
+    """The module after each level of the forward conv of ``problem`` (groups 1, no bias),
+    cached per problem, target and cores."""
+    target = load_target(hw)
+    key = (problem, target.name, cores)
+    with BUILD_LOCK:
+        hit = _CACHE.get(key)
+        if hit is None:
+            options = CompileOptions.create(hw=target, cores=cores)
+            hit = compile_levels(build_forward_module(problem), options)
+            if len(_CACHE) >= _CACHE_SIZE:
+                _CACHE.clear()
+            _CACHE[key] = hit
+        return hit
+
+
+def run_conv3d(
+    input: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: IntOr3 = 1,
+    padding: IntOr3 = 0,
+    dilation: IntOr3 = 1,
+    groups: int = 1,
+    *,
+    hw: str | HwConfig = DEFAULT_HW,
+    cores: int | None = None,
+    executor: str = "compiled",
+    cost: bool = True,
+    sanitizer: Sanitizer | None = None,
+    max_iterations: int | None = None,
+    cast: str | None = None,
+) -> Conv3dResult:
+    """Compile and run the forward conv on the hardware-level program; with ``cost`` (the
+    default) each launch is also timed by the cost model. Arguments as :func:`conv3d`;
+    ``sanitizer`` checks the run's synchronisation (its hazards stay on it)."""
+    if bias is not None:
+        raise NotImplementedError(
+            "conv3d: a bias is not supported on the simulator yet (the bias table is not "
+            "lowered); add it to the result in the framework"
+        )
+    if is_tensor(input) != is_tensor(weight):
+        raise TypeError("input and weight must both be torch tensors or both numpy arrays")
+    x, w = _array("input", input, cast), _array("weight", weight, cast)
+    if x.dtype != w.dtype:
+        raise TypeError(f"input and weight must have the same type, got {x.dtype} and {w.dtype}")
+    if x.ndim != 5 or w.ndim != 5:
+        raise ValueError(f"conv3d takes a 5-D input and weight, got {x.ndim}-D and {w.ndim}-D")
+    whole = shape_from_torch_args(
+        x.shape, w.shape, stride, padding, dilation, groups, _DTYPES[x.dtype]
+    )
+    cin_g, cout_g = x.shape[1] // groups, w.shape[0] // groups
+    problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
+    modules = forward_levels(problem, hw, cores)
+    target = load_target(hw)
+    outputs, costs, seconds = [], [], 0.0
+    for g in range(groups):
+        xg = np.ascontiguousarray(x[:, g * cin_g : (g + 1) * cin_g])
+        wg = np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
+        result = run(
+            ModuleJob(modules["hw"], target, FORWARD_FUNC_NAME, (xg, wg), problem),
+            RunOptions(
+                cost="full" if cost else "none",
+                executor=executor,
+                sanitizer=sanitizer,
+                max_iterations=max_iterations,
+                progress=False,
+            ),
+        )
+        outputs.append(np.asarray(result.outputs[0]))
+        costs.extend(result.costs)
+        seconds += result.run_seconds
+    y = outputs[0] if groups == 1 else np.concatenate(outputs, axis=1)
+    return Conv3dResult(_like(y, input), problem, modules, costs, seconds)
+
+
+def _like(y: np.ndarray, input: Any) -> Any:
+    """``y`` as the caller gave ``input``: a numpy array, or a torch tensor of the input's
+    type on its device."""
+    if not is_tensor(input):
+        return y
+    torch = sys.modules["torch"]
+    out = torch.from_numpy(np.ascontiguousarray(y.astype(np.float32))).to(input.dtype)
+    return out if str(input.device) == "cpu" else out.to(input.device)
+
+
+def conv3d(
+    input: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: IntOr3 = 1,
+    padding: IntOr3 = 0,
+    dilation: IntOr3 = 1,
+    groups: int = 1,
+    *,
+    hw: str | HwConfig = DEFAULT_HW,
+    executor: str = "compiled",
+    max_iterations: int | None = None,
+    cast: str | None = None,
+) -> Any:
+    """y like ``torch.nn.functional.conv3d(input, weight, bias, stride, padding, dilation,
+    groups)``.
+
+    ``input`` (N, Cin, D, H, W) and ``weight`` (Cout, Cin/groups, kD, kH, kW) are float16 or
+    ml_dtypes.bfloat16 numpy arrays, or torch float16 / bfloat16 tensors (y is then a tensor of
+    the same type on the input's device); other types raise ``TypeError`` naming the
+    conversion, unless ``cast`` asks to round them. stride, padding and dilation are an int or
+    3 values (padding also 6: front, back, up, down, left, right). y is accumulated in float32
+    on the Cube and rounded to the input type (nearest even) by the fixpipe. A bad problem
+    raises ``ValueError`` with the CLI's one-line message; a bias ``NotImplementedError``."""
+    return run_conv3d(
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        groups,
+        hw=hw,
+        executor=executor,
+        cost=False,
+        max_iterations=max_iterations,
+        cast=cast,
+    ).output
