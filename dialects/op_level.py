@@ -27,7 +27,8 @@ conv3d_bp_input_api.h``): the transposed convolution of dy with the weight.
 
 All three describe one convolution geometry (x, weight shape, strides, pads, dilations, groups),
 the ``ConvBpFilterShape`` of ``conv_shape.py``, and share its rules, the attribute and level
-checks below and the geometry checks of their base ``ConvOpBase``. Each is the input of the pipeline and stays the same op one level down:
+checks below and the geometry checks of their base ``ConvOpBase``.
+Each is the input of the pipeline and stays the same op one level down:
 ``ascend-legalize-formats`` only changes its operand types from NCDHW ``memref``s to
 ``!ascend.gm_tensor`` in NDC1HWC0 / FRACTAL_Z_3D (and ND for the forward bias), and
 ``ascend-tile-conv3d-bp-filter`` attaches the chosen ``#ascend.dw_tiling`` to the dW op.
