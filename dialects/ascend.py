@@ -15,6 +15,7 @@ from ascend_xdsl.dialects.enums import ConvFormatAttr, PipeAttr, TPositionAttr
 from ascend_xdsl.dialects.types import (
     Conv3DApiType,
     Conv3DBpFilterType,
+    Conv3DBpInputType,
     GmTensorType,
     LocalTensorType,
 )
@@ -40,5 +41,6 @@ Ascend = Dialect(
         LocalTensorType,
         Conv3DBpFilterType,
         Conv3DApiType,
+        Conv3DBpInputType,
     ],
 )
