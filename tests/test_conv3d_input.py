@@ -1,16 +1,26 @@
-"""Conv3DBackpropInput (dX): the runtime's reference ``conv3d_input_reference`` against
-``torch.nn.grad.conv3d_input`` in float64, and the front-door builder ``build_conv3d_input``
-(its module, its shape checks and their one-line messages)."""
+"""Conv3DBackpropInput (dX): the backprop pads of its tiling and the transposed-convolution
+view they give, the tiling record's problem check, the runtime's reference
+``conv3d_input_reference`` against ``torch.nn.grad.conv3d_input`` in float64, and the
+front-door builder ``build_conv3d_input`` (its module, its shape checks and their one-line
+messages)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
 import torch
 
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import (
+    Conv3DBpInputTiling,
+    backprop_pad_errors,
+    backprop_pads,
+)
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.op_level import Conv3DBackpropInputOp
 from ascend_xdsl.lowering.build import ConvProblemError, build_conv3d_input
-from ascend_xdsl.runtime.reference import conv3d_input_reference
+from ascend_xdsl.runtime.reference import conv3d_input_reference, conv3d_reference
 
 # (input_size, weight shape, stride, pads6, dilation, groups)
 CASES = [
@@ -151,3 +161,83 @@ def test_builder_rejects(args: tuple, message: str) -> None:
     with pytest.raises(ConvProblemError) as info:
         build_conv3d_input(*args)
     assert str(info.value) == message
+
+
+# Problems for the backprop pads: (input_size, weight shape, stride, pads6, dilation), groups 1
+# (the vendor's API tiler takes no other).
+PAD_CASES = [
+    ((1, 3, 4, 8, 8), (2, 3, 3, 3, 3), (1, 1, 1), (1, 1, 1, 1, 1, 1), (1, 1, 1)),
+    ((1, 2, 10, 10, 10), (2, 2, 3, 3, 3), (2, 2, 2), (1, 1, 1, 1, 1, 1), (1, 1, 1)),
+    ((1, 2, 9, 9, 9), (2, 2, 3, 3, 3), (2, 2, 2), (1, 1, 1, 1, 1, 1), (1, 1, 1)),
+    ((1, 2, 7, 9, 11), (3, 2, 2, 3, 3), (3, 2, 2), (0, 1, 2, 0, 1, 2), (2, 1, 2)),
+    ((2, 2, 6, 6, 6), (2, 2, 1, 1, 1), (2, 2, 2), (0, 0, 0, 0, 0, 0), (1, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("case", PAD_CASES)
+def test_backprop_pads_make_dx_a_convolution_of_the_dilated_dy(case: tuple) -> None:
+    """dX is the stride-1 convolution (dilation as the forward's) of dy dilated by the stride
+    and padded by ``backprop_pads``, with the weight rotated by 180° in space and its Cin and
+    Cout swapped: the transposed-convolution view the hardware level will load through Load3D.
+    Checked against torch, so the pads are the ones that give exactly ``input_size``."""
+    size, ws, stride, pads6, dilation = case
+    problem = ConvBpFilterShape.from_shapes(size, ws, stride, pads6, dilation)
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal(ws)
+    dy = rng.standard_normal(problem.grad_output_shape)
+    bp = backprop_pads(problem)
+    dilated = np.zeros(
+        (*dy.shape[:2], *((o - 1) * s + 1 for o, s in zip(dy.shape[2:], stride, strict=True)))
+    )
+    dilated[:, :, :: stride[0], :: stride[1], :: stride[2]] = dy
+    rotated = np.ascontiguousarray(w[:, :, ::-1, ::-1, ::-1].transpose(1, 0, 2, 3, 4))
+    got = conv3d_reference(dilated, rotated, None, (1, 1, 1), bp, dilation, 1, np.float64)
+    want = _torch_dx((size, ws, stride, pads6, dilation, 1), w, dy)
+    assert got.shape == want.shape == size
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_tiling_problem_errors_name_the_field() -> None:
+    problem = ConvBpFilterShape.from_shapes(
+        (1, 16, 10, 10, 10), (16, 16, 3, 3, 3), (2, 2, 2), (1,) * 6
+    )
+    tiling = _tiling_of(problem)
+    assert tiling.problem_errors(problem) == []
+    wrong = dataclasses.replace(tiling, backprop_pad_down=1)
+    assert wrong.problem_errors(problem) == [
+        "tiling backprop_pad_down = 1 does not match the problem's 2"
+    ]
+
+
+def _tiling_of(problem: ConvBpFilterShape) -> Conv3DBpInputTiling:
+    """A tiling restating ``problem`` (what the heuristic will produce; the blocks here are
+    only the smallest legal ones)."""
+    bp = backprop_pads(problem)
+    ge = problem.group_enlargement
+    return Conv3DBpInputTiling(
+        batch=problem.batch, cin=problem.cin, cout=problem.cout, cout1=1, cin1=1,
+        cout1_g=ge.cout1_g, cin1_g=ge.cin1_g, c0=16, c0_bits=4, dout=problem.dout,
+        ho=problem.ho, wo=problem.wo, di=problem.di, hi=problem.hi, wi=problem.wi,
+        dk=problem.kd, hk=problem.kh, wk=problem.kw, group=ge.real_g,
+        stride_d=problem.strides[0], stride_h=problem.strides[1], stride_w=problem.strides[2],
+        pad_front=problem.pads[0], pad_back=problem.pads[1], pad_up=problem.pads[2],
+        pad_down=problem.pads[3], pad_left=problem.pads[4], pad_right=problem.pads[5],
+        backprop_pad_tail=bp[1], backprop_pad_up=bp[2], backprop_pad_down=bp[3],
+        backprop_pad_left=bp[4], backprop_pad_right=bp[5],
+        dilation_d=problem.dilations[0], dilation_h=problem.dilations[1],
+        dilation_w=problem.dilations[2], al0_pbuffer=2, bl0_pbuffer=2, cl0_pbuffer=1,
+        al1_pbuffer=2, bl1_pbuffer=1, single_core_group=1, single_core_cout=16,
+        single_core_cout1=1, single_core_cin1=1, single_core_din=problem.di,
+        single_core_ho=problem.ho, base_m=16, base_k=16, base_n=16, step_m=1, step_n=1,
+        step_ka=1, step_kb=1, iterate_order=0, init_output_flag=0, single_core_batch=1,
+        single_core_m=16, single_core_cin=16,
+    )  # fmt: skip
+
+
+def test_backprop_pad_errors() -> None:
+    problem = ConvBpFilterShape.from_shapes(
+        (1, 16, 8, 8, 8), (16, 16, 1, 3, 3), (1, 1, 1), (0, 0, 3, 3, 0, 0)
+    )
+    assert backprop_pad_errors(problem) == [
+        "backprop pad up (kH - 1)·dilationH - pad up = -1 must be in [0, 255]"
+    ]
