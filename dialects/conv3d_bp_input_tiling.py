@@ -231,10 +231,11 @@ class Conv3DBpInputTiling:
             errs.append(f"init_output_flag must be 0, 1 or 2, got {self.init_output_flag}")
         if self.iterate_order > 1:
             errs.append(f"iterate_order must be 0 or 1, got {self.iterate_order}")
+        # single_core_m is not bounded by Hi·Wi: the vendor's SetSingleCoreInfo rounds one L1
+        # M block to whole rows and may pass Hi·Wi (Hi = Wi = 10, baseM 112 gives 110).
         for name, single, whole in (
             ("single_core_batch", self.single_core_batch, self.batch),
             ("single_core_din", self.single_core_din, self.di),
-            ("single_core_m", self.single_core_m, self.hi * self.wi),
             ("single_core_cin", self.single_core_cin, self.cin1_g * self.c0),
             ("single_core_cout", self.single_core_cout, self.cout1_g * self.c0),
         ):

@@ -72,7 +72,12 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect
 from xdsl.utils.exceptions import VerifyException
 
-from ascend_xdsl.dialects.attributes import Conv3DTilingAttr, DwTilingAttr, element_type_name
+from ascend_xdsl.dialects.attributes import (
+    Conv3DBpInputTilingAttr,
+    Conv3DTilingAttr,
+    DwTilingAttr,
+    element_type_name,
+)
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat
@@ -463,13 +468,14 @@ class Conv3DBackpropInputOp(ConvOpBase):
     weight = operand_def(MemRefType | GmTensorType)
     result = result_def(MemRefType | GmTensorType)
     input_size = prop_def(DenseArrayBase.constr(i64))
+    tiling = opt_prop_def(Conv3DBpInputTilingAttr)
 
     traits = traits_def(MemoryReadEffect(), MemoryAllocEffect())
 
     assembly_format = (
         "$dy `,` $weight `input_size` $input_size `strides` $strides `pads` $pads `dilations`"
-        " $dilations `groups` $groups attr-dict `:` type($dy) `,` type($weight) `->`"
-        " type($result)"
+        " $dilations `groups` $groups (`tiling` qualified($tiling)^)? attr-dict `:` type($dy)"
+        " `,` type($weight) `->` type($result)"
     )
 
     def __init__(
@@ -482,6 +488,7 @@ class Conv3DBackpropInputOp(ConvOpBase):
         pads: Sequence[int],
         dilations: Sequence[int],
         groups: int,
+        tiling: Conv3DBpInputTilingAttr | None = None,
     ):
         super().__init__(
             operands=[dy, weight],
@@ -492,6 +499,7 @@ class Conv3DBackpropInputOp(ConvOpBase):
                 "pads": DenseArrayBase.from_list(i64, pads),
                 "dilations": DenseArrayBase.from_list(i64, dilations),
                 "groups": IntegerAttr(groups, i64),
+                "tiling": tiling,
             },
         )
 
@@ -537,6 +545,10 @@ class Conv3DBackpropInputOp(ConvOpBase):
             ("dy", dy_shape),
             "input_size, weight",
         )
+        if self.tiling is not None:
+            mismatch = self.tiling.tiling.problem_errors(problem)
+            if mismatch:
+                raise VerifyException(mismatch[0])
 
 
 OPS = (Conv3DBackpropFilterOp, Conv3DOp, Conv3DBackpropInputOp)

@@ -142,6 +142,7 @@ class LegalizeConv3DInputFormats(RewritePattern):
             pads=op.pads.get_values(),
             dilations=op.dilations.get_values(),
             groups=groups,
+            tiling=op.tiling,
         )
         conv.result.name_hint = _hint(op.result, "5")
         back = TransDataOp(conv.result, dx_type)

@@ -103,3 +103,9 @@
 %dy, %w = "test.op"() : () -> (!ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16, groups = 2>)
 %dx = ascend.conv3d_backprop_input %dy, %w input_size [2, 16, 4, 8, 8] strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16, groups = 2> -> !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
 // CHECK: Operation does not verify: weight FRACTAL_Z_3D tensor has groups = 2, the op has groups = 1
+
+// -----
+
+%dy, %w = "test.op"() : () -> (memref<1x16x4x8x8xf16>, memref<16x16x3x3x3xf16>)
+%dx = ascend.conv3d_backprop_input %dy, %w input_size [1, 16, 4, 8, 8] strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 tiling #ascend.conv3d_bp_input_tiling<batch = 1, cin = 16, cout = 16, cout1 = 1, cin1 = 1, cout1_g = 1, cin1_g = 1, c0 = 16, c0_bits = 4, dout = 4, ho = 8, wo = 8, di = 4, hi = 8, wi = 8, dk = 3, hk = 3, wk = 3, group = 1, stride_d = 1, stride_h = 1, stride_w = 1, pad_front = 1, pad_back = 1, pad_up = 1, pad_down = 1, pad_left = 1, pad_right = 1, backprop_pad_tail = 1, backprop_pad_up = 1, backprop_pad_down = 2, backprop_pad_left = 1, backprop_pad_right = 1, dilation_d = 1, dilation_h = 1, dilation_w = 1, al0_pbuffer = 2, bl0_pbuffer = 2, cl0_pbuffer = 1, al1_pbuffer = 2, bl1_pbuffer = 1, single_core_group = 1, single_core_cout = 16, single_core_cout1 = 1, single_core_cin1 = 1, single_core_din = 4, single_core_ho = 8, base_m = 64, base_k = 144, base_n = 16, step_m = 1, step_n = 1, step_ka = 1, step_kb = 1, iterate_order = 0, init_output_flag = 0, single_core_batch = 1, single_core_m = 64, single_core_cin = 16> : memref<1x16x4x8x8xf16>, memref<16x16x3x3x3xf16> -> memref<1x16x4x8x8xf16>
+// CHECK: Operation does not verify: tiling backprop_pad_down = 2 does not match the problem's 1
