@@ -9,12 +9,26 @@ with the host-side ``launch.py``)
 
 from xdsl.ir import Dialect
 
-from ascend_xdsl.dialects import api_conv3d, api_level, format_level, hw_level, launch, op_level
-from ascend_xdsl.dialects.attributes import Conv3DTilingAttr, ConvTypeAttr, DwTilingAttr
+from ascend_xdsl.dialects import (
+    api_conv3d,
+    api_conv3d_bp_input,
+    api_level,
+    format_level,
+    hw_level,
+    launch,
+    op_level,
+)
+from ascend_xdsl.dialects.attributes import (
+    Conv3DBpInputTilingAttr,
+    Conv3DTilingAttr,
+    ConvTypeAttr,
+    DwTilingAttr,
+)
 from ascend_xdsl.dialects.enums import ConvFormatAttr, PipeAttr, TPositionAttr
 from ascend_xdsl.dialects.types import (
     Conv3DApiType,
     Conv3DBpFilterType,
+    Conv3DBpInputType,
     GmTensorType,
     LocalTensorType,
 )
@@ -27,6 +41,7 @@ Ascend = Dialect(
         *launch.OPS,
         *api_level.OPS,
         *api_conv3d.OPS,
+        *api_conv3d_bp_input.OPS,
         *hw_level.OPS,
     ],
     [
@@ -36,9 +51,11 @@ Ascend = Dialect(
         ConvTypeAttr,
         DwTilingAttr,
         Conv3DTilingAttr,
+        Conv3DBpInputTilingAttr,
         GmTensorType,
         LocalTensorType,
         Conv3DBpFilterType,
         Conv3DApiType,
+        Conv3DBpInputType,
     ],
 )

@@ -8,6 +8,9 @@
 * ``#ascend.dw_tiling<batch = 2, cin = 64, …>`` — every field of ``TConv3DBpFilterTiling`` plus the
   multi-core split, as keyword = integer pairs (see ``dw_tiling.DwTiling``). It is what
   ``ascend.init`` hands to the kernel object, the analogue of ``Init(&tiling)``.
+* ``#ascend.conv3d_bp_input_tiling<batch = 1, cin = 16, …>`` — every field of
+  ``TConv3DBackpropInputTiling`` (``conv3d_bp_input_tiling.Conv3DBpInputTiling``), what
+  ``ascend.conv3d_bp_input_init`` hands the dX object.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat, ConvFormatAttr, TPosition, TPositionAttr
@@ -219,3 +223,49 @@ class Conv3DTilingAttr(ParametrizedAttribute):
         errors = self.tiling.errors(hw.l0a_size, hw.l0b_size, hw.l0c_size)
         if errors:
             raise VerifyException(f"conv3d_tiling: {errors[0]}")
+
+
+_DX_FIELDS = fields(Conv3DBpInputTiling)
+_DX_NAMES = tuple(f.name for f in _DX_FIELDS)
+_DX_DEFAULTS = {f.name: f.default for f in _DX_FIELDS if isinstance(f.default, int)}
+
+
+@irdl_attr_definition
+class Conv3DBpInputTilingAttr(ParametrizedAttribute):
+    """The tiling of one Conv3DBackpropInput kernel (``TConv3DBackpropInputTiling``).
+
+    Syntax: ``#ascend.conv3d_bp_input_tiling<batch = 1, cin = 16, …>`` with the fields of
+    ``Conv3DBpInputTiling`` in any order (those the vendor's tiler sets to constants may be left
+    out); printed with every field, in the vendor's order."""
+
+    name = "ascend.conv3d_bp_input_tiling"
+
+    values: ArrayAttr[IntAttr]
+
+    def __init__(self, tiling: Conv3DBpInputTiling):
+        super().__init__(ArrayAttr(IntAttr(getattr(tiling, n)) for n in _DX_NAMES))
+
+    @property
+    def tiling(self) -> Conv3DBpInputTiling:
+        return Conv3DBpInputTiling(
+            **dict(zip(_DX_NAMES, (v.data for v in self.values.data), strict=False))
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (_parse_record(parser, "conv3d_bp_input_tiling", _DX_NAMES, _DX_DEFAULTS),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_record(printer, _DX_NAMES, self.values)
+
+    def verify(self) -> None:
+        if len(self.values.data) != len(_DX_NAMES):
+            raise VerifyException(
+                f"conv3d_bp_input_tiling needs {len(_DX_NAMES)} values, got {len(self.values.data)}"
+            )
+        from ascend_xdsl.hw import load
+
+        hw = load()
+        errors = self.tiling.errors(hw.l0a_size, hw.l0b_size, hw.l0c_size)
+        if errors:
+            raise VerifyException(f"conv3d_bp_input_tiling: {errors[0]}")

@@ -1,4 +1,4 @@
-"""Op level: a whole 3-D convolution op (forward, or weight gradient) as one op.
+"""Op level: a whole 3-D convolution op (forward, input gradient or weight gradient) as one op.
 
 ``ascend.conv3d`` is the forward convolution (``torch.nn.functional.conv3d``; the Ascend C
 ``Conv3D`` API, hicann/asc-devkit ``include/adv_api/conv/conv3d/conv3d_api.h`` and the docs
@@ -20,9 +20,15 @@ L0C) and y rounded to the input's type.
 per group g (the formula of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md``, with the
 padding and dilation the kernel applies), out-of-range X counting as zero.
 
-Both describe one convolution geometry (x, weight shape, strides, pads, dilations, groups), the
-``ConvBpFilterShape`` of ``conv_shape.py``, and share its rules and the attribute and level
-checks below. Each is the input of the pipeline and stays the same op one level down:
+``ascend.conv3d_backprop_input`` computes the input gradient (dX) from dy and the weight, with
+the forward input's shape stated as ``input_size`` (``torch.nn.grad.conv3d_input``; the Ascend C
+``Conv3DBackpropInput`` API, hicann/asc-devkit ``include/adv_api/conv_backprop/
+conv3d_bp_input_api.h``): the transposed convolution of dy with the weight.
+
+All three describe one convolution geometry (x, weight shape, strides, pads, dilations, groups),
+the ``ConvBpFilterShape`` of ``conv_shape.py``, and share its rules, the attribute and level
+checks below and the geometry checks of their base ``ConvOpBase``.
+Each is the input of the pipeline and stays the same op one level down:
 ``ascend-legalize-formats`` only changes its operand types from NCDHW ``memref``s to
 ``!ascend.gm_tensor`` in NDC1HWC0 / FRACTAL_Z_3D (and ND for the forward bias), and
 ``ascend-tile-conv3d-bp-filter`` attaches the chosen ``#ascend.dw_tiling`` to the dW op.
@@ -66,7 +72,12 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect
 from xdsl.utils.exceptions import VerifyException
 
-from ascend_xdsl.dialects.attributes import Conv3DTilingAttr, DwTilingAttr, element_type_name
+from ascend_xdsl.dialects.attributes import (
+    Conv3DBpInputTilingAttr,
+    Conv3DTilingAttr,
+    DwTilingAttr,
+    element_type_name,
+)
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.enums import ConvFormat
@@ -129,15 +140,7 @@ def shape_of_conv_op(op: Conv3DBackpropFilterOp) -> ConvBpFilterShape:
     """The dW problem an op describes (x shape, weight shape from its result, attributes)."""
     x_shape, et = shape_and_element_type(op.x.type)
     weight_shape, _ = shape_and_element_type(op.result.type)
-    return ConvBpFilterShape.from_shapes(
-        x_shape,
-        weight_shape,
-        op.strides.get_values(),  # type: ignore[arg-type]
-        op.pads.get_values(),  # type: ignore[arg-type]
-        op.dilations.get_values(),  # type: ignore[arg-type]
-        op.groups.value.data,
-        element_type_name(et),
-    )
+    return op.conv_problem(x_shape, weight_shape, et)
 
 
 def _tiling_expectations(problem: ConvBpFilterShape) -> tuple[tuple[str, int], ...]:
@@ -186,8 +189,75 @@ def tiling_problem_mismatch(problem: ConvBpFilterShape, tiling: DwTiling) -> str
     return None
 
 
+class ConvOpBase(IRDLOperation):
+    """What the three conv ops share: torch's strides, pads, dilations and groups as properties,
+    and the geometry checks of one convolution (the ``ConvBpFilterShape`` of ``conv_shape.py``)
+    seen from whichever tensors the op has. Subclasses say which tensor is the input-sized one
+    and which is derived from it; the messages name the op's own roles."""
+
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64))
+    dilations = prop_def(DenseArrayBase.constr(i64))
+    groups = prop_def(IntegerAttr[I64])
+
+    def conv_problem(
+        self, input_shape: Sequence[int], weight_shape: Sequence[int], element_type: Attribute
+    ) -> ConvBpFilterShape:
+        """The convolution geometry of an input shape, a weight shape and the op's attributes
+        (3 pads widened to 6 as torch means them)."""
+        return ConvBpFilterShape.from_shapes(
+            input_shape,
+            weight_shape,
+            self.strides.get_values(),  # type: ignore[arg-type]
+            pads6(self.pads.get_values()),  # type: ignore[arg-type]
+            self.dilations.get_values(),  # type: ignore[arg-type]
+            self.groups.value.data,
+            element_type_name(element_type),
+        )
+
+    @staticmethod
+    def verify_rank5(shapes: Sequence[tuple[str, Sequence[int]]]) -> None:
+        for role, shape in shapes:
+            if len(shape) != 5:
+                raise VerifyException(f"{role} must have rank 5, got rank {len(shape)}")
+
+    @staticmethod
+    def verify_geometry(
+        problem: ConvBpFilterShape,
+        input_role: str,
+        weight: tuple[str, Sequence[int], Attribute],
+        derived: tuple[str, Sequence[int]],
+        implied_by: str,
+    ) -> None:
+        """The problem's own rules, then the weight's Cin/groups against the input's Cin, then
+        the shape the other two imply (``derived``: the output of the forward and dX ops' dy,
+        dW's dy), then the groups a FRACTAL_Z_3D weight tensor carries."""
+        errors = problem.errors()
+        if errors:
+            raise VerifyException(errors[0])
+        w_role, w_shape, w_type = weight
+        if w_shape[1] * problem.groups != problem.cin:
+            raise VerifyException(
+                f"{w_role} shape {list(w_shape)} needs Cin/groups = "
+                f"{problem.cin // problem.groups} ({input_role} has Cin = {problem.cin}, "
+                f"groups = {problem.groups}), got {w_shape[1]}"
+            )
+        d_role, d_shape = derived
+        if tuple(d_shape) != problem.grad_output_shape:
+            raise VerifyException(
+                f"{d_role} shape {list(d_shape)} does not match "
+                f"{list(problem.grad_output_shape)} implied by {implied_by} and the strides, "
+                "pads and dilations"
+            )
+        if isinstance(w_type, GmTensorType) and w_type.groups.data != problem.groups:
+            raise VerifyException(
+                f"{w_role} FRACTAL_Z_3D tensor has groups = {w_type.groups.data}, the op has "
+                f"groups = {problem.groups}"
+            )
+
+
 @irdl_op_definition
-class Conv3DBackpropFilterOp(IRDLOperation):
+class Conv3DBackpropFilterOp(ConvOpBase):
     """The weight gradient of a 3-D convolution (Conv3DBackpropFilter, "dW")."""
 
     name = "ascend.conv3d_backprop_filter"
@@ -195,11 +265,6 @@ class Conv3DBackpropFilterOp(IRDLOperation):
     x = operand_def(MemRefType | GmTensorType)
     dy = operand_def(MemRefType | GmTensorType)
     result = result_def(MemRefType | GmTensorType)
-
-    strides = prop_def(DenseArrayBase.constr(i64))
-    pads = prop_def(DenseArrayBase.constr(i64))
-    dilations = prop_def(DenseArrayBase.constr(i64))
-    groups = prop_def(IntegerAttr[I64])
     tiling = opt_prop_def(DwTilingAttr)
 
     traits = traits_def(MemoryReadEffect(), MemoryAllocEffect())
@@ -238,9 +303,7 @@ class Conv3DBackpropFilterOp(IRDLOperation):
         x_shape, x_et = shape_and_element_type(self.x.type)
         dy_shape, dy_et = shape_and_element_type(self.dy.type)
         dw_shape, dw_et = shape_and_element_type(self.result.type)
-        for role, shape in (("x", x_shape), ("dy", dy_shape), ("dW", dw_shape)):
-            if len(shape) != 5:
-                raise VerifyException(f"{role} must have rank 5, got rank {len(shape)}")
+        self.verify_rank5((("x", x_shape), ("dy", dy_shape), ("dW", dw_shape)))
         if x_et not in (f16, bf16):
             raise VerifyException(
                 f"x element type must be f16 or bf16, got {element_type_name(x_et)}"
@@ -253,27 +316,9 @@ class Conv3DBackpropFilterOp(IRDLOperation):
         if dw_et != f32:
             raise VerifyException(f"dW element type must be f32, got {element_type_name(dw_et)}")
         problem = shape_of_conv_op(self)
-        errors = problem.errors()
-        if errors:
-            raise VerifyException(errors[0])
-        if dw_shape[1] * problem.groups != problem.cin:
-            raise VerifyException(
-                f"dW shape {list(dw_shape)} needs Cin/groups = {problem.cin // problem.groups} "
-                f"(x has Cin = {problem.cin}, groups = {problem.groups}), got {dw_shape[1]}"
-            )
-        if tuple(dy_shape) != problem.grad_output_shape:
-            raise VerifyException(
-                f"dy shape {list(dy_shape)} does not match {list(problem.grad_output_shape)} "
-                "implied by x, dW and the strides, pads and dilations"
-            )
-        if (
-            isinstance(self.result.type, GmTensorType)
-            and self.result.type.groups.data != problem.groups
-        ):
-            raise VerifyException(
-                f"dW FRACTAL_Z_3D tensor has groups = {self.result.type.groups.data}, the op has "
-                f"groups = {problem.groups}"
-            )
+        self.verify_geometry(
+            problem, "x", ("dW", dw_shape, self.result.type), ("dy", dy_shape), "x, dW"
+        )
         if self.tiling is not None:
             mismatch = tiling_problem_mismatch(problem, self.tiling.tiling)
             if mismatch is not None:
@@ -300,19 +345,11 @@ def shape_of_conv3d_op(op: Conv3DOp) -> ConvBpFilterShape:
     """The convolution an ``ascend.conv3d`` describes (x and weight shapes, attributes)."""
     x_shape, et = shape_and_element_type(op.x.type)
     weight_shape, _ = shape_and_element_type(op.weight.type)
-    return ConvBpFilterShape.from_shapes(
-        x_shape,
-        weight_shape,
-        op.strides.get_values(),  # type: ignore[arg-type]
-        pads6(op.pads.get_values()),  # type: ignore[arg-type]
-        op.dilations.get_values(),  # type: ignore[arg-type]
-        op.groups.value.data,
-        element_type_name(et),
-    )
+    return op.conv_problem(x_shape, weight_shape, et)
 
 
 @irdl_op_definition
-class Conv3DOp(IRDLOperation):
+class Conv3DOp(ConvOpBase):
     """The forward 3-D convolution (Conv3D), ``torch.nn.functional.conv3d`` with an optional
     bias. ``pads`` is torch's symmetric (D, H, W) padding or (front, back, up, down, left,
     right)."""
@@ -323,11 +360,6 @@ class Conv3DOp(IRDLOperation):
     weight = operand_def(MemRefType | GmTensorType)
     bias = opt_operand_def(MemRefType | GmTensorType)
     result = result_def(MemRefType | GmTensorType)
-
-    strides = prop_def(DenseArrayBase.constr(i64))
-    pads = prop_def(DenseArrayBase.constr(i64))
-    dilations = prop_def(DenseArrayBase.constr(i64))
-    groups = prop_def(IntegerAttr[I64])
     tiling = opt_prop_def(Conv3DTilingAttr)
 
     traits = traits_def(MemoryReadEffect(), MemoryAllocEffect())
@@ -375,9 +407,7 @@ class Conv3DOp(IRDLOperation):
         x_shape, x_et = shape_and_element_type(self.x.type)
         w_shape, w_et = shape_and_element_type(self.weight.type)
         y_shape, y_et = shape_and_element_type(self.result.type)
-        for role, shape in (("x", x_shape), ("weight", w_shape), ("y", y_shape)):
-            if len(shape) != 5:
-                raise VerifyException(f"{role} must have rank 5, got rank {len(shape)}")
+        self.verify_rank5((("x", x_shape), ("weight", w_shape), ("y", y_shape)))
         if x_et not in BIAS_ELEMENT_TYPE:
             raise VerifyException(
                 f"x element type must be f16 or bf16, got {element_type_name(x_et)}"
@@ -389,28 +419,9 @@ class Conv3DOp(IRDLOperation):
                     f"({element_type_name(x_et)})"
                 )
         problem = shape_of_conv3d_op(self)
-        errors = problem.errors()
-        if errors:
-            raise VerifyException(errors[0])
-        if w_shape[1] * problem.groups != problem.cin:
-            raise VerifyException(
-                f"weight shape {list(w_shape)} needs Cin/groups = "
-                f"{problem.cin // problem.groups} (x has Cin = {problem.cin}, groups = "
-                f"{problem.groups}), got {w_shape[1]}"
-            )
-        if tuple(y_shape) != problem.grad_output_shape:
-            raise VerifyException(
-                f"y shape {list(y_shape)} does not match {list(problem.grad_output_shape)} "
-                "implied by x, weight and the strides, pads and dilations"
-            )
-        if (
-            isinstance(self.weight.type, GmTensorType)
-            and self.weight.type.groups.data != problem.groups
-        ):
-            raise VerifyException(
-                f"weight FRACTAL_Z_3D tensor has groups = {self.weight.type.groups.data}, the "
-                f"op has groups = {problem.groups}"
-            )
+        self.verify_geometry(
+            problem, "x", ("weight", w_shape, self.weight.type), ("y", y_shape), "x, weight"
+        )
         if self.bias is not None:
             b_shape, b_et = shape_and_element_type(self.bias.type)
             if b_shape != (problem.cout,):
@@ -429,4 +440,115 @@ class Conv3DOp(IRDLOperation):
                 raise VerifyException(mismatch[0])
 
 
-OPS = (Conv3DBackpropFilterOp, Conv3DOp)
+def shape_of_conv3d_input_op(op: Conv3DBackpropInputOp) -> ConvBpFilterShape:
+    """The forward convolution whose input gradient an ``ascend.conv3d_backprop_input``
+    computes: x of shape ``input_size``, the op's weight and attributes."""
+    weight_shape, et = shape_and_element_type(op.weight.type)
+    return op.conv_problem(op.input_size.get_values(), weight_shape, et)  # type: ignore[arg-type]
+
+
+@irdl_op_definition
+class Conv3DBackpropInputOp(ConvOpBase):
+    """The input gradient of a 3-D convolution (Conv3DBackpropInput, "dX"),
+    ``torch.nn.grad.conv3d_input(input_size, weight, grad_output, ...)``::
+
+        dX[n, g·Cin/g + ci, d, h, w] = Σ_{co ∈ g, kd, kh, kw} W[co, ci, kd, kh, kw]
+                                       · dY[n, co, do, ho, wo]
+            over do·sD − pF + kd·dD = d, ho·sH − pU + kh·dH = h, wo·sW − pL + kw·dW = w
+
+    (the transposed convolution: hicann/asc-devkit docs ``Conv3DBackpropInput使用说明.md``,
+    dX = dY ⊛ Wᵀ), accumulated in float32 and rounded to dy's type. ``input_size`` is the shape
+    of the forward input x (the API's InputSize operand, torch's ``input_size``): dy's shape
+    does not determine it when a stride does not divide the padded input evenly, so it is
+    stated and the result must have it."""
+
+    name = "ascend.conv3d_backprop_input"
+
+    dy = operand_def(MemRefType | GmTensorType)
+    weight = operand_def(MemRefType | GmTensorType)
+    result = result_def(MemRefType | GmTensorType)
+    input_size = prop_def(DenseArrayBase.constr(i64))
+    tiling = opt_prop_def(Conv3DBpInputTilingAttr)
+
+    traits = traits_def(MemoryReadEffect(), MemoryAllocEffect())
+
+    assembly_format = (
+        "$dy `,` $weight `input_size` $input_size `strides` $strides `pads` $pads `dilations`"
+        " $dilations `groups` $groups (`tiling` qualified($tiling)^)? attr-dict `:` type($dy)"
+        " `,` type($weight) `->` type($result)"
+    )
+
+    def __init__(
+        self,
+        dy: SSAValue,
+        weight: SSAValue,
+        result_type: Attribute,
+        input_size: Sequence[int],
+        strides: Sequence[int],
+        pads: Sequence[int],
+        dilations: Sequence[int],
+        groups: int,
+        tiling: Conv3DBpInputTilingAttr | None = None,
+    ):
+        super().__init__(
+            operands=[dy, weight],
+            result_types=[result_type],
+            properties={
+                "input_size": DenseArrayBase.from_list(i64, input_size),
+                "strides": DenseArrayBase.from_list(i64, strides),
+                "pads": DenseArrayBase.from_list(i64, pads),
+                "dilations": DenseArrayBase.from_list(i64, dilations),
+                "groups": IntegerAttr(groups, i64),
+                "tiling": tiling,
+            },
+        )
+
+    def verify_(self) -> None:
+        verify_conv_attributes(self.strides, self.pads, self.dilations, "3 or 6")
+        input_size = tuple(self.input_size.get_values())
+        if len(input_size) != 5:
+            raise VerifyException(f"input_size must have 5 values, got {len(input_size)}")
+        # Formats of the Conv3DBackpropInput API (docs table 1): GradOutput NDC1HWC0, Weight
+        # FRACTAL_Z_3D, GradInput NDC1HWC0 (the API also writes NCDHW, see types.py).
+        verify_conv_levels(
+            (
+                ("dy", self.dy, ConvFormat.NDC1HWC0),
+                ("weight", self.weight, ConvFormat.FRACTAL_Z_3D),
+                ("dX", self.result, ConvFormat.NDC1HWC0),
+            ),
+            "dy, weight and dX",
+        )
+        dy_shape, dy_et = shape_and_element_type(self.dy.type)
+        w_shape, w_et = shape_and_element_type(self.weight.type)
+        dx_shape, dx_et = shape_and_element_type(self.result.type)
+        self.verify_rank5((("dy", dy_shape), ("weight", w_shape), ("dX", dx_shape)))
+        if dy_et not in (f16, bf16):
+            raise VerifyException(
+                f"dy element type must be f16 or bf16, got {element_type_name(dy_et)}"
+            )
+        # docs table 2: half, half, half or bfloat16_t throughout.
+        for role, et in (("weight", w_et), ("dX", dx_et)):
+            if et != dy_et:
+                raise VerifyException(
+                    f"{role} element type ({element_type_name(et)}) must equal dy's "
+                    f"({element_type_name(dy_et)})"
+                )
+        if dx_shape != input_size:
+            raise VerifyException(
+                f"dX shape {list(dx_shape)} must equal input_size {list(input_size)}"
+            )
+        problem = shape_of_conv3d_input_op(self)
+        self.verify_geometry(
+            problem,
+            "dX",
+            ("weight", w_shape, self.weight.type),
+            ("dy", dy_shape),
+            "input_size, weight",
+        )
+        if self.tiling is not None:
+            mismatch = self.tiling.tiling.problem_errors(problem)
+            if mismatch:
+                raise VerifyException(mismatch[0])
+
+
+OPS = (Conv3DBackpropFilterOp, Conv3DOp, Conv3DBackpropInputOp)

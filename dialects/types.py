@@ -18,6 +18,10 @@
   the forward convolution, parametrized by three or four ``#ascend.conv_type``s (the bias one
   is optional, as the template's); its verifier enforces the documented combinations
   (hicann/asc-devkit docs ``Conv3D使用说明.md`` tables 1 and 2).
+* ``!ascend.conv3d_bp_input<…>`` — the Ascend C ``Conv3DBackpropInput<WEIGHT, INPUT_SIZE,
+  GRAD_OUTPUT, GRAD_INPUT>`` object of the input gradient (dX), four ``#ascend.conv_type``s;
+  its verifier enforces the documented combinations (``Conv3DBackpropInput使用说明.md``
+  tables 1 and 2, and the implementation where the docs disagree with themselves).
 """
 
 from __future__ import annotations
@@ -385,4 +389,91 @@ class Conv3DApiType(ParametrizedAttribute, TypeAttribute):
                     f"conv3d_api bias element type must be {element_type_name(want)} with a "
                     f"{element_type_name(et)} input, got "
                     f"{element_type_name(self.bias.element_type)}"
+                )
+
+
+GRAD_INPUT_FORMATS = (ConvFormat.NDC1HWC0, ConvFormat.NCDHW)
+"""GradInput formats of the Conv3DBackpropInput API. The docs disagree with themselves: table 1
+of hicann/asc-devkit ``Conv3DBackpropInput使用说明.md`` lists NDC1HWC0 only, its creation
+example declares ``gradInputDxType`` as NCDHW. The implementation, the primary source, takes
+both: ``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/dav_v220/
+conv3d_bp_input_sub_func.h`` (``GetTensorC``) Fixpipes NDC1HWC0 straight to GM and routes
+NCDHW through a temporary workspace, so both are accepted here; NDC1HWC0 is the one the
+compiler produces (the format the table names)."""
+
+
+@irdl_attr_definition
+class Conv3DBpInputType(ParametrizedAttribute, TypeAttribute):
+    """The Ascend C ``Conv3DBackpropInput<WEIGHT, INPUT_SIZE, GRAD_OUTPUT, GRAD_INPUT>`` object
+    (the input gradient, dX), its four ConvTypes in the template's order
+    (``include/adv_api/conv_backprop/conv3d_bp_input_api.h``). The verifier enforces the docs'
+    combinations (``Conv3DBackpropInput使用说明.md`` tables 1 and 2: all in GM; weight
+    FRACTAL_Z_3D, input size ND int32_t, grad output NDC1HWC0, grad input NDC1HWC0 or NCDHW
+    (see ``GRAD_INPUT_FORMATS``); weight, grad output and grad input all half or all
+    bfloat16_t), which the host tiler also refuses to break (``impl/adv_api/tiling/
+    conv_backprop/conv3d_bp_input_tiling_base.cpp``, ``CheckInputFormat``)."""
+
+    name = "ascend.conv3d_bp_input"
+
+    weight: ConvTypeAttr
+    input_size: ConvTypeAttr
+    grad_output: ConvTypeAttr
+    grad_input: ConvTypeAttr
+
+    @classmethod
+    def for_element_type(
+        cls, element_type: Attribute, grad_input_format: ConvFormat = ConvFormat.NDC1HWC0
+    ) -> Conv3DBpInputType:
+        """The object of the documented combination of ``element_type`` (half or bfloat16_t)."""
+        return cls(
+            ConvTypeAttr(TPosition.GM, ConvFormat.FRACTAL_Z_3D, element_type),
+            ConvTypeAttr(TPosition.GM, ConvFormat.ND, i32),
+            ConvTypeAttr(TPosition.GM, ConvFormat.NDC1HWC0, element_type),
+            ConvTypeAttr(TPosition.GM, grad_input_format, element_type),
+        )
+
+    @property
+    def element_type(self) -> Attribute:
+        return self.grad_output.element_type
+
+    def role(self, name: str) -> ConvTypeAttr:
+        """The ConvType of ``weight``, ``input_size``, ``grad_output`` or ``grad_input``."""
+        ct = getattr(self, name)
+        assert isinstance(ct, ConvTypeAttr), name
+        return ct
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        params = _parse_conv_types(parser)
+        if len(params) != 4:
+            parser.raise_error(
+                "conv3d_bp_input takes 4 conv types (weight, input_size, grad_output, "
+                f"grad_input), got {len(params)}"
+            )
+        return tuple(params)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_list(
+                (self.weight, self.input_size, self.grad_output, self.grad_input),
+                printer.print_attribute,
+            )
+
+    def verify(self) -> None:
+        kind = "conv3d_bp_input"
+        expect_conv_type(kind, "weight", self.weight, ConvFormat.FRACTAL_Z_3D, (f16, bf16))
+        expect_conv_type(kind, "input_size", self.input_size, ConvFormat.ND, (i32,))
+        expect_conv_type(kind, "grad_output", self.grad_output, ConvFormat.NDC1HWC0, (f16, bf16))
+        gi = self.grad_input
+        if gi.position.data == TPosition.GM and gi.format.data not in GRAD_INPUT_FORMATS:
+            raise VerifyException(
+                f"{kind} grad_input must be in format NDC1HWC0 or NCDHW, got {gi.format.data}"
+            )
+        expect_conv_type(kind, "grad_input", gi, gi.format.data, (f16, bf16))
+        et = self.weight.element_type
+        for role, ct in (("grad_output", self.grad_output), ("grad_input", gi)):
+            if ct.element_type != et:
+                raise VerifyException(
+                    f"{kind} {role} element type ({element_type_name(ct.element_type)}) must "
+                    f"equal the weight's ({element_type_name(et)}) (docs table 2)"
                 )

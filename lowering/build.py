@@ -13,8 +13,10 @@ level::
     }
 
 ``build_conv3d`` does the same for the forward convolution (``torch.nn.functional.conv3d``:
-``@conv3d(x, weight[, bias]) -> y`` around one ``ascend.conv3d``), with the same argument
-conventions and checks. Every rule a problem must obey lives in ``dialects/conv_shape.py``;
+``@conv3d(x, weight[, bias]) -> y`` around one ``ascend.conv3d``), and ``build_conv3d_input``
+for the input gradient (``torch.nn.grad.conv3d_input``: ``@conv3d_input(dy, weight) -> dx``
+around one ``ascend.conv3d_backprop_input``), with the same argument conventions and checks.
+Every rule a problem must obey lives in ``dialects/conv_shape.py``;
 this module only normalizes the argument conventions and reports what
 ``ConvBpFilterShape.errors()`` finds, as a :class:`ConvProblemError` with a one-line message,
 before any IR exists.
@@ -30,7 +32,12 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, bf16, f16, f32
 from xdsl.ir import Attribute, Block, Operation, Region
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
-from ascend_xdsl.dialects.op_level import BIAS_ELEMENT_TYPE, Conv3DBackpropFilterOp, Conv3DOp
+from ascend_xdsl.dialects.op_level import (
+    BIAS_ELEMENT_TYPE,
+    Conv3DBackpropFilterOp,
+    Conv3DBackpropInputOp,
+    Conv3DOp,
+)
 
 FUNC_NAME = "conv3d_bp_filter"
 """Symbol name of the function the builder emits (the kernel's entry point)."""
@@ -249,3 +256,59 @@ def build_conv3d(
         input_shape, weight_shape, stride, padding, dilation, groups, dtype
     )
     return build_forward_module(problem, bias)
+
+
+INPUT_GRAD_FUNC_NAME = "conv3d_input"
+"""The entry function of a dX module built by :func:`build_conv3d_input`."""
+
+
+def build_input_grad_module(problem: ConvBpFilterShape) -> ModuleOp:
+    """The op-level module of the input gradient of an already checked problem:
+    ``@conv3d_input(dy, weight) -> dx``, dx of the problem's input shape and all three of its
+    element type (the Conv3DBackpropInput API's combinations, docs table 2)."""
+    et = ELEMENT_TYPES[problem.dtype]
+    dy_type = MemRefType(et, problem.grad_output_shape)
+    w_type = MemRefType(et, problem.weight_shape)
+    block = Block(arg_types=[dy_type, w_type])
+    for arg, name in zip(block.args, ("dy", "w"), strict=True):
+        arg.name_hint = name
+    conv = Conv3DBackpropInputOp(
+        block.args[0],
+        block.args[1],
+        MemRefType(et, problem.input_shape),
+        input_size=problem.input_shape,
+        strides=problem.strides,
+        pads=problem.pads,
+        dilations=problem.dilations,
+        groups=problem.groups,
+    )
+    return _single_op_module(INPUT_GRAD_FUNC_NAME, block, conv, "dx")
+
+
+def build_conv3d_input(
+    input_size: Sequence[int],
+    weight_shape: Sequence[int],
+    grad_output_shape: Sequence[int],
+    stride: IntOrSeq = 1,
+    padding: IntOrSeq = 0,
+    dilation: IntOrSeq = 1,
+    groups: int = 1,
+    dtype: str = "f16",
+) -> ModuleOp:
+    """The op-level module of ``torch.nn.grad.conv3d_input(input_size, weight, grad_output,
+    stride, padding, dilation, groups)`` for the shapes given: ``input_size`` is the forward
+    input's (N, Cin, D, H, W), ``weight_shape`` (Cout, Cin/groups, kD, kH, kW) and
+    ``grad_output_shape`` dy's, which must be the one the other arguments imply. Argument
+    conventions and the one-line :class:`ConvProblemError` are those of
+    :func:`build_conv3d_bp_filter`."""
+    problem = shape_from_torch_args(
+        input_size, weight_shape, stride, padding, dilation, groups, dtype
+    )
+    dy_shape = _shape5("grad_output shape", grad_output_shape)
+    if dy_shape != problem.grad_output_shape:
+        raise ConvProblemError(
+            f"grad_output shape {list(dy_shape)} does not match "
+            f"{list(problem.grad_output_shape)} implied by input_size, weight and the stride, "
+            "padding and dilation"
+        )
+    return build_input_grad_module(problem)

@@ -17,7 +17,11 @@ strides, pads, dilations, groups and an already attached tiling are carried over
 The forward ``ascend.conv3d`` gets the same treatment with the Conv3D API's formats
 (hicann/asc-devkit docs ``Conv3D使用说明.md`` table 1): x into NDC1HWC0, the weight into
 FRACTAL_Z_3D (in its 16-bit type, with the groups), the bias into ND, and y from NDC1HWC0 back
-into its NCDHW memref.
+into its NCDHW memref. The input gradient ``ascend.conv3d_backprop_input`` gets the formats of
+the Conv3DBackpropInput API (docs ``Conv3DBackpropInput使用说明.md`` table 1): dy into
+NDC1HWC0, the weight into FRACTAL_Z_3D (with the groups), dX from NDC1HWC0 back into its NCDHW
+memref (the table's GradInput format; the API also writes NCDHW, through a workspace, which the
+compiler does not use).
 A conv that is already on ``!ascend.gm_tensor`` operands is left alone, so the pass is
 idempotent. The next pass is ``ascend-tile-conv3d-bp-filter``.
 """
@@ -40,7 +44,7 @@ from xdsl.pattern_rewriter import (
 
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.format_level import TransDataOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DBackpropInputOp, Conv3DOp
 from ascend_xdsl.dialects.types import GmTensorType
 
 
@@ -117,14 +121,45 @@ class LegalizeConv3DFormats(RewritePattern):
         rewriter.replace(op, [*converts, conv, back], [back.result])
 
 
+class LegalizeConv3DInputFormats(RewritePattern):
+    """Wrap an op-level conv3d_backprop_input in trans_data to and from the
+    Conv3DBackpropInput API's formats."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv3DBackpropInputOp, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op.result.type, MemRefType):
+            return  # already at the format level
+        dx_type = op.result.type
+        groups = op.groups.value.data
+        dy5 = _to_format(op.dy, ConvFormat.NDC1HWC0)
+        w5 = _to_format(op.weight, ConvFormat.FRACTAL_Z_3D, groups)
+        conv = Conv3DBackpropInputOp(
+            dy5.result,
+            w5.result,
+            GmTensorType(ConvFormat.NDC1HWC0, dx_type.get_shape(), dx_type.element_type),
+            input_size=op.input_size.get_values(),
+            strides=op.strides.get_values(),
+            pads=op.pads.get_values(),
+            dilations=op.dilations.get_values(),
+            groups=groups,
+            tiling=op.tiling,
+        )
+        conv.result.name_hint = _hint(op.result, "5")
+        back = TransDataOp(conv.result, dx_type)
+        back.result.name_hint = op.result.name_hint
+        rewriter.replace(op, [dy5, w5, conv, back], [back.result])
+
+
 @dataclass(frozen=True)
 class LegalizeFormatsPass(ModulePass):
-    """Op level → format level: explicit trans_data around every conv (dW and forward)."""
+    """Op level → format level: explicit trans_data around every conv (dW, forward, dX)."""
 
     name = "ascend-legalize-formats"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LegalizeConvFormats(), LegalizeConv3DFormats()]),
+            GreedyRewritePatternApplier(
+                [LegalizeConvFormats(), LegalizeConv3DFormats(), LegalizeConv3DInputFormats()]
+            ),
             apply_recursively=False,
         ).rewrite_module(op)

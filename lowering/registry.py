@@ -42,6 +42,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "ascend_xdsl.passes.tile_conv3d_bp_filter", "TileConv3DBpFilterPass"
     ),
     "ascend-tile-conv3d": _lazy("ascend_xdsl.passes.tile_conv3d", "TileConv3DPass"),
+    "ascend-tile-conv3d-bp-input": _lazy(
+        "ascend_xdsl.passes.tile_conv3d_bp_input", "TileConv3DBpInputPass"
+    ),
     "convert-conv-to-ascend-api": _lazy(
         "ascend_xdsl.lowering.convert_conv_to_api", "ConvertConvToAscendApiPass"
     ),

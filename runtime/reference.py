@@ -1,4 +1,5 @@
-"""Plain numpy references of Conv3DBackpropFilter (dW) and of the forward Conv3D.
+"""Plain numpy references of Conv3DBackpropFilter (dW), of the forward Conv3D and of
+Conv3DBackpropInput (dX).
 
 For each group (the formula of hicann/ops-nn ``conv/conv3d_backprop_filter_v2/README.md``, with
 the padding and dilation the kernel applies)::
@@ -9,7 +10,10 @@ the padding and dilation the kernel applies)::
 with out-of-range X counted as 0. This is the ``--check`` reference of the runtime and the
 oracle of the tests, so it deliberately shares nothing with the lowering, the tiler or the
 formats: logical NCDHW arrays in, a logical (Cout, Cin/g, kD, kH, kW) float32 array out.
-The forward convolution (``conv3d_reference``) follows the same rules and shares nothing either.
+The forward convolution (``conv3d_reference``) follows the same rules and shares nothing either;
+so does dX (``conv3d_input_reference``), written as the scatter it is rather than as a
+convolution of a dilated dy, so that it checks the lowering's transposed-convolution view
+instead of repeating it.
 Inputs (float16 or ml_dtypes.bfloat16) are widened to float32 first and every product is
 accumulated in float32, matching the fp32 L0C of the cube unit.
 """
@@ -221,3 +225,60 @@ def conv3d_reference(
     if bias is not None:
         y = y + bias.astype(accumulate).reshape(1, cout, 1, 1, 1)
     return np.ascontiguousarray(y)
+
+
+def conv3d_input_reference(
+    input_size: tuple[int, int, int, int, int],
+    weight: np.ndarray,
+    dy: np.ndarray,
+    stride: Triple = (1, 1, 1),
+    padding6: Pads6 = (0, 0, 0, 0, 0, 0),
+    dilation: Triple = (1, 1, 1),
+    groups: int = 1,
+    accumulate: type[np.floating] = np.float32,
+) -> np.ndarray:
+    """dX (``input_size``: N, Cin, D, H, W) from a weight (Cout, Cin/g, kD, kH, kW) and dy
+    (N, Cout, Do, Ho, Wo), ``torch.nn.grad.conv3d_input``: every dy element sends
+    ``W[co, ci, tap] · dY[n, co, o]`` back to the input position the forward convolution read
+    it from, ``o·s − p_lo + tap·dil``, per group; positions in the padding are dropped. Sums
+    in ``accumulate`` and returns it (the caller rounds to the output type).
+
+    Vectorised: one GEMM per kernel tap, (Cin/g, Cout/g) × (Cout/g, N·Do·Ho·Wo) per group,
+    added into the tap's strided window of a zero-padded dX, which is cropped at the end."""
+    if len(input_size) != 5 or weight.ndim != 5 or dy.ndim != 5:
+        raise ValueError(
+            f"input_size, weight and dy must be 5-D, got {tuple(input_size)}, {weight.shape} "
+            f"and {dy.shape}"
+        )
+    n, cin, di, hi, wi = input_size
+    cout, cin_g, kd, kh, kw = weight.shape
+    if groups < 1 or cin % groups or cout % groups or cin // groups != cin_g:
+        raise ValueError(f"groups={groups} does not fit Cin={cin}, Cout={cout}, Cin/g={cin_g}")
+    do, ho, wo = dy.shape[2:]
+    for axis, (size, k, o) in enumerate(zip((di, hi, wi), (kd, kh, kw), (do, ho, wo), strict=True)):
+        lo, hi_pad = padding6[2 * axis], padding6[2 * axis + 1]
+        expect = (size + lo + hi_pad - dilation[axis] * (k - 1) - 1) // stride[axis] + 1
+        if o != expect:
+            raise ValueError(f"dy spatial axis {axis} is {o}, input_size {size} gives {expect}")
+    if dy.shape[:2] != (n, cout):
+        raise ValueError(f"dy shape {dy.shape} does not match input_size / weight (N, Cout)")
+    pf, pb, pu, pd, pl, pr = padding6
+    (sd, sh, sw), (dd, dh, dw) = stride, dilation
+    # (group, Cin/g, N, D+pads, H+pads, W+pads): the padded dX every tap scatters into.
+    dxp = np.zeros((groups, cin_g, n, di + pf + pb, hi + pu + pd, wi + pl + pr), dtype=accumulate)
+    wg = weight.astype(accumulate).reshape(groups, cout // groups, cin_g, kd, kh, kw)
+    dyg = dy.astype(accumulate).reshape(n, groups, cout // groups, do * ho * wo)
+    dyg = np.ascontiguousarray(dyg.transpose(1, 2, 0, 3)).reshape(groups, cout // groups, -1)
+    with threadpool_limits(limits=1, user_api="blas"), np.errstate(invalid="ignore"):
+        for tap in range(kd * kh * kw):
+            a, b, c = np.unravel_index(tap, (kd, kh, kw))
+            # (g, Cin/g, Cout/g) @ (g, Cout/g, P): what this tap sends back from each position.
+            part = np.matmul(wg[..., a, b, c].transpose(0, 2, 1), dyg)
+            dxp[
+                ...,
+                a * dd : a * dd + sd * (do - 1) + 1 : sd,
+                b * dh : b * dh + sh * (ho - 1) + 1 : sh,
+                c * dw : c * dw + sw * (wo - 1) + 1 : sw,
+            ] += part.reshape(groups, cin_g, n, do, ho, wo)
+    dx = dxp[..., pf : pf + di, pu : pu + hi, pl : pl + wi]
+    return np.ascontiguousarray(dx.transpose(2, 0, 1, 3, 4, 5).reshape(n, cin, di, hi, wi))
