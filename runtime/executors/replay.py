@@ -190,6 +190,39 @@ def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
     return np.array(limits, dtype=np.int64), tensors
 
 
+MERGED = -1
+"""``(MERGED, regs, plan)``: the gathers of ``regs`` as one take (``semantics.merge_gathers``)."""
+
+
+def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """``log`` with each run of gathers between two data_copies (the mirror unchanged) made one
+    take at the run's first gather: a thin layer issues thousands of small gathers, and one
+    numpy call each was a large part of its replay. Gathers that cannot be merged stay."""
+    steps: list[tuple[Any, ...]] = []
+    run: list[tuple[int, tuple[Any, ...]]] = []
+
+    def flush() -> None:
+        if len(run) < 2:
+            return
+        plan = ins.merge_gathers([(step[2], step[3]) for _, step in run])
+        if plan is None:
+            return
+        first = run[0][0]
+        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan)
+        for position, _ in run[1:]:
+            steps[position] = ()
+
+    for step in log:
+        if step[0] == GATHER:
+            run.append((len(steps), step))
+        elif step[0] == COPY:
+            flush()
+            run = []
+        steps.append(step)
+    flush()
+    return [step for step in steps if step]
+
+
 def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Sequence[int]) -> None:
     """Run ``log`` (the first core's numpy steps) with the GM offsets ``offsets``, on the
     first core's L1 mirror (zeroed first where its data_copies wrote, as a fresh core's)."""
@@ -198,10 +231,18 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
     mirror[lo // 2 : (hi + 1) // 2] = 0
     regs: list[Any] = [None] * record._regs
     gm = 0
-    gather, data_copy, fixpipe = ins.load3d_gather, ins.data_copy_g, ins.fixpipe_g
+    gather, merged, data_copy, fixpipe = (
+        ins.load3d_gather,
+        ins.merged_gathers,
+        ins.data_copy_g,
+        ins.fixpipe_g,
+    )
     for step in log:
         kind = step[0]
-        if kind == GATHER:
+        if kind == MERGED:
+            for reg, matrix in zip(step[1], merged(mirror, step[2]), strict=True):
+                regs[reg] = matrix
+        elif kind == GATHER:
             regs[step[1]] = gather(mirror, step[2], step[3])
         elif kind == MATMUL:
             _, reg, a, (am, ak), b, (bk, bn) = step
@@ -272,7 +313,7 @@ class Replayer:
         if record.log is None:
             self.record = self.log = None
             return
-        self.record, self.log = record, record.log
+        self.record, self.log = record, merge(record.log)
         self._limits, self._tensors = _gm_limits(record.log)
         self._sizes = [t.data.size for t in self._tensors]
 
