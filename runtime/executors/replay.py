@@ -30,6 +30,7 @@ for bit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,8 +55,10 @@ from ascend_xdsl.runtime.machine.core import (
 from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, Machine, Signature
 from ascend_xdsl.runtime.machine.values import Buffer
 
-_MAX_MISSES = 2
-"""Cores of a launch that may be recorded again because they did not replay the record."""
+_MAX_RECORDS = 4
+"""Recorded cores kept per launch (each holds its core's memories and its log)."""
+_MAX_MISSES = 4
+"""Cores in a row that replayed no record after which a launch stops trying."""
 
 _DATA_COPY, _FIXPIPE = instructions.DATA_COPY, instructions.FIXPIPE
 
@@ -264,10 +267,24 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
             gm += 1
 
 
+@dataclass(eq=False)
+class _Record:
+    """A recorded core whose run can be replayed: its stream's keys (buffers named by the
+    launch's first core's), its merged log and the GM offsets' limits."""
+
+    core: RecordingCore
+    keys: list[tuple[Any, ...]]
+    log: list[tuple[Any, ...]]
+    limits: np.ndarray
+    tensors: list[Any]
+    sizes: list[int]
+
+
 class Replayer:
-    """One data launch's cores, the first recorded and the rest replayed where they issue
-    the same instructions (see the module docstring). ``make`` and ``run`` are the launch
-    loop's (``runtime/executors/launch.py``)."""
+    """One data launch's cores: the first recorded, a later one replayed when it issues the
+    instructions of a recorded core, else run and recorded (up to :data:`_MAX_RECORDS`; see
+    the module docstring). ``make`` and ``run`` are the launch loop's
+    (``runtime/executors/launch.py``)."""
 
     def __init__(
         self,
@@ -280,14 +297,14 @@ class Replayer:
     ) -> None:
         self.kernel, self.args, self.target, self.budget = kernel, args, target, budget
         self.pool, self.bounded = pool, bounded
-        self.record: RecordingCore | None = None
-        self.log: list[tuple[Any, ...]] | None = None
-        self._limits: np.ndarray | None = None
-        self._tensors: list[Any] = []
-        self._sizes: list[int] = []
-        self.replayed = 0
+        self.first: RecordingCore | None = None
+        """The launch's first core: the stream cores hand out its buffers."""
+        self.records: list[_Record] = []
+        self.trying = True
+        """Whether later cores are run on a StreamCore first (off after too many misses)."""
         self.misses = 0
-        """Cores replayed so far (the tests read it)."""
+        self.replayed = 0
+        """Cores replayed so far."""
 
     def _core(self, block: int) -> Core:
         core = Core(block, self.target, None, None, self.budget, self.pool)
@@ -301,21 +318,37 @@ class Replayer:
 
     def make(self, block: int, timeline: Timeline | None) -> Machine:
         assert timeline is None
-        if block == 0:
-            return self._recording(block)
-        if self.log is None:
+        if self.first is None:
+            self.first = self._recording(block)
+            return self.first
+        if not (self.trying and self.records):
             return self._core(block)
-        assert self.record is not None
-        return StreamCore(block, self.budget, self.record)
+        return StreamCore(block, self.budget, self.first)
 
-    def _adopt(self, record: RecordingCore) -> None:
-        """Replay later cores after ``record`` if its run can be replayed."""
-        if record.log is None:
-            self.record = self.log = None
+    def _adopt(self, core: RecordingCore) -> None:
+        """Keep ``core``'s record if its run can be replayed."""
+        if core.log is None:
             return
-        self.record, self.log = record, merge(record.log)
-        self._limits, self._tensors = _gm_limits(record.log)
-        self._sizes = [t.data.size for t in self._tensors]
+        assert self.first is not None
+        # Name its buffers as the stream cores do: by the first core's buffers.
+        names = {
+            id(mine): first
+            for mine, first in zip(core.allocated, self.first.allocated, strict=False)
+        }
+        if len(core.allocated) != len(self.first.allocated):
+            return
+
+        def named(value: Any) -> Any:
+            if type(value) is tuple:
+                return tuple(names.get(id(v), v) for v in value)
+            return names.get(id(value), value)
+
+        keys = core.stream.keys
+        if core is not self.first:
+            keys = [tuple(named(v) for v in key) for key in keys]
+        limits, tensors = _gm_limits(core.log)
+        sizes = [t.data.size for t in tensors]
+        self.records.append(_Record(core, keys, merge(core.log), limits, tensors, sizes))
 
     def run(self, machine: Machine) -> None:
         if isinstance(machine, RecordingCore):
@@ -328,39 +361,49 @@ class Replayer:
         budget = self.budget
         left, look_at, loop = budget.left, budget._look_at, budget.loop
         self.kernel.run(machine, self.args)
-        if self._replayable(machine):
-            assert self.record is not None and self.log is not None
-            replay(self.record, self.log, machine.stream.offsets)
+        record = self._match(machine)
+        if record is not None:
+            replay(record.core, record.log, machine.stream.offsets)
             self.replayed += 1
+            self.misses = 0
             return
-        # Not the recorded instructions: run the core for real, and record it, so that the
-        # cores after it (e.g. all but a first short one) replay its run; after two misses
-        # in a row the launch stops trying.
+        # Not a recorded core's instructions: run the core for real (the budget it drew
+        # given back), recorded while there is room, so that the cores after it (e.g. all
+        # but a first and a last shorter one) may replay it; after a few misses in a row
+        # the launch stops trying.
         budget.left, budget._look_at, budget.loop = left, look_at, loop
         self.misses += 1
-        if self.misses > _MAX_MISSES:
-            real: Machine = self._core(machine.block_idx)
-            self.record = self.log = None
-            machine.real = real
-            self.kernel.run(real, self.args)
-            return
-        record = self._recording(machine.block_idx)
-        machine.real = record
-        self.kernel.run(record, self.args)
-        self._adopt(record)
+        if self.misses >= _MAX_MISSES:
+            self.trying = False
+        if len(self.records) < _MAX_RECORDS:
+            real: Machine = self._recording(machine.block_idx)
+        else:
+            real = self._core(machine.block_idx)
+        machine.real = real
+        self.kernel.run(real, self.args)
+        if isinstance(real, RecordingCore):
+            self._adopt(real)
 
-    def _replayable(self, machine: StreamCore) -> bool:
-        record = self.record
-        assert record is not None and self._limits is not None
-        if not machine.same_buffers or machine._allocated != len(record.specs):
-            return False
-        if machine.stream.keys != record.stream.keys:
-            return False
-        offsets = np.fromiter(machine.stream.offsets, np.int64, len(machine.stream.offsets))
-        if offsets.size != self._limits.size:
-            return False
-        sizes_same = all(t.data.size == n for t, n in zip(self._tensors, self._sizes, strict=True))
-        return sizes_same and bool((offsets >= 0).all() and (offsets <= self._limits).all())
+    def _match(self, machine: StreamCore) -> _Record | None:
+        """The record whose instructions ``machine`` issued, with its GM offsets inside their
+        tensors, if any."""
+        if not machine.same_buffers or self.first is None:
+            return None
+        if machine._allocated != len(self.first.specs):
+            return None
+        keys, offsets = machine.stream.keys, machine.stream.offsets
+        for record in self.records:
+            if len(record.keys) != len(keys) or record.limits.size != len(offsets):
+                continue
+            if record.keys != keys:
+                continue
+            if any(t.data.size != n for t, n in zip(record.tensors, record.sizes, strict=True)):
+                return None
+            gm = np.fromiter(offsets, np.int64, len(offsets))
+            if (gm >= 0).all() and (gm <= record.limits).all():
+                return record
+            return None
+        return None
 
 
 def replaying(kernel: CompiledKernel | None, timed: bool, sanitizer: object) -> bool:
