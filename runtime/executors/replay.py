@@ -37,6 +37,7 @@ import numpy as np
 
 from ascend_xdsl.hw import HwConfig, instructions
 from ascend_xdsl.hw.instructions import Instruction
+from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.cost.timing import Timeline
 from ascend_xdsl.runtime.executors.compiled import CompiledKernel
 from ascend_xdsl.runtime.machine import semantics as ins
@@ -194,7 +195,10 @@ def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
 
 
 MERGED = -1
-"""``(MERGED, regs, plan)``: the gathers of ``regs`` as one take (``semantics.merge_gathers``)."""
+"""``(MERGED, regs, plan, out)``: the gathers of ``regs`` as one take
+(``semantics.merge_gathers``) into ``out``. In a merged log a MATMUL step also ends with
+the array its product is written into: a replay reuses its record's arrays, where fresh
+ones cost their page faults every time."""
 
 
 def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -211,7 +215,8 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         if plan is None:
             return
         first = run[0][0]
-        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan)
+        out = np.empty((plan[0].size, FRACTAL), np.float32)
+        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out)
         for position, _ in run[1:]:
             steps[position] = ()
 
@@ -221,6 +226,9 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         elif step[0] == COPY:
             flush()
             run = []
+        elif step[0] == MATMUL:
+            (m, _), (_, n) = step[3], step[5]
+            step = (*step, np.empty((m, n), np.float32))
         steps.append(step)
     flush()
     return [step for step in steps if step]
@@ -234,6 +242,7 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
     mirror[lo // 2 : (hi + 1) // 2] = 0
     regs: list[Any] = [None] * record._regs
     gm = 0
+    matmul = np.matmul
     gather, merged, data_copy, fixpipe = (
         ins.load3d_gather,
         ins.merged_gathers,
@@ -243,13 +252,13 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
     for step in log:
         kind = step[0]
         if kind == MERGED:
-            for reg, matrix in zip(step[1], merged(mirror, step[2]), strict=True):
+            for reg, matrix in zip(step[1], merged(mirror, step[2], step[3]), strict=True):
                 regs[reg] = matrix
         elif kind == GATHER:
             regs[step[1]] = gather(mirror, step[2], step[3])
         elif kind == MATMUL:
-            _, reg, a, (am, ak), b, (bk, bn) = step
-            regs[reg] = regs[a][:am, :ak] @ regs[b][:bk, :bn]
+            _, reg, a, (am, ak), b, (bk, bn), out = step
+            regs[reg] = matmul(regs[a][:am, :ak], regs[b][:bk, :bn], out)
         elif kind == ADD:
             _, tile, m, n, product = step
             regs[tile][:m, :n] += regs[product]

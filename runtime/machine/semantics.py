@@ -254,12 +254,16 @@ def merge_gathers(gathers: Sequence[tuple[int, Load3d]]) -> MergedGathers | None
     return np.concatenate(index), np.concatenate(pads) if pads else None, spans
 
 
-def merged_gathers(src: np.ndarray, plan: MergedGathers) -> list[np.ndarray]:
+def merged_gathers(
+    src: np.ndarray, plan: MergedGathers, out: np.ndarray | None = None
+) -> list[np.ndarray]:
     """The matrices of the gathers of ``plan`` (:func:`merge_gathers`) from the flat ``src``:
     the same values, shapes and strides as :func:`load3d_gather` gives one by one (each
-    matrix is a view of the one take's rows)."""
+    matrix is a view of the one take's rows, written into ``out`` when given: an
+    ``(len(index), 16)`` array of ``src``'s type)."""
     index, pad, spans = plan
-    rows = src[: src.size - src.size % FRACTAL].reshape(-1, FRACTAL).take(index, 0, mode="clip")
+    rows = src[: src.size - src.size % FRACTAL].reshape(-1, FRACTAL)
+    rows = rows.take(index, 0, out=out, mode="clip")
     if pad is not None:
         rows[pad] = 0
     matrices = []
