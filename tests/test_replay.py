@@ -9,6 +9,7 @@ instruction)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -99,3 +100,26 @@ def test_observed_runs_execute_every_instruction(
     assert result.cost is not None
     assert result.grad_weight.tobytes() == interpret(module, HW, x, dy).tobytes()
     assert count[0] > 0
+
+
+def test_a_record_too_large_to_hold_is_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = shape_from_torch_args(*LAYERS["x3d-dw"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    replayed = interpret(module, HW, x, dy)
+    count = _count_replays(monkeypatch)
+    monkeypatch.setattr(replay, "_MAX_BYTES", 1024)
+    assert interpret(module, HW, x, dy).tobytes() == replayed.tobytes()
+    assert count[0] == 0
+
+
+def test_threads_replay_their_own_launches() -> None:
+    """The records live in one launch: runs in threads at once give their own bits."""
+    problems = [shape_from_torch_args(*LAYERS[n], "f16") for n in ("x3d-dw", "grouped")]
+    modules = [compiled_levels(p, HW, "heuristic", None, "")["hw"] for p in problems]
+    inputs = [random_inputs(p, 4) for p in problems]
+    alone = [interpret(m, HW, *xs).tobytes() for m, xs in zip(modules, inputs, strict=True)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [pool.submit(interpret, modules[i % 2], HW, *inputs[i % 2]) for i in range(8)]
+        results = [f.result().tobytes() for f in futures]
+    assert results == [alone[i % 2] for i in range(8)]

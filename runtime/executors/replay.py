@@ -58,6 +58,9 @@ from ascend_xdsl.runtime.machine.values import Buffer
 
 _MAX_RECORDS = 4
 """Recorded cores kept per launch (each holds its core's memories and its log)."""
+_MAX_BYTES = 128 << 20
+"""The bytes of matrices the records of one launch may hold (a core whose replay would
+take more runs instruction by instruction: large layers gain little from a replay)."""
 _MAX_MISSES = 4
 """Cores in a row that replayed no record after which a launch stops trying."""
 
@@ -234,6 +237,18 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return [step for step in steps if step]
 
 
+def _volume(log: Sequence[tuple[Any, ...]]) -> int:
+    """The bytes of the matrices a replay of the merged ``log`` holds until it ends (every
+    register lives as long as the replay)."""
+    volume = 0
+    for step in log:
+        if step[0] in (MERGED, MATMUL):
+            volume += step[-1].nbytes
+        elif step[0] == GATHER:
+            volume += step[3].m_ext * step[3].k_ext * 4
+    return volume
+
+
 def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Sequence[int]) -> None:
     """Run ``log`` (the first core's numpy steps) with the GM offsets ``offsets``, on the
     first core's L1 mirror (zeroed first where its data_copies wrote, as a fresh core's)."""
@@ -312,6 +327,8 @@ class Replayer:
         self.trying = True
         """Whether later cores are run on a StreamCore first (off after too many misses)."""
         self.misses = 0
+        self.volume = 0
+        """The bytes the kept records' replays hold (:func:`_volume`)."""
         self.replayed = 0
         """Cores replayed so far."""
 
@@ -355,9 +372,14 @@ class Replayer:
         keys = core.stream.keys
         if core is not self.first:
             keys = [tuple(named(v) for v in key) for key in keys]
+        log = merge(core.log)
+        volume = _volume(log)
+        if self.volume + volume > _MAX_BYTES:
+            return  # a large core: its replay would hold too much at once
+        self.volume += volume
         limits, tensors = _gm_limits(core.log)
         sizes = [t.data.size for t in tensors]
-        self.records.append(_Record(core, keys, merge(core.log), limits, tensors, sizes))
+        self.records.append(_Record(core, keys, log, limits, tensors, sizes))
 
     def run(self, machine: Machine) -> None:
         if isinstance(machine, RecordingCore):
