@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ascend_xdsl.hw import load
+from ascend_xdsl.hw import instructions, load
 from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret, random_inputs
 from ascend_xdsl.runtime.executors import replay
@@ -123,3 +123,18 @@ def test_threads_replay_their_own_launches() -> None:
         futures = [pool.submit(interpret, modules[i % 2], HW, *inputs[i % 2]) for i in range(8)]
         results = [f.result().tobytes() for f in futures]
     assert results == [alone[i % 2] for i in range(8)]
+
+
+def test_an_instruction_outside_the_recorded_set_stops_the_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A core that runs an instruction whose steps the log does not record (here: mmad taken
+    out of the set) is not replayed: its later cores run instruction by instruction."""
+    problem = shape_from_torch_args(*LAYERS["grouped"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    replayed = interpret(module, HW, x, dy)
+    count = _count_replays(monkeypatch)
+    monkeypatch.setattr(replay, "RECORDED", replay.RECORDED - {instructions.MMAD})
+    assert interpret(module, HW, x, dy).tobytes() == replayed.tobytes()
+    assert count[0] == 0

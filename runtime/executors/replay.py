@@ -64,6 +64,21 @@ take more runs instruction by instruction: large layers gain little from a repla
 _MAX_MISSES = 4
 """Cores in a row that replayed no record after which a launch stops trying."""
 
+RECORDED = frozenset(
+    {
+        instructions.DATA_COPY,
+        instructions.LOAD3D,
+        instructions.MMAD,
+        instructions.FIXPIPE,
+        instructions.SET_FLAG,
+        instructions.WAIT_FLAG,
+        instructions.PIPE_BARRIER,
+    }
+)
+"""The instructions whose numpy steps ``Core.log`` records (their fast paths; their other
+paths drop the log) or that move no data. Any other instruction a core runs (a load2d, an
+instruction added later) drops the log, so a new instruction is never skipped by a replay."""
+
 _DATA_COPY, _FIXPIPE = instructions.DATA_COPY, instructions.FIXPIPE
 
 
@@ -133,8 +148,21 @@ class RecordingCore(Core):
     def handler(self, spec: Instruction) -> Handler:
         noting = self._noting.get(spec)
         if noting is None:
-            noting = self._noting[spec] = self.stream.noting(spec, super().handler(spec))
+            inner = super().handler(spec)
+            if spec not in RECORDED:
+                inner = self._unrecorded(inner)
+            noting = self._noting[spec] = self.stream.noting(spec, inner)
         return noting
+
+    def _unrecorded(self, inner: Handler) -> Handler:
+        """``inner``, for an instruction whose steps the log does not record: running one
+        drops the log (the core cannot be replayed)."""
+
+        def dropping(*operands: Any) -> None:
+            self.log = None
+            inner(*operands)
+
+        return dropping
 
 
 class StreamCore:
