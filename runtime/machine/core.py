@@ -30,6 +30,13 @@ first. L0C works the same way: an ``mmad`` that initialises whole fractals leave
 as the owed Nz tile, later ``mmad``s of the same geometry add into it, and the ``fixpipe`` that
 reads it writes the bytes first. The owed bytes are the very values the instructions computed,
 so this is exact: memory reads the same as if every instruction had written its bytes at once.
+
+The replay log. When ``Core.log`` is a list (``runtime/executors/replay.py`` sets it on a
+launch's recorded cores), the fast paths above append their numpy steps to it (the data_copy
+into the mirror, the gather, the product and its accumulation into an owed L0C tile, the
+fixpipe of an owed tile), naming the matrices by registers; every other path (bytes written
+or unpacked, the mirror switched off, a load2d) sets it to None, as the core then cannot be
+replayed. Recording changes nothing the core computes.
 """
 
 from __future__ import annotations
