@@ -55,7 +55,7 @@ from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw.cost_figures import cost_figures
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.cost.timing import Timeline
-from ascend_xdsl.runtime.executors import api_sim, compiled
+from ascend_xdsl.runtime.executors import api_sim, compiled, replay
 from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
 from ascend_xdsl.runtime.executors.launch import new_report, run_blocks
 from ascend_xdsl.runtime.machine.budget import Budget
@@ -188,6 +188,13 @@ class AscendFunctions(InterpreterFunctions):
             self.sanitizer.new_launch()
 
         bounded: dict[Any, Any] = {}  # the bounds check's memo, shared by the cores
+
+        if replay.replaying(kernel, self.timed, self.sanitizer):
+            assert kernel is not None
+            replayer = replay.Replayer(kernel, args, self.target, self.budget, pool, bounded)
+            blocks = op.blocks.value.data
+            run_blocks(op, blocks, self.budget, replayer.make, replayer.run, None, self.progress)
+            return ()
 
         def make(block: int, timeline: Timeline | None) -> Machine:
             core = Core(block, self.target, self.sanitizer, timeline, self.budget, pool)

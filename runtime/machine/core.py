@@ -30,6 +30,13 @@ first. L0C works the same way: an ``mmad`` that initialises whole fractals leave
 as the owed Nz tile, later ``mmad``s of the same geometry add into it, and the ``fixpipe`` that
 reads it writes the bytes first. The owed bytes are the very values the instructions computed,
 so this is exact: memory reads the same as if every instruction had written its bytes at once.
+
+The replay log. When ``Core.log`` is a list (``runtime/executors/replay.py`` sets it on a
+launch's recorded cores), the fast paths above append their numpy steps to it (the data_copy
+into the mirror, the gather, the product and its accumulation into an owed L0C tile, the
+fixpipe of an owed tile), naming the matrices by registers; every other path (bytes written
+or unpacked, the mirror switched off, a load2d) sets it to None, as the core then cannot be
+replayed. Recording changes nothing the core computes.
 """
 
 from __future__ import annotations
@@ -83,6 +90,8 @@ class _Tile:
     """The element type the instruction wrote, which the owed bytes are in."""
     layout: str
     """The fractal layout of the bytes: "zz" (L0A), "zn" (L0B) or "nz" (L0C)."""
+    reg: int = -1
+    """The matrix's register in the core's replay log, when it records one."""
 
     def fractal_rows(self) -> tuple[int, int]:
         return self.matrix.shape[0] // FRACTAL, self.matrix.shape[1] // FRACTAL
@@ -91,6 +100,32 @@ class _Tile:
         if self.layout == "nz":
             return formats.to_nz(self.matrix).reshape(-1).astype(self.dtype, copy=False)
         return ins.l0_layout(self.matrix, self.layout == "zz", self.dtype)
+
+
+# The steps of a replay log (``Core.log``; ``runtime/executors/replay.py`` replays them).
+COPY = 0
+"""``(COPY, gm, mirror, dst_off, geometry, element_bytes)``: a data_copy into the L1 mirror
+(its GM offset is the instruction's own, from the stream)."""
+GATHER = 1
+"""``(GATHER, reg, first, geometry)``: a load3d's img2col gather from the mirror's element
+``first`` into register ``reg``."""
+MATMUL = 2
+"""``(MATMUL, reg, a_reg, a_shape, b_reg, b_shape)``: an mmad's product of the leading
+``a_shape`` and ``b_shape`` of two registers."""
+SET = 3
+"""``(SET, tile_reg, m, n, product_reg)``: an mmad writes its product into an owed L0C tile."""
+ADD = 4
+"""``(ADD, tile_reg, m, n, product_reg)``: an mmad adds its product into an owed L0C tile."""
+FIX = 5
+"""``(FIX, tile_reg, l0c_view, gm, geometry)``: a fixpipe of an owed L0C tile's values (its
+GM offset is the instruction's own, from the stream)."""
+
+
+def fixpipe_values(matrix: np.ndarray, g: Fixpipe) -> np.ndarray:
+    """The ``(blocks, m, 16)`` values a fixpipe reads from an owed L0C tile's matrix whose N
+    blocks are the fixpipe's (see ``Core._nz_values``)."""
+    block_rows = matrix[: g.m, : g.blocks * FRACTAL].reshape(g.m, g.blocks, FRACTAL)
+    return block_rows.transpose(1, 0, 2)
 
 
 class CorePool:
@@ -148,9 +183,14 @@ class Core(MachineBase):
         else:
             self.memory = CoreMemory(self.target)
             self._mirror = np.zeros(self.memory["L1"].size // 2, F32)
-        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray, int]] = {}
-        """Gathers from the mirror by (source address, geometry): the geometry, the matrix
-        and the end of the L1 bytes it read."""
+        self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray, int, int]] = {}
+        """Gathers from the mirror by (source address, geometry): the geometry, the matrix,
+        the end of the L1 bytes it read and the matrix's replay register."""
+        self.log: list[tuple[Any, ...]] | None = None
+        """When set (``runtime/executors/replay.py``), the numpy steps of the run's fast paths
+        are appended to it; any other step sets it back to None (the run cannot be replayed)."""
+        self._regs = 0
+        self._reg = -1
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
         self._l1_stale: tuple[int, int] | None = None
@@ -207,6 +247,7 @@ class Core(MachineBase):
     def _settle_l1(self) -> None:
         """Write the L1 bytes the mirror holds ahead of them (exact: they are 16-bit values)."""
         if self._l1_stale is not None:
+            self.log = None
             lo, hi = self._l1_stale
             assert self._mirror_dtype is not None
             view = self.memory.view("L1", lo, (hi - lo) // 2, self._mirror_dtype)
@@ -216,12 +257,13 @@ class Core(MachineBase):
     def _mirror_off(self) -> None:
         """L1 is written other than by a mirrored data_copy: bytes only from now on."""
         self._settle_l1()
+        self.log = None
         self._mirror_ok = False
         self._gathers.clear()
 
     def _forget_gathers(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
-        stale = [k for k, (_, _, end) in self._gathers.items() if k[0] < hi and lo < end]
+        stale = [k for k, v in self._gathers.items() if k[0] < hi and lo < v[2]]
         for key in stale:
             del self._gathers[key]
 
@@ -260,6 +302,7 @@ class Core(MachineBase):
     # -- owed L0 bytes ------------------------------------------------------------------------
 
     def _write_tile(self, memory: str, tile: _Tile) -> None:
+        self.log = None
         view = self.memory.view(memory, tile.addr, tile.matrix.size, tile.dtype)
         view[:] = tile.layout_bytes()
 
@@ -316,8 +359,10 @@ class Core(MachineBase):
             rows, cols = tile.fractal_rows()
             same_rows = cols_used == cols and rows_used <= rows
             if same_rows or (rows_used == 1 and cols_used <= cols):
+                self._reg = tile.reg
                 return tile.matrix[: shape[0], : shape[1]]
         self._settle(buf.memory, addr, end)
+        self.log = None
         return unpack(view, g)
 
     # -- buffers ------------------------------------------------------------------------------
@@ -364,6 +409,8 @@ class Core(MachineBase):
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
             ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
+            if self.log is not None:
+                self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
             stale = self._l1_stale
             self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
             w_lo, w_hi = self._l1_written
@@ -373,6 +420,7 @@ class Core(MachineBase):
             return
         if dst.memory == "L1":
             self._mirror_off()
+        self.log = None
         ins.data_copy_g(src.data, src_off, view, dst_off, g)
 
     def load3d(
@@ -410,20 +458,28 @@ class Core(MachineBase):
             gather = (s_addr, id(g))
             hit = self._gathers.get(gather)
             if hit is not None and hit[0] is g:
-                matrix = hit[1]
+                matrix, reg = hit[1], hit[3]
             else:
                 # The mirror holds the slot's elements from its address / 2 on, and the
                 # source's bounds were checked with the binding (``checked``).
+                reg = -1
                 if checked:
                     matrix = ins.load3d_gather(self._mirror, s_addr // 2, g)
+                    if self.log is not None:
+                        reg = self._regs
+                        self._regs += 1
+                        self.log.append((GATHER, reg, s_addr // 2, g))
                 else:
+                    self.log = None
                     base = s_addr // 2 - src_off  # the slot's first element in the mirror
                     mirror = self._mirror[base : base + sview.size]
                     matrix = ins.load3d_matrix(mirror, src_off, g)
                 if len(self._gathers) >= _MAX_GATHERS:
                     self._gathers.clear()
-                self._gathers[gather] = (g, matrix, s_addr + g.fmap_bytes)
+                self._gathers[gather] = (g, matrix, s_addr + g.fmap_bytes, reg)
         else:
+            self.log = None
+            reg = -1
             if src.memory == "L1":
                 self._settle_l1()
             matrix = ins.load3d_matrix(sview, src_off, g).astype(F32)
@@ -431,10 +487,11 @@ class Core(MachineBase):
             self._mirror_off()
         tiles = self._tiles.get(dst.memory)
         if tiles is None:
+            self.log = None
             dview[: g.out_elems] = ins.l0_layout(matrix, g.a_side, dview.dtype)
             return
         layout = "zz" if g.a_side else "zn"
-        self._owe(dst.memory, _Tile(d_addr, d_end, matrix, dview.dtype, layout))
+        self._owe(dst.memory, _Tile(d_addr, d_end, matrix, dview.dtype, layout, reg))
 
     def _bind_load3d(self, key: tuple[Any, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
         """Bind one set of load3d operand values (``values``: the static properties to the
@@ -490,6 +547,7 @@ class Core(MachineBase):
             self._settle_l1()
         if dst.memory == "L1":
             self._mirror_off()
+        self.log = None
         ins.load2d_g(src.slot(src_slot), src_off, dst.slot(dst_slot), dst_off, g)
 
     def mmad(
@@ -513,8 +571,16 @@ class Core(MachineBase):
         bound, g, av, bv, cv, a_addr, b_addr, c_addr = entry
         if self.observed:
             self._observe(op, MMAD, bound)
-        product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
-        self._accumulate(c, c_addr, cv, g, product, bool(init))
+        a_matrix = self._matrix(a, a_addr, av, g, "A")
+        a_reg = self._reg
+        b_matrix = self._matrix(b, b_addr, bv, g, "B")
+        product = a_matrix @ b_matrix
+        reg = -1
+        if self.log is not None:
+            reg = self._regs
+            self._regs += 1
+            self.log.append((MATMUL, reg, a_reg, a_matrix.shape, self._reg, b_matrix.shape))
+        self._accumulate(c, c_addr, cv, g, product, bool(init), reg)
 
     def _bind_mmad(self, key: tuple[Any, ...], a: Buffer, b: Buffer, c: Buffer) -> tuple[Any, ...]:
         """Bind one set of mmad operand values (``key``: them, the buffers ``a``, ``b`` and
@@ -532,7 +598,14 @@ class Core(MachineBase):
         return entry
 
     def _accumulate(
-        self, buf: Buffer, addr: int, view: np.ndarray, g: Mmad, product: np.ndarray, init: bool
+        self,
+        buf: Buffer,
+        addr: int,
+        view: np.ndarray,
+        g: Mmad,
+        product: np.ndarray,
+        init: bool,
+        reg: int = -1,
     ) -> None:
         """``C[:m, :n] (+)= product``: on the owed L0C tile when the mmad has its fractal
         geometry, as a new owed tile when it overwrites whole fractals, else on the bytes."""
@@ -544,12 +617,15 @@ class Core(MachineBase):
                 tile.matrix[: g.m, : g.n] = product
             else:
                 tile.matrix[: g.m, : g.n] += product
+            if self.log is not None:
+                self.log.append((SET if init else ADD, tile.reg, g.m, g.n, reg))
             return
         tiles = self._tiles.get(buf.memory)
         if tiles is not None and init and product.shape == shape:
-            self._owe(buf.memory, _Tile(addr, end, product, F32, "nz"))
+            self._owe(buf.memory, _Tile(addr, end, product, F32, "nz", reg))
             return
         self._settle(buf.memory, addr, end)
+        self.log = None
         ins.accumulate(view, product, g, init)
 
     def fixpipe(
@@ -580,6 +656,10 @@ class Core(MachineBase):
             values = self._nz_values(src.memory, s_addr, end, g)
             if values is None:
                 self._settle(src.memory, s_addr, end)
+        if values is None:
+            self.log = None
+        elif self.log is not None:
+            self.log.append((FIX, self._reg, src.slot(slot), dst, g))
         ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g, values)
         dst.written()
 
@@ -595,5 +675,5 @@ class Core(MachineBase):
         width = g.blocks * FRACTAL
         if g.src_step != rows * FRACTAL or g.m > rows or width > cols:
             return None
-        block_rows = tile.matrix[: g.m, :width].reshape(g.m, g.blocks, FRACTAL)
-        return block_rows.transpose(1, 0, 2)
+        self._reg = tile.reg
+        return fixpipe_values(tile.matrix, g)

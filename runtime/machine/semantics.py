@@ -32,6 +32,7 @@ Conventions:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import ml_dtypes
@@ -227,6 +228,49 @@ def load3d_gather(src: np.ndarray, src_off: int, g: Load3d) -> np.ndarray:
             rows.reshape(-1, unit)[pad] = 0
         matrix = rows.reshape(g.m_ext, g.k_ext)
     return matrix.T if g.transpose else matrix
+
+
+MergedGathers = tuple[np.ndarray, np.ndarray | None, list[tuple[int, int, Load3d]]]
+"""One take's worth of img2col gathers (:func:`merge_gathers`): the rows' index, the padding
+rows, and each gather's rows and geometry."""
+
+
+def merge_gathers(gathers: Sequence[tuple[int, Load3d]]) -> MergedGathers | None:
+    """The plan of the gathers ``load3d_gather(src, first, g)`` for each ``(first, g)`` of
+    ``gathers`` from one unchanged ``src``, as one take of whole C0 rows
+    (:func:`merged_gathers`); None if one of them does not gather whole C0 rows from a C0
+    boundary (or gathers an empty map)."""
+    index, pads, spans = [], [], []
+    row = 0
+    for first, g in gathers:
+        plan, lo, _, pad, unit = _plan_of(g)
+        if unit != FRACTAL or g.fmap_elems == 0 or first % FRACTAL:
+            return None
+        index.append(plan.reshape(-1) + (first // FRACTAL + lo))
+        if pad is not None:
+            pads.append(pad + row)
+        spans.append((row, row + plan.size, g))
+        row += plan.size
+    return np.concatenate(index), np.concatenate(pads) if pads else None, spans
+
+
+def merged_gathers(
+    src: np.ndarray, plan: MergedGathers, out: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """The matrices of the gathers of ``plan`` (:func:`merge_gathers`) from the flat ``src``:
+    the same values, shapes and strides as :func:`load3d_gather` gives one by one (each
+    matrix is a view of the one take's rows, written into ``out`` when given: an
+    ``(len(index), 16)`` array of ``src``'s type)."""
+    index, pad, spans = plan
+    rows = src[: src.size - src.size % FRACTAL].reshape(-1, FRACTAL)
+    rows = rows.take(index, 0, out=out, mode="clip")
+    if pad is not None:
+        rows[pad] = 0
+    matrices = []
+    for start, end, g in spans:
+        matrix = rows[start:end].reshape(g.m_ext, g.k_ext)
+        matrices.append(matrix.T if g.transpose else matrix)
+    return matrices
 
 
 def l0_layout(matrix: np.ndarray, transpose: bool, dtype: np.dtype | None = None) -> np.ndarray:

@@ -1,0 +1,471 @@
+"""Replay: the cores of a data launch that issue the same instructions as its first core run
+that core's recorded numpy steps instead of the per-instruction handlers.
+
+A thin layer's simulation is mostly the instructions' own Python (binding, the mirror and
+tile bookkeeping, a small numpy call each; docs/performance.md). The cores of one launch run
+one kernel that differs only in the block index, and on most cores the instructions differ
+only in their GM offsets. So, in an *unobserved* data run (no sanitizer, no timeline, the
+default iteration budget) of the compiled executor:
+
+* the launch's first core is a :class:`~ascend_xdsl.runtime.machine.core.Core` that runs
+  every instruction as usual and also records (``Core.log``) the numpy steps of its fast paths:
+  the data_copies into the float32 L1 mirror, the img2col gathers, the mmads' products and
+  their accumulation into owed L0C tiles, the fixpipes of those tiles. A step off those paths
+  (bytes written, the mirror switched off, a load2d, ...) drops the log: nothing is replayed;
+* each later core first runs the kernel on a :class:`StreamCore`, whose handlers only note
+  the instructions (their operands, the GM offsets apart) and do nothing else. If the noted
+  instructions are those of the first core, and every GM offset keeps its instruction inside
+  its tensor, the machine state the handlers would have seen is the first core's (the state
+  depends on the on-chip operands only, and the flags on the order of the flag instructions),
+  so the core's numpy steps are the first core's with its own GM offsets: they are replayed
+  (:func:`replay`), calling the same semantics functions (``runtime/machine/semantics.py``)
+  on arrays of the same shapes and strides, so the bits are the same. Otherwise the core runs
+  on a real Core (the budget it drew restored first), which reports any error as usual.
+
+The record and the streams live for one launch only (bounded by it; nothing is shared between
+threads or launches). ``tests/test_replay.py`` compares replayed and per-instruction runs bit
+for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ascend_xdsl.hw import HwConfig, instructions
+from ascend_xdsl.hw.instructions import Instruction
+from ascend_xdsl.hw.isa import FRACTAL
+from ascend_xdsl.runtime.cost.timing import Timeline
+from ascend_xdsl.runtime.executors.compiled import CompiledKernel
+from ascend_xdsl.runtime.machine import semantics as ins
+from ascend_xdsl.runtime.machine.budget import Budget
+from ascend_xdsl.runtime.machine.core import (
+    ADD,
+    COPY,
+    FIX,
+    GATHER,
+    MATMUL,
+    SET,
+    Core,
+    CorePool,
+    fixpipe_values,
+)
+from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, Machine, Signature
+from ascend_xdsl.runtime.machine.values import Buffer
+
+_MAX_RECORDS = 4
+"""Recorded cores kept per launch (each holds its core's memories and its log)."""
+_MAX_BYTES = 128 << 20
+"""The bytes of matrices the records of one launch may hold (a core whose replay would
+take more runs instruction by instruction: large layers gain little from a replay)."""
+_MAX_MISSES = 4
+"""Cores in a row that replayed no record after which a launch stops trying."""
+
+RECORDED = frozenset(
+    {
+        instructions.DATA_COPY,
+        instructions.LOAD3D,
+        instructions.MMAD,
+        instructions.FIXPIPE,
+        instructions.SET_FLAG,
+        instructions.WAIT_FLAG,
+        instructions.PIPE_BARRIER,
+    }
+)
+"""The instructions whose numpy steps ``Core.log`` records (their fast paths; their other
+paths drop the log) or that move no data. Any other instruction a core runs (a load2d, an
+instruction added later) drops the log, so a new instruction is never skipped by a replay."""
+
+_DATA_COPY, _FIXPIPE = instructions.DATA_COPY, instructions.FIXPIPE
+
+
+class _Stream:
+    """The instructions a core issued: ``keys`` (every operand but the GM offsets) and
+    ``offsets`` (the data_copies' and fixpipes' GM offsets, in order)."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[Any, ...]] = []
+        self.offsets: list[int] = []
+
+    def noting(self, spec: Instruction, inner: Handler | None) -> Handler:
+        """A handler that notes ``spec``'s instructions, then runs ``inner`` if given."""
+        keys, offsets = self.keys.append, self.offsets.append
+        if spec is _DATA_COPY:
+
+            def copy(op: Any, src: Any, src_off: int, *rest: Any) -> None:
+                keys((op, src, rest))
+                offsets(src_off)
+                if inner is not None:
+                    inner(op, src, src_off, *rest)
+
+            return copy
+        if spec is _FIXPIPE:
+
+            def fix(
+                op: Any, atomic: Any, src: Any, slot: Any, dst: Any, off: int, *rest: Any
+            ) -> None:
+                keys((op, atomic, src, slot, dst, rest))
+                offsets(off)
+                if inner is not None:
+                    inner(op, atomic, src, slot, dst, off, *rest)
+
+            return fix
+        if inner is None:
+
+            def note(*operands: Any) -> None:
+                keys(operands)
+
+            return note
+
+        def note_and_run(*operands: Any) -> None:
+            keys(operands)
+            inner(*operands)
+
+        return note_and_run
+
+
+class RecordingCore(Core):
+    """The launch's first core: a data Core that also notes its instruction stream and
+    records the numpy steps of its run (``Core.log``)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.stream = _Stream()
+        self.log = []
+        self.specs: list[BufferSpec] = []
+        self.allocated: list[Buffer] = []
+        self._noting: dict[Instruction, Handler] = {}
+
+    def alloc_buffer(self, spec: BufferSpec) -> Buffer:
+        buffer = super().alloc_buffer(spec)
+        self.specs.append(spec)
+        self.allocated.append(buffer)
+        return buffer
+
+    def handler(self, spec: Instruction) -> Handler:
+        noting = self._noting.get(spec)
+        if noting is None:
+            inner = super().handler(spec)
+            if spec not in RECORDED:
+                inner = self._unrecorded(inner)
+            noting = self._noting[spec] = self.stream.noting(spec, inner)
+        return noting
+
+    def _unrecorded(self, inner: Handler) -> Handler:
+        """``inner``, for an instruction whose steps the log does not record: running one
+        drops the log (the core cannot be replayed)."""
+
+        def dropping(*operands: Any) -> None:
+            self.log = None
+            inner(*operands)
+
+        return dropping
+
+
+class StreamCore:
+    """A later core of the launch, run first only to note its instruction stream (it moves no
+    data and keeps no flags: :class:`Replayer` replays or re-runs it)."""
+
+    def __init__(self, block_idx: int, budget: Budget, record: RecordingCore) -> None:
+        self.block_idx = block_idx
+        self.budget = budget
+        self.extrapolated = 0
+        self.stream = _Stream()
+        self.record = record
+        self._allocated = 0
+        self.same_buffers = True
+        self.real: Machine | None = None
+        """The real core that ran this block instead, when it could not be replayed."""
+        self._handlers: dict[Instruction, Handler] = {}
+
+    def alloc_buffer(self, spec: BufferSpec) -> Buffer:
+        # The first core's buffer of the same spec: the noted operands then compare equal.
+        i = self._allocated
+        self._allocated += 1
+        specs = self.record.specs
+        if i < len(specs) and specs[i] == spec:
+            return self.record.allocated[i]
+        self.same_buffers = False
+        return self.record.allocated[0]  # any: the stream is not replayed
+
+    def handler(self, spec: Instruction) -> Handler:
+        handler = self._handlers.get(spec)
+        if handler is None:
+            handler = self._handlers[spec] = self.stream.noting(spec, None)
+        return handler
+
+    def scalar(self, ops: int) -> None:
+        return None
+
+    def loop(self, signature: Signature, lb: int, ub: int, step: int, inputs: Any) -> range:
+        return range(lb, ub, step)
+
+    def finish(self) -> None:
+        if self.real is not None:
+            self.real.finish()
+
+
+def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
+    """Per GM step of ``log`` (in order), the largest GM offset that keeps the instruction
+    inside its tensor, and the GM tensors (whose sizes a launch does not change)."""
+    limits = []
+    tensors = []
+    for step in log:
+        if step[0] == COPY:
+            _, gm, _, _, g, eb = step
+            limits.append(gm.data.size - g.src_bytes // eb)
+            tensors.append(gm)
+        elif step[0] == FIX:
+            _, _, _, gm, g = step
+            limits.append(gm.data.size - g.dst_elems)
+            tensors.append(gm)
+    return np.array(limits, dtype=np.int64), tensors
+
+
+MERGED = -1
+"""``(MERGED, regs, plan, out)``: the gathers of ``regs`` as one take
+(``semantics.merge_gathers``) into ``out``. In a merged log a MATMUL step also ends with
+the array its product is written into: a replay reuses its record's arrays, where fresh
+ones cost their page faults every time."""
+
+
+def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """``log`` with each run of gathers between two data_copies (the mirror unchanged) made one
+    take at the run's first gather: a thin layer issues thousands of small gathers, and one
+    numpy call each was a large part of its replay. Gathers that cannot be merged stay."""
+    steps: list[tuple[Any, ...]] = []
+    run: list[tuple[int, tuple[Any, ...]]] = []
+
+    def flush() -> None:
+        if len(run) < 2:
+            return
+        plan = ins.merge_gathers([(step[2], step[3]) for _, step in run])
+        if plan is None:
+            return
+        first = run[0][0]
+        out = np.empty((plan[0].size, FRACTAL), np.float32)
+        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out)
+        for position, _ in run[1:]:
+            steps[position] = ()
+
+    for step in log:
+        if step[0] == GATHER:
+            run.append((len(steps), step))
+        elif step[0] == COPY:
+            flush()
+            run = []
+        elif step[0] == MATMUL:
+            (m, _), (_, n) = step[3], step[5]
+            step = (*step, np.empty((m, n), np.float32))
+        steps.append(step)
+    flush()
+    return [step for step in steps if step]
+
+
+def _volume(log: Sequence[tuple[Any, ...]]) -> int:
+    """The bytes of the matrices a replay of the merged ``log`` holds until it ends (every
+    register lives as long as the replay)."""
+    volume = 0
+    for step in log:
+        if step[0] in (MERGED, MATMUL):
+            volume += step[-1].nbytes
+        elif step[0] == GATHER:
+            volume += step[3].m_ext * step[3].k_ext * 4
+    return volume
+
+
+def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Sequence[int]) -> None:
+    """Run ``log`` (the first core's numpy steps) with the GM offsets ``offsets``, on the
+    first core's L1 mirror (zeroed first where its data_copies wrote, as a fresh core's)."""
+    lo, hi = record._l1_written
+    mirror = record._mirror
+    mirror[lo // 2 : (hi + 1) // 2] = 0
+    regs: list[Any] = [None] * record._regs
+    gm = 0
+    matmul = np.matmul
+    gather, merged, data_copy, fixpipe = (
+        ins.load3d_gather,
+        ins.merged_gathers,
+        ins.data_copy_g,
+        ins.fixpipe_g,
+    )
+    for step in log:
+        kind = step[0]
+        if kind == MERGED:
+            for reg, matrix in zip(step[1], merged(mirror, step[2], step[3]), strict=True):
+                regs[reg] = matrix
+        elif kind == GATHER:
+            regs[step[1]] = gather(mirror, step[2], step[3])
+        elif kind == MATMUL:
+            _, reg, a, (am, ak), b, (bk, bn), out = step
+            regs[reg] = matmul(regs[a][:am, :ak], regs[b][:bk, :bn], out)
+        elif kind == ADD:
+            _, tile, m, n, product = step
+            regs[tile][:m, :n] += regs[product]
+        elif kind == SET:
+            _, tile, m, n, product = step
+            regs[tile][:m, :n] = regs[product]
+        elif kind == COPY:
+            _, src, target, dst_off, g, eb = step
+            data_copy(src.as_f32(), offsets[gm], target, dst_off, g, eb)
+            gm += 1
+        else:  # FIX
+            _, tile, l0c, dst, g = step
+            fixpipe(l0c, dst.data, offsets[gm], g, fixpipe_values(regs[tile], g))
+            dst.written()
+            gm += 1
+
+
+@dataclass(eq=False)
+class _Record:
+    """A recorded core whose run can be replayed: its stream's keys (buffers named by the
+    launch's first core's), its merged log and the GM offsets' limits."""
+
+    core: RecordingCore
+    keys: list[tuple[Any, ...]]
+    log: list[tuple[Any, ...]]
+    limits: np.ndarray
+    tensors: list[Any]
+    sizes: list[int]
+
+
+class Replayer:
+    """One data launch's cores: the first recorded, a later one replayed when it issues the
+    instructions of a recorded core, else run and recorded (up to :data:`_MAX_RECORDS`; see
+    the module docstring). ``make`` and ``run`` are the launch loop's
+    (``runtime/executors/launch.py``)."""
+
+    def __init__(
+        self,
+        kernel: CompiledKernel,
+        args: Sequence[Any],
+        target: HwConfig,
+        budget: Budget,
+        pool: CorePool,
+        bounded: dict[Any, Any],
+    ) -> None:
+        self.kernel, self.args, self.target, self.budget = kernel, args, target, budget
+        self.pool, self.bounded = pool, bounded
+        self.first: RecordingCore | None = None
+        """The launch's first core: the stream cores hand out its buffers."""
+        self.records: list[_Record] = []
+        self.trying = True
+        """Whether later cores are run on a StreamCore first (off after too many misses)."""
+        self.misses = 0
+        self.volume = 0
+        """The bytes the kept records' replays hold (:func:`_volume`)."""
+        self.replayed = 0
+        """Cores replayed so far."""
+
+    def _core(self, block: int) -> Core:
+        core = Core(block, self.target, None, None, self.budget, self.pool)
+        core.share_bounds(self.bounded)
+        return core
+
+    def _recording(self, block: int) -> RecordingCore:
+        record = RecordingCore(block, self.target, None, None, self.budget, None)
+        record.share_bounds(self.bounded)
+        return record
+
+    def make(self, block: int, timeline: Timeline | None) -> Machine:
+        assert timeline is None
+        if self.first is None:
+            self.first = self._recording(block)
+            return self.first
+        if not (self.trying and self.records):
+            return self._core(block)
+        return StreamCore(block, self.budget, self.first)
+
+    def _adopt(self, core: RecordingCore) -> None:
+        """Keep ``core``'s record if its run can be replayed."""
+        if core.log is None:
+            return
+        assert self.first is not None
+        # Name its buffers as the stream cores do: by the first core's buffers.
+        names = {
+            id(mine): first
+            for mine, first in zip(core.allocated, self.first.allocated, strict=False)
+        }
+        if len(core.allocated) != len(self.first.allocated):
+            return
+
+        def named(value: Any) -> Any:
+            if type(value) is tuple:
+                return tuple(names.get(id(v), v) for v in value)
+            return names.get(id(value), value)
+
+        keys = core.stream.keys
+        if core is not self.first:
+            keys = [tuple(named(v) for v in key) for key in keys]
+        log = merge(core.log)
+        volume = _volume(log)
+        if self.volume + volume > _MAX_BYTES:
+            return  # a large core: its replay would hold too much at once
+        self.volume += volume
+        limits, tensors = _gm_limits(core.log)
+        sizes = [t.data.size for t in tensors]
+        self.records.append(_Record(core, keys, log, limits, tensors, sizes))
+
+    def run(self, machine: Machine) -> None:
+        if isinstance(machine, RecordingCore):
+            self.kernel.run(machine, self.args)
+            self._adopt(machine)
+            return
+        if not isinstance(machine, StreamCore):
+            self.kernel.run(machine, self.args)
+            return
+        budget = self.budget
+        left, look_at, loop = budget.left, budget._look_at, budget.loop
+        self.kernel.run(machine, self.args)
+        record = self._match(machine)
+        if record is not None:
+            replay(record.core, record.log, machine.stream.offsets)
+            self.replayed += 1
+            self.misses = 0
+            return
+        # Not a recorded core's instructions: run the core for real (the budget it drew
+        # given back), recorded while there is room, so that the cores after it (e.g. all
+        # but a first and a last shorter one) may replay it; after a few misses in a row
+        # the launch stops trying.
+        budget.left, budget._look_at, budget.loop = left, look_at, loop
+        self.misses += 1
+        if self.misses >= _MAX_MISSES:
+            self.trying = False
+        if len(self.records) < _MAX_RECORDS:
+            real: Machine = self._recording(machine.block_idx)
+        else:
+            real = self._core(machine.block_idx)
+        machine.real = real
+        self.kernel.run(real, self.args)
+        if isinstance(real, RecordingCore):
+            self._adopt(real)
+
+    def _match(self, machine: StreamCore) -> _Record | None:
+        """The record whose instructions ``machine`` issued, with its GM offsets inside their
+        tensors, if any."""
+        if not machine.same_buffers or self.first is None:
+            return None
+        if machine._allocated != len(self.first.specs):
+            return None
+        keys, offsets = machine.stream.keys, machine.stream.offsets
+        for record in self.records:
+            if len(record.keys) != len(keys) or record.limits.size != len(offsets):
+                continue
+            if record.keys != keys:
+                continue
+            if any(t.data.size != n for t, n in zip(record.tensors, record.sizes, strict=True)):
+                return None
+            gm = np.fromiter(offsets, np.int64, len(offsets))
+            if (gm >= 0).all() and (gm <= record.limits).all():
+                return record
+            return None
+        return None
+
+
+def replaying(kernel: CompiledKernel | None, timed: bool, sanitizer: object) -> bool:
+    """Whether a launch's cores may be replayed: compiled, untimed and unsanitised (the
+    sanitizer and the timeline must see every instruction)."""
+    return kernel is not None and not timed and sanitizer is None

@@ -1,0 +1,140 @@
+"""Replayed cores (``runtime/executors/replay.py``) give the bits of the per-instruction run.
+
+Each layer runs its data run (``interpret``, the compiled executor) twice on the same inputs:
+as it is, where the launch's later cores replay a recorded core's numpy steps, and with the
+replay switched off, every core executing its instructions one by one; dW must be the same
+bit for bit, in float16 and bfloat16, and cores must actually have been replayed. A
+sanitised or timed run must not replay (the sanitizer and the timeline see every
+instruction)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ascend_xdsl.hw import instructions, load
+from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
+from ascend_xdsl.runtime.api import compiled_levels, interpret, random_inputs
+from ascend_xdsl.runtime.executors import replay
+from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
+
+HW = "atlas-a2-910b2"
+
+# name: (x, weight, stride, padding, dilation, groups)
+LAYERS = {
+    "slowfast-lateral": ((1, 8, 32, 56, 56), (16, 8, 5, 1, 1), (8, 1, 1), (2, 0, 0), 1, 1),
+    "x3d-dw": ((1, 48, 8, 14, 14), (48, 1, 3, 3, 3), 1, 1, 1, 48),
+    "grouped": ((1, 32, 4, 8, 8), (32, 8, 3, 3, 3), 1, 1, 1, 4),
+    "strided-dilated": ((2, 16, 6, 12, 12), (32, 16, 3, 3, 3), (1, 2, 2), (1, 2, 1), (1, 2, 1), 1),
+    "one-channel": ((1, 1, 16, 16, 16), (32, 1, 3, 3, 3), 1, 1, 1, 1),
+    "default-small": ((2, 64, 4, 14, 14), (64, 64, 3, 3, 3), 1, 1, 1, 1),
+}
+
+
+def _count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    count = [0]
+    original = replay.replay
+
+    def counted(*args: Any) -> None:
+        count[0] += 1
+        original(*args)
+
+    monkeypatch.setattr(replay, "replay", counted)
+    return count
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+@pytest.mark.parametrize("name", LAYERS)
+def test_replay_gives_the_per_instruction_bits(
+    name: str, dtype: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    problem = shape_from_torch_args(*LAYERS[name], dtype)
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 1)
+    count = _count_replays(monkeypatch)
+    replayed = interpret(module, HW, x, dy)
+    assert count[0] > 0, "no core was replayed"
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        count[0] = 0
+        per_instruction = interpret(module, HW, x, dy)
+        assert count[0] == 0
+    assert replayed.dtype == per_instruction.dtype == np.float32
+    assert replayed.tobytes() == per_instruction.tobytes()
+    # Not trivially equal: the layer computes something.
+    assert np.count_nonzero(replayed) > replayed.size // 2
+
+
+def test_a_second_run_replays_again_with_new_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = shape_from_torch_args(*LAYERS["x3d-dw"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    results = []
+    for seed in (2, 3):
+        x, dy = random_inputs(problem, seed)
+        replayed = interpret(module, HW, x, dy)
+        with monkeypatch.context() as m:
+            m.setattr(replay, "replaying", lambda *args: False)
+            assert replayed.tobytes() == interpret(module, HW, x, dy).tobytes()
+        results.append(replayed)
+    assert results[0].tobytes() != results[1].tobytes()
+
+
+@pytest.mark.parametrize("sanitized", [True, False])
+def test_observed_runs_execute_every_instruction(
+    sanitized: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    problem = shape_from_torch_args(*LAYERS["grouped"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    count = _count_replays(monkeypatch)
+    sanitizer = Sanitizer.for_hw(HW) if sanitized else None
+    result = run(
+        ModuleJob(module, load(HW), FUNC_NAME, (x, dy)),
+        RunOptions(sanitizer=sanitizer, progress=False),
+    )
+    assert count[0] == 0
+    assert result.cost is not None
+    assert result.grad_weight.tobytes() == interpret(module, HW, x, dy).tobytes()
+    assert count[0] > 0
+
+
+def test_a_record_too_large_to_hold_is_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = shape_from_torch_args(*LAYERS["x3d-dw"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    replayed = interpret(module, HW, x, dy)
+    count = _count_replays(monkeypatch)
+    monkeypatch.setattr(replay, "_MAX_BYTES", 1024)
+    assert interpret(module, HW, x, dy).tobytes() == replayed.tobytes()
+    assert count[0] == 0
+
+
+def test_threads_replay_their_own_launches() -> None:
+    """The records live in one launch: runs in threads at once give their own bits."""
+    problems = [shape_from_torch_args(*LAYERS[n], "f16") for n in ("x3d-dw", "grouped")]
+    modules = [compiled_levels(p, HW, "heuristic", None, "")["hw"] for p in problems]
+    inputs = [random_inputs(p, 4) for p in problems]
+    alone = [interpret(m, HW, *xs).tobytes() for m, xs in zip(modules, inputs, strict=True)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [pool.submit(interpret, modules[i % 2], HW, *inputs[i % 2]) for i in range(8)]
+        results = [f.result().tobytes() for f in futures]
+    assert results == [alone[i % 2] for i in range(8)]
+
+
+def test_an_instruction_outside_the_recorded_set_stops_the_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A core that runs an instruction whose steps the log does not record (here: mmad taken
+    out of the set) is not replayed: its later cores run instruction by instruction."""
+    problem = shape_from_torch_args(*LAYERS["grouped"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    replayed = interpret(module, HW, x, dy)
+    count = _count_replays(monkeypatch)
+    monkeypatch.setattr(replay, "RECORDED", replay.RECORDED - {instructions.MMAD})
+    assert interpret(module, HW, x, dy).tobytes() == replayed.tobytes()
+    assert count[0] == 0
