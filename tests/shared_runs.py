@@ -14,9 +14,9 @@ What makes two runs "the same", so that sharing changes nothing a test can see:
   examples/, tests/ and benchmarks/ and an empty docs/ (as test_docs_commands.py's pages do),
   so a relative path means the same for every caller, and the caller's folder is untouched (the
   commands shared read only the repository and write nothing but the tuning cache);
-* the same tuning cache before the run: the key holds a digest of the caller's
-  ``$XDG_CACHE_HOME`` (files and bytes), the run starts from a copy of it, and afterwards the
-  caller's cache holds what the run left there, as if the command had run on it;
+* the same tuning cache before the run: the key holds a digest of the project's files in the
+  caller's ``$XDG_CACHE_HOME`` (names and bytes), the run starts from a copy of them, and
+  afterwards the caller's cache holds what the run left there, as if the command had run on it;
 * no other environment of its own (the caller's extra variables would be part of the key; no
   shared command has any).
 
@@ -52,12 +52,20 @@ def folder() -> Path:
     return FOLDER
 
 
+PROJECT = "ascend-xdsl"
+"""The project's folder in ``$XDG_CACHE_HOME`` (tuning/cache.py): other programs' caches there
+(matplotlib's font list, after a ``--plot``) change how fast a run is, not what it prints, so
+they are neither part of the key nor copied."""
+
+
 def _files(cache: Path) -> dict[str, bytes]:
-    """Every file under ``cache`` by its relative path (none when it does not exist)."""
-    if not cache.is_dir():
+    """Every file of the project's cache under ``cache``, by its path relative to ``cache``
+    (none when it does not exist)."""
+    ours = cache / PROJECT
+    if not ours.is_dir():
         return {}
     return {
-        str(p.relative_to(cache)): p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()
+        str(p.relative_to(cache)): p.read_bytes() for p in sorted(ours.rglob("*")) if p.is_file()
     }
 
 

@@ -22,7 +22,9 @@ tests/ and benchmarks/ (so relative paths in the output stay as shown) and an em
 done: "Deleting the `TEXT` from `FILE` (line N)" writes the next command's missing .mlir file as
 FILE without line N, which must hold TEXT. The ``ascend-`` tools run in this process, as a new
 process would run them, but ``ascend-tune`` with a process pool; the benchmark scripts are
-started as processes (tests/inprocess.py).
+started as processes (tests/inprocess.py). The commands of :data:`SHARED`, which another test
+runs the same way, run once per session for both (tests/shared_runs.py: from the same tuning
+cache, which afterwards holds what the run left in it).
 
 Not run: ``python3 -m venv``, ``pip install`` and ``pytest`` (they are the environment and this
 suite; ``.ci/run`` runs them), and docs/passes.md, whose commands tests/test_docs_excerpts.py
