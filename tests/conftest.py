@@ -7,7 +7,8 @@ file uses.
 subprocesses (``ascend-opt ... strategy=tuned``, ``ascend-tune``), which inherit the environment.
 
 The suite runs on pytest-xdist's workers (``-n auto --dist loadfile`` in pyproject.toml;
-``pytest -n0`` runs it in one process), a whole file at a time: a module's fixture (the tiling
+``pytest -n0`` runs it in one process), a whole file at a time (but for two files whose tests
+share nothing, :func:`work_unit`), the longest first: a module's fixture (the tiling
 searches of tests/test_tuning.py, 25 s) is computed once, the two Ray tests never start two
 instances at once, and a test that reads what an earlier one of its file cached still finds it.
 (``--dist loadgroup`` could keep smaller groups together, but its marks do not reach the
@@ -15,7 +16,8 @@ scheduler under pytest 9.2: pytest-xdist 3.8 renames ``item._nodeid``, which pyt
 longer reads.) Each worker has its own tuning cache, as one process
 had: what a summary prints depends on the cache (``--tiling tuned gives ...`` when it holds the
 layer), so a cache shared with a worker that runs other tests at the same time would make the
-documented outputs depend on the schedule.
+documented outputs depend on the schedule. The few commands that two tests run the same way
+run once per session for both, whichever worker asks first (tests/shared_runs.py).
 
 The simulator's MMAD and the float32 reference sum through numpy's matmul, whose order follows
 the kernel OpenBLAS picks for the CPU: an AVX-512 machine (``SkylakeX``) and an AVX2 one
@@ -27,16 +29,38 @@ tests inherit the choice. ``OPENBLAS_CORETYPE`` set by the caller is kept.
 
 import os
 import platform
+import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
+import shared_runs
 
 if platform.machine() in ("x86_64", "AMD64"):
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
 _CACHE = tempfile.mkdtemp(prefix="ascend-xdsl-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The folder of the runs that tests share (tests/shared_runs.py): the controlling process
+    (or the only one, ``-n0``) makes it, and each pytest-xdist worker gets its name."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        shared_runs.FOLDER = Path(workerinput["shared_runs"])
+    else:
+        shared_runs.FOLDER = Path(tempfile.mkdtemp(prefix="ascend-xdsl-shared-runs-"))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook, in the controlling process
+def pytest_configure_node(node) -> None:  # xdist's WorkerController
+    node.workerinput["shared_runs"] = str(shared_runs.folder())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and shared_runs.FOLDER is not None:
+        shutil.rmtree(shared_runs.FOLDER, ignore_errors=True)
 
 
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: known only with its plugin
@@ -52,11 +76,41 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 0 if named or cpus < 2 else cpus
 
 
-FIRST = ("test_docs_commands.py", "test_docs_excerpts.py", "test_tune_cli.py", "test_tuning.py")
-"""The files whose tests take longest (tens of seconds each: every documented command, tiling
-searches, Ray), run first: a worker that drew one of them last would finish alone. README's
-page (test_docs_commands.py) also runs before anything on its worker tunes the default layer,
-as in one process: its summary shown has no "--tiling tuned gives" line."""
+FIRST = (
+    "test_tune_cli.py",
+    "test_docs_commands.py",
+    "test_tuning.py",
+    "test_benchmarks.py",
+    "test_emit_ascendc.py",
+    "test_docs_excerpts.py",
+    "test_fuzz.py",
+    "test_filecheck.py",
+    "test_transfer.py",
+    "test_cost_only.py",
+    "test_front_door.py",
+    "test_runtime.py",
+)
+"""The files whose tests take longest, longest first (a whole run's times per file, in
+docs/performance.md: the documented commands, the tiling searches, Ray, g++ builds of the
+emitted projects, the fuzzers): a worker that drew one of them last would finish alone. (Each
+page of test_docs_commands.py has a tuning cache of its own, so what ran before it on its
+worker does not matter.)"""
+
+
+def work_unit(nodeid: str) -> str:
+    """What pytest-xdist hands a worker at once (:class:`_Scheduler`): a whole file, as
+    ``--dist loadfile`` does (a module fixture is computed once, a test may read what an
+    earlier one of its file cached), except in two files whose tests do not share anything:
+    each page of test_docs_commands.py (up to a minute each, with a folder and a cache of the
+    page's own) is a unit, and test_tune_cli.py is two, its Ray tests (which must not start
+    two instances at once) and the rest."""
+    path, _, test = nodeid.partition("::")
+    name = Path(path).name
+    if name == "test_docs_commands.py":
+        return nodeid
+    if name == "test_tune_cli.py" and "ray" in test.split("[", 1)[0]:
+        return f"{path}::ray"
+    return path
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -64,6 +118,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     each file's tests, keep their order)."""
     rank = {name: i for i, name in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook, in the controlling process
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # -> xdist's scheduler
+    """``--dist loadfile`` as pytest-xdist does it, with two changes: the units are drawn in
+    the order of the collection (:func:`pytest_collection_modifyitems`: the longest first),
+    where pytest-xdist would sort them by their number of tests (many quick tests say little
+    about a file's time: test_docs_commands.py's few tests take minutes); and a unit is a
+    :func:`work_unit`, not always a whole file."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class _Scheduler(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    config.option.loadscopereorder = False
+    return _Scheduler(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import shared_runs
 
 from ascend_xdsl.runtime.reference import conv3d_weight_reference
 
@@ -68,14 +69,10 @@ def test_reference_matches_project_formula(
         ("bench_scaling.py", ["--tiny", "--quick", "--executor", "interp"]),
     ],
 )
-def test_script_runs(script, flags):
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / script), *flags],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+def test_script_runs(script, flags, tmp_path):
+    # as docs/performance.md's test runs it: one run for both (tests/shared_runs.py)
+    argv = [sys.executable, f"benchmarks/{script}", *flags]
+    done = shared_runs.run(argv, cache=tmp_path / ".cache", timeout=120)
     assert done.returncode == 0, done.stderr
     assert "ratio" in done.stdout
 
@@ -94,16 +91,13 @@ def test_executor_keyword_passed_only_when_accepted():
     assert executor_kwargs(without_executor, "compiled") == {}
 
 
-def test_bench_cost_only_runs_and_agrees():
-    """benchmarks/bench_cost_only.py, as docs/cost-model.md shows it (one repeat)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).parent.parent / "benchmarks" / "bench_cost_only.py"
-    out = subprocess.run(
-        [sys.executable, str(script), "--repeat", "1"], capture_output=True, text=True, check=True
-    ).stdout
+def test_bench_cost_only_runs_and_agrees(tmp_path):
+    """benchmarks/bench_cost_only.py, as docs/cost-model.md shows it (one repeat; one run for
+    both tests, tests/shared_runs.py)."""
+    argv = [sys.executable, "benchmarks/bench_cost_only.py", "--repeat", "1"]
+    done = shared_runs.run(argv, cache=tmp_path / ".cache")
+    done.check_returncode()
+    out = done.stdout
     assert out.count("same as the full run") == 2, out
     assert "large 8x512x16x112x112" in out
 

@@ -22,7 +22,9 @@ tests/ and benchmarks/ (so relative paths in the output stay as shown) and an em
 done: "Deleting the `TEXT` from `FILE` (line N)" writes the next command's missing .mlir file as
 FILE without line N, which must hold TEXT. The ``ascend-`` tools run in this process, as a new
 process would run them, but ``ascend-tune`` with a process pool; the benchmark scripts are
-started as processes (tests/inprocess.py).
+started as processes (tests/inprocess.py). The commands of :data:`SHARED`, which another test
+runs the same way, run once per session for both (tests/shared_runs.py: from the same tuning
+cache, which afterwards holds what the run left in it).
 
 Not run: ``python3 -m venv``, ``pip install`` and ``pytest`` (they are the environment and this
 suite; ``.ci/run`` runs them), and docs/passes.md, whose commands tests/test_docs_excerpts.py
@@ -41,6 +43,7 @@ from pathlib import Path
 
 import inprocess
 import pytest
+import shared_runs
 from test_docs_excerpts import COMMANDS as PASSES_COMMANDS
 from test_docs_excerpts import check_excerpt, fenced_blocks
 
@@ -72,6 +75,12 @@ QUICK = {
 ONCE = ("bench_compile.py", "bench_cost_only.py", "bench_budget.py")
 """Benchmarks whose ``--repeat`` (best of N) changes only the numbers, which are masked: run
 once, and every line shown is still checked."""
+SHARED = {
+    ".venv/bin/ascend-tune examples/layers.json --workers 2",  # tests/test_tune_cli.py
+    ".venv/bin/python benchmarks/bench_cost_only.py",  # tests/test_benchmarks.py
+    ".venv/bin/python benchmarks/bench_conv3d_weight.py",  # tests/test_benchmarks.py
+}
+"""Commands that another test runs the same way: run once per session for both."""
 TIMING = re.compile(r"\b\d+(?:\.\d+)? s\b")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?")
 DELETE = re.compile(r"Deleting the `([^`]+)` from `([\w.-]+)` \(line (\d+)\)")
@@ -204,7 +213,11 @@ def test_every_command_shown_prints_what_is_shown(page: Path, tmp_path: Path):
             # gives" when the cache holds its layer, and which tests ran before on this
             # pytest-xdist worker depends on the schedule.
             cache = {"XDG_CACHE_HOME": str(cwd / ".cache")}
-            result = inprocess.run(argv, cwd=cwd, env={**os.environ, **cache, **env}, timeout=300)
+            if part in SHARED and not env:  # also run by another test (tests/shared_runs.py)
+                result = shared_runs.run(argv, cache=cwd / ".cache", timeout=300)
+            else:
+                result = inprocess.run(argv, cwd=cwd, env={**os.environ, **cache, **env},
+                                       timeout=300)  # fmt: skip
             assert "Traceback" not in result.stderr, f"{part}:\n{result.stderr}"
             benchmark = argv[0] == sys.executable
             if benchmark:

@@ -4,6 +4,7 @@ one-line errors, and ``ascend-conv --tiling tuned``."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import inprocess
 import pytest
+import shared_runs
 
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.hw import DEFAULT_HW
@@ -223,10 +225,18 @@ def _same(rows):
     return [{k: v for k, v in r.items() if k not in ("tuning_seconds", "cached")} for r in rows]
 
 
+@functools.cache
+def _pool_rows(text: str) -> tuple[dict, ...]:
+    """The local pool's rows for the layers file ``text`` (budget 6, 4 cores, no cache): the
+    same for every test that compares with it, so computed once per worker."""
+    layers = parse_layers(text, "layers.json")
+    return tuple(tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2))
+
+
 def test_local_pool_equals_one_process(layers_json):
     layers = read_layers(str(layers_json))
     one = tune_layers(layers, cores=4, budget=6, use_cache=False)
-    pool = tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2)
+    pool = list(_pool_rows(layers_json.read_text()))
     assert _same(pool) == _same(one)
 
 
@@ -234,7 +244,7 @@ def test_ray_gives_the_local_pool_results(layers_json):
     """A local Ray instance with two CPUs, one task per layer, against the local pool."""
     pytest.importorskip("ray")
     layers = read_layers(str(layers_json))
-    pool = tune_layers(layers, cores=4, budget=6, use_cache=False, workers=2)
+    pool = list(_pool_rows(layers_json.read_text()))
     ray_rows = tune_layers(
         layers,
         cores=4,
@@ -297,16 +307,17 @@ def test_opt_strategy_tuned(tmp_path):
     assert "#ascend.dw_tiling<" in result.stdout
 
 
-def test_the_readme_tuning_example_is_what_the_tool_prints():
+def test_the_readme_tuning_example_is_what_the_tool_prints(tmp_path):
     """README.md, "Tuning the tiling": the command runs and prints the lines shown (`...` at the
-    end of a line stands for the rest of it)."""
+    end of a line stands for the rest of it). With an empty tuning cache, as README's page runs
+    it in tests/test_docs_commands.py: the two tests share one run (tests/shared_runs.py)."""
     root = Path(__file__).parent.parent
     readme = (root / "README.md").read_text()
     section = readme.split("### Tuning the tiling", 1)[1].split("\n## ", 1)[0]
     blocks = section.split("```")[1::2]
     command = blocks[0].strip().split()
     assert command[0] == ".venv/bin/ascend-tune"
-    result = run(*command[1:], cwd=root)
+    result = shared_runs.run([TUNE, *command[1:]], cache=tmp_path / ".cache")
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
     for shown in blocks[1].strip().splitlines():
