@@ -134,12 +134,16 @@ def test_matches_torch() -> None:
 
 
 def test_multicore_split_matches_one_core() -> None:
-    """The tiler's core split (batch, Dout, Cout, M) gives the same bits as one core."""
+    """The tiler's core split (batch, Dout, Cout, M) gives one core's result to the last bit of
+    f16: each output element's sum runs on one core either way, but the tiles' GEMM shapes
+    differ, and OpenBLAS's float32 kernels may sum a differently shaped GEMM in another order
+    (with the Haswell kernel the suite pins, 2 of 6600 elements here round one ulp apart)."""
     x, w = _data(CASES[1], np.float16, seed=5)
     _, _, stride, pads6, dilation, groups = CASES[1]
     many = run_conv3d(x, w, None, stride, pads6, dilation, groups, cost=False)
     one = run_conv3d(x, w, None, stride, pads6, dilation, groups, cores=1, cost=False)
-    np.testing.assert_array_equal(many.output, one.output)
+    ulps = np.abs(many.output.view(np.int16).astype(np.int32) - one.output.view(np.int16))
+    assert ulps.max() <= 1 and (ulps == 0).mean() > 0.99
 
 
 def test_sanitizer_cost_and_executors_agree() -> None:
