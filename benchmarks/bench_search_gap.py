@@ -224,7 +224,8 @@ def measure(
         Found(tuned.heuristic, tuned.heuristic_score, "heuristic"),
         Found(tuned.tuned, tuned.tuned_score, "tuned"),
     ]
-    other.run(seeds, factor * budget)
+    # At least ``factor`` times what the tuner scored (its late descent may go past the budget).
+    other.run(seeds, factor * max(budget, tuned.candidates))
     best = other.best
     assert best is not None
     if tuned.tuned_score.cycles <= best.score.cycles:
