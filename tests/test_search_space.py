@@ -91,7 +91,7 @@ def test_the_issue_tilings_are_moves_of_the_descent():
     issue = apply_overrides(resnext, {"base_k": 208, "al0_pbuffer": 1, "bl0_pbuffer": 1})
     assert issue in search.repaired(apply_overrides(resnext, {"base_k": 208}), hw, CORES)
     _, vnet = old_tuned("vnet")
-    assert {"base_k": 48, "step_ka": 6} in search.pair_moves(vnet, "base_k", "step_ka")
+    assert {"base_k": 48, "step_ka": 6} in search.pair_moves(vnet, "base_k", "step_ka", load_hw(HW))
     steps = values(apply_overrides(vnet, {"base_k": 48}), "step_ka")
     assert 6 in steps and 3 in steps  # not only powers of two
 
@@ -166,3 +166,65 @@ def test_base_k_line_search_finds_whole_rows_on_c3d_conv4a():
     assert score is not None
     best, best_score, moved = s.descend("base_k", t, score)
     assert moved and best.base_k == 112 and best_score.cycles < score.cycles
+
+
+R3D18_DOWN = shape_from_torch_args((1, 64, 16, 56, 56), (128, 64, 1, 1, 1), stride=2)
+"""benchmarks/layers.json's r3d18-layer2-down: per-core K 28·28 = 784 on 8 batch·dout cores."""
+
+
+def test_k_walk_keeps_the_l1_depth_and_fits_l0():
+    hw = load_hw(HW)
+    t = heuristic_tiling(R3D18_DOWN, hw, CORES)
+    walk = search.k_walk(t, hw)
+    ks = [a["base_k"] for a in walk]
+    assert ks == list(range(16, ks[-1] + 16, 16))  # every multiple of 16, in order
+    # L0A bounds it (base M 128, single-buffered: 64 KiB / (128 · 2 B) = 256).
+    assert ks[-1] == hw.l0a_size // (t.base_m * 2) == 256
+    assert any(k % t.wo == 0 for k in ks)  # whole output rows of Wo 28 among them (8 rows: 224)
+    depth = t.base_k * t.step_ka
+    for a in walk:
+        assert max(a["step_ka"], a["step_kb"]) % min(a["step_ka"], a["step_kb"]) == 0
+        assert abs(a["base_k"] * a["step_ka"] - depth) <= a["base_k"]  # nearest step count
+        for v in search.repaired(apply_overrides(t, a), hw, CORES):
+            assert search.fits(v, hw, CORES)
+
+
+def test_k_walk_improves_where_the_descent_has_converged():
+    """On r3d18-layer2-down the descent of single and pair moves converges at the heuristic's
+    own tiling (main's search before the K walk tuned it to the heuristic's 7,154 cycles); the
+    K walk leaves it: base K 224, 8 whole rows of Wo 28, one block per L1 load, L0
+    single-buffered (the repair), is faster. Without the K walk this fails."""
+    hw = load_hw(HW)
+    start = heuristic_tiling(R3D18_DOWN, hw, CORES)
+    s = search._Search(R3D18_DOWN, hw, CORES, 200)
+    score = s.score(start)
+    assert score is not None
+    best, _, converged = s.descent(start, score)
+    assert converged and best == start  # the usual knobs and pairs are stuck here
+    walked, walked_score, moved = s.descend("k_walk", start, score)
+    assert moved and walked_score.cycles < score.cycles * 0.98
+    assert walked.base_k % start.wo == 0 and walked.base_k != start.base_k
+    # It is a move none of the usual knobs makes from here.
+    single = {
+        search.canonical(v)
+        for knob in search.KNOBS
+        if knob != "split"
+        for a in search.knob_values(start, knob)
+        for v in search.repaired(apply_overrides(start, a), hw, CORES)
+    }
+    assert walked not in single
+
+
+def test_the_late_descent_is_deterministic_and_never_loses(monkeypatch):
+    """Two late descents from the same tiling take the same path to the same tiling, and it is
+    never slower than where they started (ties keep the incumbent)."""
+    hw = load_hw(HW)
+    problem, t = old_tuned("vnet")
+    runs = []
+    for _ in range(2):
+        s = search._Search(problem, hw, CORES, 12)
+        score = s.score(t)
+        assert score is not None
+        runs.append((*s.late_descent(t, score), list(s.scores)))
+    assert runs[0] == runs[1]
+    assert runs[0][1].cycles <= score.cycles

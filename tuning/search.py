@@ -17,7 +17,9 @@ What is searched, and how it is pruned (docs/passes.md, "tuned", says why):
    vendor's values; K steps Ka and Kb over the balanced step counts and the powers of two (one
    a multiple of the other); M/N steps 1-8; L0A and L0B buffering set independently
    (:func:`canonical` folds one double-buffered alone into single buffering: the lowering
-   compiles them the same); L1 and L0C buffering; the iterate order; the core split.
+   compiles them the same); L1 and L0C buffering; the iterate order; the core split. In the
+   late descent also the K walk (:func:`k_walk`): base K at every multiple of k0 that fits L0
+   with the current base M/N, whole rows among them, the L1 depth of K kept.
 2. *Starting points.* The heuristic's tiling, with kD separate and (when the problem allows it)
    fused into N, is always a candidate: the result is never slower than the heuristic by
    construction. Then the multi-core splits of ``passes/core_split.py``, the enumeration the
@@ -43,7 +45,10 @@ What is searched, and how it is pruned (docs/passes.md, "tuned", says why):
    it leaves; one cut short resumes at the end. Giving the first descent only half cost the
    README's two layers 5-7 % (28,146 against 23,858 cycles on the default layer): the larger
    space's sweeps need the budget to converge, and the best start is where they pay most.
-6. *The incumbent bounds the timing.* A candidate is timed by cost-only only until one of its
+6. *The late descent* (:meth:`_Search.late_descent`): once those descents stall, one more from
+   the best of them on up to :data:`LATE_SHARE` of the budget beyond it: the K walk, the usual
+   knobs, then :data:`LATE_PAIRS` (the K walk with base M and N, and :data:`PAIRS`).
+7. *The incumbent bounds the timing.* A candidate is timed by cost-only only until one of its
    cores is sure to take longer than its descent's incumbent (:data:`SLOWER`): that changes no
    decision, and the many losing candidates cost less. One cut off against a lower limit is
    timed again if a later descent compares it with a slower incumbent.
@@ -120,6 +125,18 @@ can lose where both together win."""
 
 PATIENCE = 1
 """Values a line search tries past one that does not improve before it stops."""
+
+LATE_SHARE = 1 / 2
+"""Candidates the late descent (:meth:`_Search.late_descent`) may score beyond the budget, as a
+share of it: it runs once the budget's descents have stalled, from the best they found."""
+
+LATE_PAIRS: tuple[tuple[str, str], ...] = (
+    ("k_walk", "base_m"),
+    ("k_walk", "base_n"),
+    *PAIRS,
+)
+"""The late descent's pair moves: the K walk with the L0 tile it shares (base M for L0A, base N
+for L0B), then :data:`PAIRS`."""
 
 _BASES = (16, 32, 48, 64, 96, 128, 192, 256)
 _K_BASES = (16, 32, 64, 96, 128, 192, 256, 384, 512)
@@ -279,6 +296,34 @@ def knob_values(t: DwTiling, knob: str) -> Iterator[dict[str, int]]:
         yield from ({"cl0_pbuffer": v} for v in (1, 2))
     else:
         raise ValueError(f"unknown tiling knob '{knob}'")
+
+
+def k_walk(t: DwTiling, hw: HwConfig) -> list[dict[str, int]]:
+    """The K walk of ``t``: base K at every multiple of k0 up to one core's K that fits L0A and
+    L0B with ``t``'s base M and N single-buffered (the repair gives up double buffering where
+    it must), whole output rows among them, in increasing order; each with the K steps that keep
+    the depth of K one L1 load holds (step times base K) as near as the block count allows.
+
+    The base K line search (:func:`knob_values`) only sees the balanced values and keeps the
+    steps, so moving base K also moves the L1 tile; here the L1 tile stays and only the L0 one
+    changes, which is the move that finds a base K between two balanced values (the issue's
+    c3d-conv4a: 8 whole rows of Wo 14, 112) or one whose tail is better placed."""
+    k_extent = max(extents(t)[2], t.k0)
+    nbytes = 32 // t.channel_size
+    limit = min(hw.l0a_size // (t.base_m * nbytes), hw.l0b_size // (t.base_n * nbytes))
+    out: list[dict[str, int]] = []
+    for v in range(t.k0, min(k_extent, limit) + 1, t.k0):
+        blocks = ceil_div(k_extent, v)
+        ka = min(blocks, max(1, round(t.step_ka * t.base_k / v)))
+        kb = min(blocks, max(1, round(t.step_kb * t.base_k / v)))
+        # One step a multiple of the other (the kernel's K walk, DwTiling.errors): the larger
+        # rounded down to a multiple of the smaller.
+        if ka >= kb:
+            ka -= ka % kb
+        else:
+            kb -= kb % ka
+        out.append({"base_k": v, "step_ka": ka, "step_kb": kb})
+    return out
 
 
 def canonical(t: DwTiling) -> DwTiling:
@@ -441,6 +486,11 @@ class _Search:
             axes = split_axes(self.problem, t.fused_dk)
             here = CoreSplit.of_tiling(t)
             return list(enumerate(neighbour_splits(axes, here, self.cores)))
+        if knob == "k_walk":
+            # Every legal base K is tried (the cycles are jagged along K: a tail block, an
+            # L1 load more or less), the nearest the current one first.
+            walk = k_walk(t, self.hw)
+            return sorted(((abs(a["base_k"] - t.base_k), a) for a in walk), key=lambda m: m[0])
         key = "step_ka" if knob == "step_k" else knob
         return [(a.get(key, 0), a) for a in knob_values(t, knob)]
 
@@ -459,7 +509,7 @@ class _Search:
                 best, best_score, m = _improve(self, best, best_score, split)
                 moved, misses = moved or m, 0 if m else misses + 1
             return best, best_score, moved
-        if knob not in ORDERED:
+        if knob not in ORDERED:  # the K walk too: every value, the nearest first
             moved = False
             for _, assignment in values:
                 best, best_score, m = _improve(self, best, best_score, assignment)
@@ -485,19 +535,25 @@ class _Search:
                 return best, best_score, True
         return best, best_score, False
 
-    def descent(self, best: DwTiling, best_score: Score) -> tuple[DwTiling, Score, bool]:
-        """Sweeps of single-knob moves until one changes nothing, then a sweep of pair moves
-        (:data:`PAIRS`), and single sweeps again after any pair move that improved; stops when
-        a pair sweep changes nothing too (converged: True) or :attr:`spent`."""
+    def descent(
+        self,
+        best: DwTiling,
+        best_score: Score,
+        knobs: Sequence[str] = KNOBS,
+        pairs: Sequence[tuple[str, str]] = PAIRS,
+    ) -> tuple[DwTiling, Score, bool]:
+        """Sweeps of single-knob moves (``knobs``) until one changes nothing, then a sweep of
+        pair moves (``pairs``), and single sweeps again after any pair move that improved;
+        stops when a pair sweep changes nothing too (converged: True) or :attr:`spent`."""
         while not self.spent:
             changed = False
-            for knob in KNOBS:
+            for knob in knobs:
                 best, best_score, moved = self.descend(knob, best, best_score)
                 changed = changed or moved
             if changed:
                 continue
-            for a, b in PAIRS:
-                for assignment in pair_moves(best, a, b):
+            for a, b in pairs:
+                for assignment in pair_moves(best, a, b, self.hw):
                     if self.spent:
                         break
                     best, best_score, moved = _improve(self, best, best_score, assignment)
@@ -506,26 +562,37 @@ class _Search:
                 return best, best_score, not self.spent
         return best, best_score, False
 
+    def late_descent(self, best: DwTiling, best_score: Score) -> tuple[DwTiling, Score]:
+        """One more descent from ``best`` once the budget's descents have stalled: the K walk
+        (:func:`k_walk`) first, then the usual knobs, and :data:`LATE_PAIRS`."""
+        best, best_score, _ = self.descent(best, best_score, ("k_walk", *KNOBS), LATE_PAIRS)
+        return best, best_score
 
-def pair_moves(t: DwTiling, a: str, b: str) -> list[dict[str, int]]:
+
+def pair_moves(t: DwTiling, a: str, b: str, hw: HwConfig) -> list[dict[str, int]]:
     """Knobs ``a`` and ``b`` of ``t`` moved at once, each to the value next to its current one
     on either side (``b``'s values as they are once ``a`` has moved: a base K that changes the
     block count changes the K steps there are)."""
     out: list[dict[str, int]] = []
-    for va in _adjacent(t, a, _current(t, a)):
+    for va in _adjacent(t, a, _current(t, a), hw):
         moved = apply_overrides(t, va)
-        out += [va | vb for vb in _adjacent(moved, b, _current(t, b))]
+        out += [va | vb for vb in _adjacent(moved, b, _current(t, b), hw)]
     return out
 
 
+def _key(knob: str) -> str:
+    """The field an ordered knob's values are ordered by."""
+    return {"step_k": "step_ka", "k_walk": "base_k"}.get(knob, knob)
+
+
 def _current(t: DwTiling, knob: str) -> int:
-    return t.step_ka if knob == "step_k" else int(getattr(t, knob))
+    return int(getattr(t, _key(knob)))
 
 
-def _adjacent(t: DwTiling, knob: str, current: int) -> list[dict[str, int]]:
+def _adjacent(t: DwTiling, knob: str, current: int, hw: HwConfig) -> list[dict[str, int]]:
     """The values of an ordered tiling ``knob`` of ``t`` nearest ``current`` below and above."""
-    key = "step_ka" if knob == "step_k" else knob
-    values = list(knob_values(t, knob))
+    key = _key(knob)
+    values = k_walk(t, hw) if knob == "k_walk" else list(knob_values(t, knob))
     below = [a for a in values if a[key] < current][-1:]
     above = [a for a in values if a[key] > current][:1]
     return below + above
@@ -634,6 +701,10 @@ def search(
         t, score, _ = s.descent(t, score)
         if _better(score, best_score):
             best, best_score = t, score
+    # The late descent: from the best of all, the K walk and its pair moves beside the usual
+    # knobs, on candidates beyond the budget (LATE_SHARE of it); what it scored before is free.
+    s.budget += math.ceil(s.budget * LATE_SHARE)
+    best, best_score = s.late_descent(best, best_score)
     return TuneResult(
         heuristic=heuristics[0],
         heuristic_score=baseline,
