@@ -109,19 +109,20 @@ def _key_units(base: float, later: tuple[float, ...]) -> tuple[int, ...]:
     below :data:`_EXACT_BELOW`: wherever it is farther than :data:`_TIE_MARGIN` from a half,
     rounding it half up gives the same integer. The rare ones that close to a half (or that
     large) go through ``round`` itself."""
-    keys: list[int] = []
-    append = keys.append
-    for v in later:
-        if v > base:
-            scaled = (v - base) * _SCALE
-            k = int(scaled + 0.5)
-            if _TIE_MARGIN - 0.5 < scaled - k < 0.5 - _TIE_MARGIN and scaled < _EXACT_BELOW:
-                append(k)
-            else:
-                append(round(round(v - base, KEY_DIGITS) * _SCALE))
-        else:
-            append(0)
-    return tuple(keys)
+    lo, hi = _TIE_MARGIN - 0.5, 0.5 - _TIE_MARGIN
+    return tuple(
+        [
+            (k if lo < scaled - k < hi and scaled < _EXACT_BELOW else _rounded(v - base))
+            if (scaled := (v - base) * _SCALE) > 0.0 and (k := int(scaled + 0.5)) >= 0
+            else 0
+            for v in later
+        ]
+    )
+
+
+def _rounded(d: float) -> int:
+    """``round(d, 6)`` in millionths (the slow, exact path of :func:`_key_units`)."""
+    return round(round(d, KEY_DIGITS) * _SCALE)
 
 
 def repeats(a: TimelineState, b: TimelineState, c: TimelineState) -> bool:
