@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from xdsl.ir import Operation
 
 from ascend_xdsl.hw.instructions import DATA_INSTRUCTIONS, DataInstruction
-from ascend_xdsl.runtime.cost.state import TimelineState
+from ascend_xdsl.runtime.cost.state import TimelineState, repeats
 from ascend_xdsl.runtime.cost.timing import Slice, Timeline
 from ascend_xdsl.runtime.machine.flags import FlagKey
 from ascend_xdsl.runtime.machine.machine import BufferSpec, Handler, MachineBase
@@ -105,6 +105,16 @@ class _State(NamedTuple):
             detail,
         )
 
+    def repeats(self, middle: _State, first: _State) -> bool:
+        """Whether the change from ``first`` to ``middle`` repeated from ``middle`` to this
+        state: ``self.minus(middle)`` is close to ``middle.minus(first)``, both defined
+        (``state.repeats``, which builds neither difference)."""
+        if self.flag_keys != middle.flag_keys or middle.flag_keys != first.flag_keys:
+            return False
+        if self._growth(middle) != middle._growth(first):
+            return False
+        return repeats(self.timeline, middle.timeline, first.timeline)
+
     def minus(self, before: _State) -> _Change | None:
         change = self.timeline.minus(before.timeline)
         if change is None or self.flag_keys != before.flag_keys:
@@ -118,10 +128,9 @@ def _steady(history: Sequence[_State], period: int) -> _Change | None:
     if len(history) < 2 * period + 1:
         return None
     last, middle, first = history[-1], history[-1 - period], history[-1 - 2 * period]
-    advance, before = last.minus(middle), middle.minus(first)
-    if advance is None or before is None or not advance.close_to(before):
+    if not last.repeats(middle, first):
         return None
-    return advance
+    return last.minus(middle)
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ several times as much to build.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from math import isclose
 from typing import NamedTuple
@@ -38,6 +39,16 @@ EventKey = tuple[Pipe, Pipe, int]
 
 REL, ABS = 1e-9, 1e-6
 """The tolerances within which two changes of the timing state count as equal."""
+
+KEY_DIGITS = 6
+"""A state's key (:meth:`Clocks.key`) tells times apart to this many decimals of a cycle."""
+
+_SCALE = 10.0**KEY_DIGITS
+_EXACT_BELOW = 2.0**40
+"""Scaled times below this are far enough from float's precision for the fast rounding of
+:func:`_key_units` (its product is off by at most 2**-13 there)."""
+_TIE_MARGIN = 1e-3
+"""A scaled time within this of a half is rounded by ``round`` itself (see :func:`_key_units`)."""
 
 
 class Shape(NamedTuple):
@@ -69,8 +80,7 @@ class Clocks(NamedTuple):
     key in flight the arrival times."""
 
     def minus(self, other: Clocks) -> Clocks:
-        pairs = zip(self.later, other.later, strict=True)
-        return Clocks(self.issue - other.issue, tuple([a - b for a, b in pairs]))
+        return Clocks(self.issue - other.issue, _sub(self.later, other.later))
 
     def shifted(self, base: float) -> Clocks:
         """Every time minus ``base``."""
@@ -82,13 +92,70 @@ class Clocks(NamedTuple):
         pairs = zip(self.later, other.later, strict=True)
         return all([isclose(a, b, rel_tol=REL, abs_tol=ABS) for a, b in pairs])
 
-    def key(self) -> tuple[float, ...]:
-        """The times relative to the issue clock, a time before it counting as 0 (nothing
-        starts before its issue, so it can no longer matter). Most times (the started
-        instructions of the queues) are behind the issue clock: they all count as 0 without
-        being rounded."""
-        base = self.issue
-        return tuple([round(v - base, 6) if v > base else 0.0 for v in self.later])
+    def key(self) -> tuple[int, ...]:
+        """The times relative to the issue clock, to :data:`KEY_DIGITS` decimals (as integer
+        millionths of a cycle), a time before it counting as 0 (nothing starts before its
+        issue, so it can no longer matter). Two keys are equal exactly when every
+        ``round(v - issue, 6)`` is (:func:`_key_units`)."""
+        return _key_units(self.issue, self.later)
+
+
+def _key_units(base: float, later: tuple[float, ...]) -> tuple[int, ...]:
+    """Per time ``v``: 0 if ``v <= base``, else the integer ``k`` with ``round(v - base, 6) ==
+    k / 10**6`` (Python's ``round``: the exact difference correctly rounded, ties to even).
+    The cost-only mode keys its memo by these, one key per loop iteration it runs, and
+    ``round`` on seventy floats was most of a key's cost. Here each difference is scaled by
+    10**6 in one product, which is off from the exact scaled difference by at most 2**-13
+    below :data:`_EXACT_BELOW`: wherever it is farther than :data:`_TIE_MARGIN` from a half,
+    rounding it half up gives the same integer. The rare ones that close to a half (or that
+    large) go through ``round`` itself."""
+    lo, hi = _TIE_MARGIN - 0.5, 0.5 - _TIE_MARGIN
+    return tuple(
+        [
+            (k if lo < scaled - k < hi and scaled < _EXACT_BELOW else _rounded(v - base))
+            if (scaled := (v - base) * _SCALE) > 0.0 and (k := int(scaled + 0.5)) >= 0
+            else 0
+            for v in later
+        ]
+    )
+
+
+def _rounded(d: float) -> int:
+    """``round(d, 6)`` in millionths (the slow, exact path of :func:`_key_units`)."""
+    return round(round(d, KEY_DIGITS) * _SCALE)
+
+
+def repeats(a: TimelineState, b: TimelineState, c: TimelineState) -> bool:
+    """Whether three states of one shape advanced by the same amount: ``a.minus(b)`` is
+    close to ``b.minus(c)`` (:meth:`TimelineState.close_to`). The same differences and the same
+    test, without building the two differences: the cost-only mode asks this after every loop
+    iteration it runs, and the answer is almost always no, at the first time that differs."""
+    if a.shape != b.shape or b.shape != c.shape:
+        return False
+    ca, cb, cc = a.clocks, b.clocks, c.clocks
+    if not _same_steps((ca.issue,), (cb.issue,), (cc.issue,)):
+        return False
+    if not _same_steps(ca.later, cb.later, cc.later):
+        return False
+    na, nb, nc = a.counters, b.counters, c.counters
+    if len(na.tensors) != len(nb.tensors) or len(nb.tensors) != len(nc.tensors):
+        raise ValueError("the states count different GM tensors")
+    return _same_steps(na.values(), nb.values(), nc.values())
+
+
+def _same_steps(a: Sequence[float], b: Sequence[float], c: Sequence[float]) -> bool:
+    """``isclose(x - y, y - z)`` for every position (the tolerances of ``close_to``)."""
+    for x, y, z in zip(a, b, c, strict=True):
+        d1, d2 = x - y, y - z
+        if d1 != d2 and not isclose(d1, d2, rel_tol=REL, abs_tol=ABS):
+            return False
+    return True
+
+
+def _sub(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
+    if len(a) != len(b):
+        raise ValueError("the states have different lengths")
+    return tuple(map(operator.sub, a, b))
 
 
 class Counters(NamedTuple):
@@ -110,9 +177,9 @@ class Counters(NamedTuple):
             self.scalar_ops - other.scalar_ops,
             self.mmad_flops - other.mmad_flops,
             self.gm_bytes - other.gm_bytes,
-            tuple(a - b for a, b in zip(self.busy, other.busy, strict=True)),
-            tuple(a - b for a, b in zip(self.count, other.count, strict=True)),
-            tuple(a - b for a, b in zip(self.tensors, other.tensors, strict=True)),
+            _sub(self.busy, other.busy),
+            _sub(self.count, other.count),
+            _sub(self.tensors, other.tensors),
         )
 
     def values(self) -> tuple[float, ...]:

@@ -448,32 +448,37 @@ class Timeline:
     # -- the state, for the cost-only mode (runtime/cost/state.py) ----------------------------
 
     def snapshot(self) -> TimelineState:
-        """The timing state now: what decides the timing of the instructions still to come."""
-        events = sorted((k, len(q)) for k, q in self._events.items() if q)
+        """The timing state now: what decides the timing of the instructions still to come.
+        (Taken once per loop iteration the cost-only mode runs: written for speed.)"""
+        free, done, queues, all_events = self.free, self.done, self._queues, self._events
+        events = sorted([(k, len(q)) for k, q in all_events.items() if q])
         holds = tuple(sorted(self._hold))
-        queues = [self._queues[p] for p in TIMED_PIPES]
-        later = [self.free[p] for p in TIMED_PIPES]
-        later += [self.done[p] for p in TIMED_PIPES]
-        later += [self._hold[p][0] for p in holds]
-        for q in queues:
+        timed = [queues[p] for p in TIMED_PIPES]
+        later = [free[p] for p in TIMED_PIPES]
+        later += [done[p] for p in TIMED_PIPES]
+        if holds:
+            hold = self._hold
+            later += [hold[p][0] for p in holds]
+        for q in timed:
             later += [start for start, _ in q]
         for k, _ in events:
-            later += [arrival for arrival, _, _ in self._events[k]]
+            later += [arrival for arrival, _, _ in all_events[k]]
+        busy, count = self.busy, self.count
         return TimelineState(
             Shape(
                 holds,
-                tuple(len(q) for q in queues),
+                tuple([len(q) for q in timed]),
                 tuple(events),
                 len(self.tensor_bytes),
-                tuple(sorted(self.warm.items())),
+                tuple(sorted(self.warm.items())) if self.warm else (),
             ),
             Clocks(self.issue, tuple(later)),
             Counters(
                 self.scalar_ops,
                 self.mmad_flops,
                 self.gm_bytes,
-                tuple(self.busy[p] for p in TIMED_PIPES),
-                tuple(self.count[p] for p in TIMED_PIPES),
+                tuple([busy[p] for p in TIMED_PIPES]),
+                tuple([count[p] for p in TIMED_PIPES]),
                 tuple(self.tensor_bytes),
             ),
         )

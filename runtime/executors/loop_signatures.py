@@ -76,13 +76,15 @@ def timing_relevant(kernel: func.FuncOp) -> set[SSAValue]:
 def loop_inputs(loop: scf.ForOp, relevant: set[SSAValue]) -> list[SSAValue]:
     """The relevant index and i1 values a loop uses that are defined outside it."""
     seen: dict[SSAValue, None] = {}
-    for op in loop.body.walk():
+    ops = list(loop.body.walk())
+    inside = {*ops, loop}  # the loop and every op nested in it (is_ancestor, without the walk up)
+    for op in ops:
         for v in op.operands:
             if v in seen or v not in relevant or not is_fast_int(v):
                 continue
             owner = v.owner
             defining = owner if isinstance(owner, Operation) else owner.parent_op()
-            if defining is not None and (defining is loop or loop.is_ancestor(defining)):
+            if defining is not None and defining in inside:
                 continue
             seen[v] = None
     return list(seen)
