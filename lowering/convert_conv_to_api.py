@@ -21,6 +21,10 @@ falls into the padding is skipped. Groups are computed per *enlarged* group (hic
 ``Conv3dBpFilterTilingBase::ShapeInitCalc``; hicann/ops-nn
 ``conv_backprop_filter_context_utils.cpp``); the off-diagonal blocks land in the part of
 FRACTAL_Z_3D that the conversion back to NCDHW ignores, exactly as in the vendor op.
+
+The forward conv (``Conv3DToApi``, kernel in ``lowering/conv3d_api_kernel.py``) and the input
+gradient (``Conv3DBpInputToApi``, kernel in ``lowering/conv3d_bp_input_api_kernel.py``) are
+lowered the same way around their own APIs.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, scf
 from xdsl.dialects.builtin import DictionaryAttr, UnitAttr
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -68,9 +72,19 @@ from ascend_xdsl.dialects.dw_tiling_offsets import (
 from ascend_xdsl.dialects.formats import fractal_z_3d_block_offset, ndc1hwc0_block_offset
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import CONV_ATTR, AllocGmOp, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DOp
-from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType, GmTensorType
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DBackpropInputOp, Conv3DOp
+from ascend_xdsl.dialects.types import (
+    Conv3DApiType,
+    Conv3DBpFilterType,
+    Conv3DBpInputType,
+    GmTensorType,
+)
 from ascend_xdsl.lowering.conv3d_api_kernel import build_conv3d_kernel_body
+from ascend_xdsl.lowering.conv3d_bp_input_api_kernel import (
+    build_conv3d_bp_input_kernel_body,
+    core_dims,
+    kernel_errors,
+)
 from ascend_xdsl.lowering.index_arith import (
     IDX_ARITH,
     Idx,
@@ -379,7 +393,44 @@ class Conv3DToApi(RewritePattern):
         rewriter.replace(op, [y, launch], [y.result])
 
 
-def _host_function(op: Conv3DOp) -> func.FuncOp | None:
+class Conv3DBpInputToApi(RewritePattern):
+    """The input gradient (dX): a kernel launch on the tiling's core split writing a dX
+    allocated on the host (``lowering/conv3d_bp_input_api_kernel.py`` builds the kernel)."""
+
+    def __init__(self, module: builtin.ModuleOp):
+        self.module = module
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv3DBackpropInputOp, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op.dy.type, GmTensorType):
+            raise PassFailedException(
+                "convert-conv-to-ascend-api needs the format level: run ascend-legalize-formats"
+            )
+        if op.tiling is None:
+            raise PassFailedException(
+                "convert-conv-to-ascend-api needs a tiling on ascend.conv3d_backprop_input: run "
+                "ascend-tile-conv3d-bp-input"
+            )
+        t = op.tiling.tiling
+        errors = kernel_errors(t)
+        if errors:
+            raise PassFailedException(f"convert-conv-to-ascend-api: {errors[0]}")
+        host = _host_function(op)
+        base = host.sym_name.data if host is not None else "conv3d_bp_input"
+        name = _fresh_symbol(self.module, f"{base}_kernel")
+        operands = [op.dy, op.weight]
+        kernel = func.FuncOp(name, ([op.dy.type, op.weight.type, op.result.type], []))
+        kernel.attributes["ascend.kernel"] = UnitAttr()
+        obj_type = Conv3DBpInputType.for_element_type(op.dy.type.element_type)
+        build_conv3d_bp_input_kernel_body(kernel, t, obj_type)
+        rewriter.insert(kernel, InsertPoint.after(host if host is not None else op))
+        dx = AllocGmOp(op.result.type)
+        # No ascend.conv provenance attribute: it describes a dW launch (x, dy, dW).
+        launch = LaunchOp(name, core_dims(t).core_num, [*operands, dx.result])
+        rewriter.replace(op, [dx, launch], [dx.result])
+
+
+def _host_function(op: Operation) -> func.FuncOp | None:
     host = op.parent_op()
     while host is not None and not isinstance(host, func.FuncOp):
         host = host.parent_op()
@@ -397,13 +448,13 @@ def _fresh_symbol(module: builtin.ModuleOp, name: str) -> str:
 
 @dataclass(frozen=True)
 class ConvertConvToAscendApiPass(ModulePass):
-    """Replace each tiled format-level conv (dW or forward) by a kernel launch written against
+    """Replace each tiled format-level conv (dW, forward or dX) by a kernel launch written against
     its API."""
 
     name = "convert-conv-to-ascend-api"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([ConvToApi(op), Conv3DToApi(op)]),
+            GreedyRewritePatternApplier([ConvToApi(op), Conv3DToApi(op), Conv3DBpInputToApi(op)]),
             apply_recursively=False,
         ).rewrite_module(op)
