@@ -8,6 +8,8 @@ IR level, a pass name and the map from the typed compile options
 =================================  ===========================================================
 ``ascend-tile-conv3d-bp-filter``   ``strategy``, ``hw``, ``cores``, ``tiling-file``,
                                    ``override``, ``dk``, ``budget``, ``use-cache``, ``progress``
+``ascend-tile-conv3d``             ``hw``, ``cores``
+``ascend-tile-conv3d-bp-input``    ``hw``
 ``ascend-plan-buffers``            ``hw``
 ``ascend-insert-sync``             ``hw``
 =================================  ===========================================================
@@ -97,6 +99,9 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("api", "ascend-tile-conv3d-bp-filter", _tiler_options),
     # The forward conv's tiler: ascend.conv3d ops only (a dW module passes through unchanged).
     Stage("api", "ascend-tile-conv3d", _forward_tiler_options),
+    # The input gradient's tiler (the vendor's; one target option): ascend.conv3d_backprop_input
+    # ops only. lower-ascend-api-to-hw does not know the dX calls yet and says so.
+    Stage("api", "ascend-tile-conv3d-bp-input", _target_options),
     Stage("api", "convert-conv-to-ascend-api"),
     Stage("hw", "lower-ascend-api-to-hw", _target_options),
     Stage("hw", "ascend-plan-buffers", _target_options),

@@ -40,7 +40,7 @@ def _trans_data_count(module: ModuleOp) -> int:
 
 def test_levels_and_description():
     assert LEVELS == ("op", "format", "api", "hw")
-    assert [stage.level for stage in PIPELINE] == ["format", "api", "api", "api"] + ["hw"] * 6
+    assert [stage.level for stage in PIPELINE] == ["format"] + ["api"] * 4 + ["hw"] * 6
     spec = pipeline_spec(CompileOptions.create(cores=4))
     assert "ascend-tile-conv3d-bp-filter{cores=4}" in spec
     assert pipeline_spec(CompileOptions.create(), "format") == "ascend-legalize-formats"
@@ -48,6 +48,7 @@ def test_levels_and_description():
         "ascend-legalize-formats",
         "ascend-tile-conv3d-bp-filter",
         "ascend-tile-conv3d",
+        "ascend-tile-conv3d-bp-input",
         "convert-conv-to-ascend-api",
         "lower-ascend-api-to-hw",
         "ascend-plan-buffers",
@@ -122,6 +123,7 @@ def _fake_registry() -> dict:
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
     registry["ascend-tile-conv3d"] = lambda: _fake("ascend-tile-conv3d", ("hw", "cores"))
+    registry["ascend-tile-conv3d-bp-input"] = lambda: _fake("ascend-tile-conv3d-bp-input", ("hw",))
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw", ("hw",))
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
     registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync", ("hw",))
@@ -153,6 +155,7 @@ def test_options_reach_the_passes(tmp_path):
         "atlas-a2-910b3",
         4,
     )
+    assert passes["ascend-tile-conv3d-bp-input"].hw == "atlas-a2-910b3"
     assert passes["lower-ascend-api-to-hw"].hw == "atlas-a2-910b3"
 
 

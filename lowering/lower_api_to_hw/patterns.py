@@ -39,6 +39,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl.dialects import api_conv3d as fwd
+from ascend_xdsl.dialects import api_conv3d_bp_input as dx
 from ascend_xdsl.dialects.api_level import OPS as API_CALLS
 from ascend_xdsl.dialects.api_level import CreateOp, EndOp, GetTensorCOp, InitOp, IterateOp
 from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType
@@ -248,6 +249,7 @@ class LowerAscendApiToHwPass(ModulePass):
     """The target, whose L1 size bounds the forward walk's input windows."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        _reject_conv3d_bp_input(op)
         # Backwards, so every op is first visited before anything in front of it has changed:
         # an object is lowered once its create is reached, after all its calls, and only what
         # follows the create moves. A check that fails on that first visit names the op by
@@ -268,3 +270,14 @@ class LowerAscendApiToHwPass(ModulePass):
             ),
             walk_reverse=True,
         ).rewrite_module(op)
+
+
+def _reject_conv3d_bp_input(module: builtin.ModuleOp) -> None:
+    """The Conv3DBackpropInput (dX) calls have no hardware lowering yet: stop at the first one,
+    naming it, rather than leave API calls in a hardware-level module."""
+    for inner in module.walk():
+        if isinstance(inner, dx.OPS):
+            raise PassFailedException(
+                f"{describe_op(inner)}: lower-ascend-api-to-hw cannot lower the "
+                "Conv3DBackpropInput (dX) API yet; compile dX to the api level (stop-after=api)"
+            )
