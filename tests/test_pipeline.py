@@ -9,11 +9,14 @@ from dataclasses import dataclass
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import PassFailedException
 
+from ascend_xdsl.dialects.api_conv3d_bp_input import Conv3DBpInputCreateOp
 from ascend_xdsl.dialects.format_level import TransDataOp
+from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.lowering import pipeline
 from ascend_xdsl.lowering.build import build_conv3d_bp_filter
 from ascend_xdsl.lowering.legalize_formats import LegalizeFormatsPass
@@ -242,3 +245,37 @@ def test_defaults_have_one_definition():
     from ascend_xdsl.lowering import options
 
     assert options.STRATEGIES is tiling_options.STRATEGIES
+
+
+DX_MODULE = """
+func.func @dx(%dy: memref<2x16x4x8x8xf16>, %w: memref<16x16x3x3x3xf16>)
+    -> memref<2x16x4x8x8xf16> {
+  %dx = ascend.conv3d_backprop_input %dy, %w input_size [2, 16, 4, 8, 8] strides [1, 1, 1]
+    pads [1, 1, 1] dilations [1, 1, 1] groups 1
+    : memref<2x16x4x8x8xf16>, memref<16x16x3x3x3xf16> -> memref<2x16x4x8x8xf16>
+  func.return %dx : memref<2x16x4x8x8xf16>
+}
+"""
+
+
+def _dx_module() -> ModuleOp:
+    return Parser(pipeline.make_context(), DX_MODULE).parse_module()
+
+
+def test_dx_compiles_to_the_api_level():
+    """The dX tiler and lowering run in the pipeline: the api level launches the kernel on
+    the tiling's 2 batch x 4 depth cores."""
+    api = compile_levels(_dx_module(), stop_after="api")["api"]
+    launches = [op for op in api.walk() if isinstance(op, LaunchOp)]
+    assert [op.blocks.value.data for op in launches] == [8]
+    assert sum(isinstance(op, Conv3DBpInputCreateOp) for op in api.walk()) == 1
+
+
+def test_dx_below_the_api_level_is_one_line():
+    with pytest.raises(CompileError) as info:
+        compile_levels(_dx_module())
+    assert info.value.level == "hw"
+    assert info.value.reason == (
+        "ascend.conv3d_bp_input_create (op #10 of @dx_kernel): lower-ascend-api-to-hw cannot "
+        "lower the Conv3DBackpropInput (dX) API yet; compile dX to the api level (stop-after=api)"
+    )
