@@ -69,6 +69,11 @@ CONV_ATTR = "ascend.conv"
 the kernel computes (set by ``convert-conv-to-ascend-api``), so a lowered program still says
 what it computes."""
 
+FORWARD_CONV_ATTR = "ascend.conv3d"
+"""The same record on a forward conv's launch (x, weight -> y; ``convert-conv-to-ascend-api``):
+``ascend-run --check`` reads it to check y against the forward reference. Kept apart from
+``ascend.conv``, which describes a dW launch (x, dy, dW) and is verified so."""
+
 
 @irdl_op_definition
 class AllocGmOp(IRDLOperation):
