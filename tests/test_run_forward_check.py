@@ -114,3 +114,21 @@ def test_the_forward_report_names_its_op(capsys, programs, tmp_path):
     assert document["check"]["ok"] and len(document["launches"]) == 1
     # the FLOPs are the forward conv's: 2 x N·Cout·Do·Ho·Wo·Cin·kD·kH·kW
     assert document["cost"]["flops"] == 2 * 16 * 4 * 6 * 6 * 16 * 2 * 3 * 3
+
+
+def test_the_forward_check_catches_one_wrong_product():
+    """check_forward on y computed here by torch (float64, rounded to f16): OK; one element
+    missing one product x·w fails it, however many products the element sums."""
+    from ascend_xdsl.lowering.build import shape_from_torch_args
+    from ascend_xdsl.runtime.reports.check import check_forward
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, 32, 4, 6, 6)).astype(np.float16)
+    w = rng.standard_normal((16, 32, 3, 3, 3)).astype(np.float16)
+    problem = shape_from_torch_args(x.shape, w.shape, padding=1)
+    y = _torch_y(x, w, padding=1)
+    assert check_forward(problem, x, w, y.astype(np.float16)).ok
+    wrong = y.copy()
+    # element (0, 3, 2, 2, 2) loses the product of its centre tap and channel 5
+    wrong[0, 3, 2, 2, 2] -= float(x[0, 5, 2, 2, 2]) * float(w[3, 5, 1, 1, 1])
+    assert not check_forward(problem, x, w, wrong.astype(np.float16)).ok
