@@ -69,6 +69,11 @@ CONV_ATTR = "ascend.conv"
 the kernel computes (set by ``convert-conv-to-ascend-api``), so a lowered program still says
 what it computes."""
 
+FORWARD_CONV_ATTR = "ascend.conv3d"
+"""The same record on a forward conv's launch (x, weight -> y; ``convert-conv-to-ascend-api``):
+``ascend-run --check`` reads it to check y against the forward reference. Kept apart from
+``ascend.conv``, which describes a dW launch (x, dy, dW) and is verified so."""
+
 
 @irdl_op_definition
 class AllocGmOp(IRDLOperation):
@@ -132,6 +137,9 @@ class LaunchOp(IRDLOperation):
         conv = self.attributes.get(CONV_ATTR)
         if conv is not None:
             _verify_conv(conv, given, kernel)
+        forward = self.attributes.get(FORWARD_CONV_ATTR)
+        if forward is not None:
+            _verify_forward_conv(forward, given)
 
 
 _CONV_ARRAYS = (("strides", 3), ("pads", 6), ("dilations", 3))
@@ -144,22 +152,61 @@ _TILING_FIELDS = {
 enlarged groups, ``ConvBpFilterShape.group_enlargement``)."""
 
 
-def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncOp) -> None:
-    """The ``ascend.conv`` attribute agrees with the launched tensors and the kernel's tiling
-    (see the module docstring)."""
+def _conv_values(conv: Attribute, name: str) -> dict[str, tuple[int, ...]]:
+    """The fields of a launch's conv record ``name`` (``ascend.conv``, ``ascend.conv3d``), or
+    a :class:`VerifyException` naming the one that is malformed."""
     what = "{strides, pads, dilations, groups}"
     if not isinstance(conv, DictionaryAttr):
-        raise VerifyException(f"{CONV_ATTR} must be a dictionary {what}")
+        raise VerifyException(f"{name} must be a dictionary {what}")
     values: dict[str, tuple[int, ...]] = {}
     for key, count in _CONV_ARRAYS:
         field = conv.data.get(key)
         if not isinstance(field, DenseArrayBase) or len(field) != count:
-            raise VerifyException(f"{CONV_ATTR} {key} must be an array of {count} integers")
+            raise VerifyException(f"{name} {key} must be an array of {count} integers")
         values[key] = tuple(int(v) for v in field.get_values())
     groups = conv.data.get("groups")
     if not isinstance(groups, IntegerAttr):
-        raise VerifyException(f"{CONV_ATTR} groups must be an integer")
+        raise VerifyException(f"{name} groups must be an integer")
     values["groups"] = (groups.value.data,)
+    return values
+
+
+def _verify_forward_conv(conv: Attribute, types: Sequence[Attribute]) -> None:
+    """The ``ascend.conv3d`` record agrees with the launched x, weight (bias) and y: y's shape
+    is the one the record's strides, pads and dilations give x and the weight."""
+    values = _conv_values(conv, FORWARD_CONV_ATTR)
+    if len(types) not in (3, 4) or not all(isinstance(t, GmTensorType) for t in types):
+        raise VerifyException(
+            f"{FORWARD_CONV_ATTR} needs a launch of the GM tensors x, weight, (bias,) y"
+        )
+    x, w, y = types[0], types[1], types[-1]
+    assert isinstance(x, GmTensorType) and isinstance(w, GmTensorType)
+    assert isinstance(y, GmTensorType)
+    problem = ConvBpFilterShape.from_shapes(
+        x.get_shape(),
+        w.get_shape(),
+        values["strides"],
+        values["pads"],
+        values["dilations"],
+        values["groups"][0],
+        element_type_name(x.element_type),
+    )
+    errors = problem.errors()
+    if errors:
+        raise VerifyException(f"{FORWARD_CONV_ATTR}: {errors[0]}")
+    if tuple(y.get_shape()) != problem.grad_output_shape:
+        expected = "x".join(map(str, problem.grad_output_shape))
+        got = "x".join(map(str, y.get_shape()))
+        raise VerifyException(
+            f"{FORWARD_CONV_ATTR} gives y {expected} for the launched x and weight, the "
+            f"launched y is {got}: its strides, pads or dilations contradict the tensors"
+        )
+
+
+def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncOp) -> None:
+    """The ``ascend.conv`` attribute agrees with the launched tensors and the kernel's tiling
+    (see the module docstring)."""
+    values = _conv_values(conv, CONV_ATTR)
     if len(types) != 3 or not all(isinstance(t, GmTensorType) for t in types):
         raise VerifyException(f"{CONV_ATTR} needs a launch of the three GM tensors x, dy, dW")
     x, dy, dw = types

@@ -3,20 +3,32 @@
 At the op and format levels the ``ascend.conv3d_backprop_filter`` says it; below, the
 ``ascend.launch`` carries the convolution attributes (``ascend.conv``) and the entry function's
 signature gives the shapes and the element type. ``ascend-run --check`` uses this to compute the
-reference of whatever level it runs.
+reference of whatever level it runs. A forward conv (x, weight -> y) is found the same way
+(:func:`forward_problem`): ``ascend.conv3d`` above the API level, the launch's
+``ascend.conv3d`` record below.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
+from xdsl.ir import Attribute
 
 from ascend_xdsl.dialects.api_level import InitOp
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
-from ascend_xdsl.dialects.launch import CONV_ATTR, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
+from ascend_xdsl.dialects.launch import CONV_ATTR, FORWARD_CONV_ATTR, LaunchOp
+from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DOp, shape_of_conv_op
 
 
 def op_count(module: ModuleOp) -> int:
@@ -77,14 +89,44 @@ def conv_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
     return None
 
 
+def forward_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
+    """The forward conv ``entry`` computes (y of its two arguments x and the weight, torch's
+    names as for dW), or None if it computes none that is recognisable: with a bias (not
+    lowered yet) or another signature."""
+    for op in entry.walk():
+        if isinstance(op, Conv3DOp) and op.bias is None:
+            pads = [int(v) for v in op.pads.get_values()]
+            six = [v for v in pads for _ in range(2)] if len(pads) == 3 else pads
+            attrs = {
+                "strides": op.strides,
+                "pads": DenseArrayBase.from_list(i64, six),
+                "dilations": op.dilations,
+                "groups": op.groups,
+            }
+            return _from_attributes(entry, attrs, weight_argument=True)
+        if isinstance(op, LaunchOp) and isinstance(
+            op.attributes.get(FORWARD_CONV_ATTR), DictionaryAttr
+        ):
+            conv = op.attributes[FORWARD_CONV_ATTR]
+            return _from_attributes(entry, conv.data, weight_argument=True)  # type: ignore[attr-defined]
+    return None
+
+
 def _from_launch(entry: func.FuncOp, conv: DictionaryAttr) -> ConvBpFilterShape | None:
+    return _from_attributes(entry, conv.data, weight_argument=False)
+
+
+def _from_attributes(
+    entry: func.FuncOp, attrs: Mapping[str, Attribute], *, weight_argument: bool
+) -> ConvBpFilterShape | None:
+    """The problem of the entry's signature and the conv attributes: x, dy -> dW (the weight's
+    shape from the result) or, with ``weight_argument``, x, weight -> y."""
     inputs, outputs = entry.function_type.inputs.data, entry.function_type.outputs.data
     if len(inputs) != 2 or len(outputs) != 1:
         return None
-    x, _, dw = inputs[0], inputs[1], outputs[0]
+    x, dw = inputs[0], inputs[1] if weight_argument else outputs[0]
     if not all(isinstance(t, MemRefType) for t in (x, dw)):
         return None
-    attrs = conv.data
     strides, pads, dilations = (attrs.get(k) for k in ("strides", "pads", "dilations"))
     groups = attrs.get("groups")
     if not all(isinstance(a, DenseArrayBase) for a in (strides, pads, dilations)):

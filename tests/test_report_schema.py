@@ -4,12 +4,14 @@ and the Python objects carry the JSON's names."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.runtime.reports.document import SCHEMA_VERSION
 from ascend_xdsl.tools import conv, run, tune
@@ -41,14 +43,17 @@ def hw_program(tmp_path_factory) -> Path:
 def test_the_schema_is_a_valid_json_schema():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     assert SCHEMA["$defs"]["run"]["properties"]["schema_version"]["const"] == SCHEMA_VERSION
-    # the tiling's required fields are DwTiling's
+    # the tiling's required fields are DwTiling's, the forward tiling's Conv3DTiling's
     assert set(SCHEMA["$defs"]["tiling"]["required"]) <= set(DwTiling.field_names())
+    forward = {f.name for f in dataclasses.fields(Conv3DTiling)}
+    assert set(SCHEMA["$defs"]["conv3d_tiling"]["required"]) <= forward
 
 
 def test_ascend_conv_reports_validate(capsys):
     full = _json(capsys, conv.main, "bp-filter", *SMALL, "--report", "json")
     validate(full)
     assert full["tool"] == "ascend-conv" and full["tiling_strategy"] == "heuristic"
+    assert full["problem"]["op"] == "bp-filter"
     assert full["check"]["ok"] and full["check"]["max_abs_error"] >= 0
     assert DwTiling.from_dict(full["tiling"]).core_num == 2
     assert full["launches"] == [full["cost"]]
@@ -60,6 +65,35 @@ def test_ascend_conv_reports_validate(capsys):
     validate(cost_only)
     assert cost_only["cost_only"] and cost_only["check"] is None
     assert cost_only["cost"]["extrapolated_iterations"] >= 0
+
+
+def test_the_forward_reports_validate(capsys, tmp_path):
+    """ascend-conv forward --report json (a grouped layer: one launch per group) and ascend-run
+    --report json on a forward hardware-level program follow the same schema, op forward."""
+    grouped = ["--input", "1,16,3,6,6", "--weight", "16,8,2,3,3", "--padding", "1"]
+    full = _json(capsys, conv.main, "forward", *grouped, "--groups", "2", "--report", "json")
+    validate(full)
+    assert full["problem"]["op"] == "forward" and full["problem"]["groups"] == 2
+    assert full["tiling"]["org_ci"] == 8 and full["tiling_strategy"] == "heuristic"
+    assert len(full["launches"]) == 2 and full["cost"] == full["launches"][-1]
+    assert full["check"]["ok"] and full["check"]["max_abs_error"] <= full["check"]["tolerance"]
+    cost_only = _json(capsys, conv.main, "forward", *grouped, "--groups", "2", "--cost-only",
+                      "--report", "json")  # fmt: skip
+    validate(cost_only)
+    assert cost_only["cost_only"] and cost_only["check"] is None
+    assert len(cost_only["launches"]) == 2
+    # a forward tiling is no dW tiling, and the other way round: the schema tells them apart
+    with pytest.raises(jsonschema.ValidationError):
+        validate({**cost_only, "tiling": {**cost_only["tiling"], "org_do": None}})
+    program = tmp_path / "fwd.mlir"
+    assert conv.main(["forward", *SMALL[:6], "--emit", "hw", "-o", str(program)]) == 0
+    checked = _json(
+        capsys, run.main, program, "--random-inputs", "--check", "--report", "json",
+        "--output-dir", tmp_path,
+    )  # fmt: skip
+    validate(checked)
+    assert checked["problem"]["op"] == "forward" and checked["check"]["ok"]
+    assert checked["tiling"] is None  # the hardware level keeps no record of it
 
 
 def test_ascend_run_reports_validate_with_and_without_a_launch(capsys, hw_program, tmp_path):

@@ -514,7 +514,7 @@ def _bad(kernels: dict[str, Path], tmp_path: Path) -> dict[str, tuple[list, int,
         "check_without_problem": (
             [two, "--entry", "a", "--check", "--random-inputs"],
             1,
-            ["--check", "no recognisable dW problem"],
+            ["--check", "no recognisable dW or forward problem"],
         ),
     }
 

@@ -69,7 +69,7 @@ def test_json_output_has_the_promised_fields(layers_json):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     document = json.loads(result.stdout)
-    assert document["schema_version"] == 1 and document["tool"] == "ascend-tune"
+    assert document["schema_version"] == 2 and document["tool"] == "ascend-tune"
     rows = document["layers"]
     assert [r["layer"] for r in rows] == ["small", "layer 2"]
     for r in rows:

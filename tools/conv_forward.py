@@ -5,9 +5,11 @@ The same shape flags as ``bp-filter`` (``tools/conv_args.add_problem_flags``): t
 every level (``runtime/forward.forward_levels``), and then either prints a level
 (``--emit op|format|api|hw``), models the hardware-level program's cost without data
 (``--cost-only``), or runs it on seeded random inputs (``--seed``, one launch per group) and
-checks y against the runtime's reference (``runtime/reference.conv3d_reference``, float32
-accumulation rounded to the output type) within two units in the last place plus the float32
-reordering error, printing a short summary. A check outside the tolerance exits with 1.
+checks y against the exact reference (``runtime/reports/check.check_forward``: the float32
+sums' derived tolerance plus the rounding to f16/bf16, what ``ascend-run --check`` uses on a
+forward program), printing a short summary. A check outside the tolerance exits with 1.
+``--report json`` prints instead the one report of docs/report.schema.json (problem with ``op``
+forward, the tiling, the cost of each launch, and that check).
 
 What the forward path does not support yet is refused before anything runs, in one line with
 exit code 2: ``--bias`` (the bias table is not lowered), a ``--tiling`` other than
@@ -17,7 +19,9 @@ exit code 2: ``--bias`` (the bias table is not lowered), a ``--tiling`` other th
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 
 import ml_dtypes
@@ -25,12 +29,15 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
+from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
 from ascend_xdsl.lowering.options import load_target
+from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.runtime.forward import forward_levels, run_conv3d
-from ascend_xdsl.runtime.reference import conv3d_reference
+from ascend_xdsl.runtime.reports.check import CheckResult, check_forward
+from ascend_xdsl.runtime.reports.document import run_document
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
 from ascend_xdsl.tools.conv_args import add_problem_flags, problem_from_args
 from ascend_xdsl.tools.conv_report import ir_text
@@ -39,7 +46,6 @@ from ascend_xdsl.tools.flags import add_hw_flag, ints
 
 LEVELS = ("op", "format", "api", "hw")
 _TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
-_MANTISSA = {"f16": 10, "bf16": 7}
 
 
 class ForwardCheckFailed(Exception):
@@ -69,6 +75,13 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
     )
     fwd.add_argument("--seed", metavar="N", default="0", help="seed of the random inputs (0)")
     fwd.add_argument("--executor", choices=EXECUTORS, default="compiled", help="the executor")
+    fwd.add_argument(
+        "--report",
+        choices=("text", "json"),
+        default="text",
+        help="the summary (text, default), or one JSON document of docs/report.schema.json: "
+        "the problem (op forward), the tiling, the cost of every launch and the check",
+    )
     fwd.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
 
 
@@ -94,11 +107,14 @@ def forward(args: argparse.Namespace) -> str:
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling_line(levels["api"])
+    as_json = args.report == "json"
     if args.cost_only:
         result = run(
             ModuleJob(levels["hw"], target, FORWARD_FUNC_NAME, problem=single),
             RunOptions(cost="cost-only", progress=False),
         )
+        if as_json:  # every group's launch is the same kernel on its slice: the same cost
+            return _json_report(problem, target.name, levels, list(result.costs) * g, None)
         cycles = sum(c.cycles for c in result.costs) * g
         return (
             f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"
@@ -122,30 +138,46 @@ def forward(args: argparse.Namespace) -> str:
         cores=cores,
         executor=args.executor,
     )
-    ref = conv3d_reference(x, w, None, problem.strides, problem.pads, problem.dilations, g)
-    bound = conv3d_reference(
-        np.abs(x.astype(np.float32)),
-        np.abs(w.astype(np.float32)),
-        None,
-        problem.strides,
-        problem.pads,
-        problem.dilations,
-        g,
-    )
-    err = np.abs(res.output.astype(np.float32) - ref)
-    tol = 2.0 * 2.0 ** -_MANTISSA[problem.dtype] * np.abs(ref) + 1e-5 * bound + 1e-6
-    ok = bool((err <= tol).all())
+    # One check for the summary and the report: the derived tolerance of ascend-run --check.
+    checked = check_forward(problem, x, w, np.asarray(res.output))
+    ok = checked.ok
     text = (
         f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"
         f"cycles: {res.cycles:,.0f} on {target.name}"
         + (f" ({g} launches, one per group)" if g > 1 else "")
-        + f"\ncheck: max |y - reference| {float(err.max()):.3g} "
+        + f"\ncheck: max |y - reference| {checked.max_abs_error:.3g} "
         f"({'within' if ok else 'OUTSIDE'} the tolerance)\n"
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )
+    if as_json:
+        text = _json_report(problem, target.name, levels, res.costs, checked)
     if not ok:
         raise ForwardCheckFailed(text)
     return text
+
+
+def _json_report(
+    problem: ConvBpFilterShape,
+    hw: str,
+    levels: dict[str, ModuleOp],
+    costs: Sequence[CostReport],
+    checked: CheckResult | None,
+) -> str:
+    """``--report json``: the one report of docs/report.schema.json (op forward), with one
+    group's tiling (every group's launch has it) and the check of the derived tolerance
+    (``runtime/reports/check.check_forward``, as ``ascend-run --check``); null cost-only."""
+    document = run_document(
+        "ascend-conv",
+        hw,
+        problem=problem,
+        op="forward",
+        tiling=_tiling(levels["api"]),
+        tiling_strategy="heuristic",
+        costs=costs,
+        check=checked,
+        cost_only=checked is None,
+    )
+    return json.dumps(document, indent=2) + "\n"
 
 
 def _one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
@@ -161,12 +193,18 @@ def _problem_text(p: ConvBpFilterShape) -> str:
     )
 
 
-def _tiling_line(api: ModuleOp) -> str:
+def _tiling(api: ModuleOp) -> Conv3DTiling | None:
     for op in api.walk():
         if isinstance(op, Conv3DInitOp):
-            t = op.tiling.tiling
-            return (
-                f"L0 M/K/N {t.m_l0}/{t.k_l0}/{t.n_l0}, cores batch {t.batch_dim} Do {t.do_dim} "
-                f"Co {t.co_dim} M {t.m_dim}"
-            )
-    return "none"
+            return op.tiling.tiling
+    return None
+
+
+def _tiling_line(api: ModuleOp) -> str:
+    t = _tiling(api)
+    if t is None:
+        return "none"
+    return (
+        f"L0 M/K/N {t.m_l0}/{t.k_l0}/{t.n_l0}, cores batch {t.batch_dim} Do {t.do_dim} "
+        f"Co {t.co_dim} M {t.m_dim}"
+    )

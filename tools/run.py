@@ -22,7 +22,9 @@ inputs (``tools/run_inputs.py``) and what is written and printed (``tools/run_re
   ``.``) is refused before the run (``tools/run_report.result_stem``).
 * ``--check`` compares the (single) result with the exact reference of the dW problem the entry
   computes (``ir/program.conv_problem``, ``runtime/reports/check.check``) on the first two inputs
-  (x, dy); ``--sanitize`` runs with the synchronisation sanitizer and lists every hazard.
+  (x, dy), or of the forward conv (``ir/program.forward_problem``,
+  ``runtime/reports/check.check_forward``) on x and the weight; ``--sanitize`` runs with the
+  synchronisation sanitizer and lists every hazard.
 * ``--hw NAME`` is the hardware description the core memories are sized from.
 * ``--report json`` prints the cost model's report of the launch; ``--trace FILE.json`` writes
   the timeline of every core of every launch as a Chrome trace (``runtime/reports/trace.py``;
@@ -47,15 +49,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.attributes import element_type_name
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import HwConfig, UnknownHardwareError, load
 from ascend_xdsl.ir.locations import describe_op
-from ascend_xdsl.ir.program import conv_problem
+from ascend_xdsl.ir.program import conv_problem, forward_problem
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
-from ascend_xdsl.runtime.reports.check import non_finite_note
+from ascend_xdsl.runtime.reports.check import CheckResult, check_forward, non_finite_note
 from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, RunResult
 from ascend_xdsl.runtime.runner import run as run_job
@@ -104,18 +108,37 @@ def run(args: argparse.Namespace) -> int:
         if note is not None:
             print(f"{PROG}: warning: {note}", file=sys.stderr)
     sanitizer = Sanitizer.for_hw(hw.name) if args.sanitize else None
-    result = run_entry(args, ModuleJob(module, hw, entry, inputs), sanitizer)
+    job = ModuleJob(module, hw, entry, inputs, problem=_forward(entry))
+    result = run_entry(args, job, sanitizer)
     return report(args, hw, module, entry, result, sanitizer)
 
 
 def check_checkable(entry: func.FuncOp, params: Sequence[Argument]) -> None:
-    """``--check`` needs an entry that computes a dW problem from x and dy."""
+    """``--check`` needs an entry that computes a dW problem from x and dy, or a forward conv
+    from x and the weight."""
     n_results = len(entry.function_type.outputs.data)
-    if conv_problem(entry) is None or len(params) < 2 or n_results != 1:
+    known = conv_problem(entry) is not None or forward_problem(entry) is not None
+    if not known or len(params) < 2 or n_results != 1:
         raise CliError(
-            f"--check: @{entry.sym_name.data} computes no recognisable dW problem "
-            "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch)"
+            f"--check: @{entry.sym_name.data} computes no recognisable dW or forward problem "
+            "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch, "
+            "or x, weight -> y around an ascend.conv3d or its launch)"
         )
+
+
+def _forward(entry: func.FuncOp) -> ConvBpFilterShape | None:
+    """The forward conv ``entry`` computes, when it computes no dW (``ir/program``)."""
+    return forward_problem(entry) if conv_problem(entry) is None else None
+
+
+def _check(entry: func.FuncOp, result: RunResult) -> CheckResult:
+    """The reference check of the run: the forward y's when the entry computes a forward
+    conv, else the dW's (``RunResult.check``)."""
+    fwd = _forward(entry)
+    if fwd is None:
+        return result.check()
+    x, w = (np.asarray(v) for v in result.inputs[:2])
+    return check_forward(fwd, x, w, np.asarray(result.outputs[0]))
 
 
 def run_entry(args: argparse.Namespace, job: ModuleJob, sanitizer: Sanitizer | None) -> RunResult:
@@ -160,7 +183,7 @@ def report(
     checked = None
     if args.check:
         try:
-            checked = result.check()
+            checked = _check(entry, result)
         except ValueError as e:
             raise CliError(f"--check: {first_line(e)}") from None
         if not as_json:
@@ -178,6 +201,7 @@ def report(
             cost_only=False,
             hazards=hazards,
             written=[str(path) for path, _, _ in written],
+            op="forward" if _forward(entry) is not None else "bp-filter",
         )
         print(json.dumps(document, indent=2))
         return 1 if failed else 0
@@ -225,7 +249,7 @@ def run_cost_only(
         cost="cost-only", max_iterations=args.max_iterations, max_seconds=args.max_seconds
     )
     try:
-        result = run_job(ModuleJob(module, hw, entry), options)
+        result = run_job(ModuleJob(module, hw, entry, problem=_forward(entry)), options)
     except BUGS:
         raise
     except Exception as e:  # a kernel the model cannot take, in one line
@@ -241,7 +265,14 @@ def run_cost_only(
         write_pictures(costs, args.trace, args.plot, title)
     if args.report == "json":
         document = cost_document(
-            hw.name, module, result, None, cost_only=True, hazards=None, written=[]
+            hw.name,
+            module,
+            result,
+            None,
+            cost_only=True,
+            hazards=None,
+            written=[],
+            op="forward" if _forward(entry) is not None else "bp-filter",
         )
         print(json.dumps(document, indent=2))
         return 0

@@ -112,17 +112,19 @@ def cost_document(
     cost_only: bool,
     hazards: list[str] | None,
     written: list[str],
+    op: str = "bp-filter",
 ) -> dict[str, Any]:
     """The ``--report json`` document of docs/report.schema.json (``runtime/reports/
     document.py``): the problem the entry computes and the tiling the program records (null
     when it has none: the hardware level keeps no record of it), the cost of the entry's
     launches (its FLOPs are the runner's, those of the dW problem when the entry computes
     one; null and an empty list without a launch), the check, the ``hazards`` (null without
-    --sanitize) and the files ``written``."""
+    --sanitize) and the files ``written``; ``op`` names the problem's operator."""
     return run_document(
         PROG,
         hw,
         problem=result.problem,
+        op=op,
         tiling=tiling_of_module(module),
         tiling_strategy=None,
         costs=result.costs,

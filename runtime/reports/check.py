@@ -16,6 +16,11 @@ per element, with ``Σ|x·dy|`` the reference evaluated on ``|x|`` and ``|dy|`` 
 (of the order of one |x·dy|) is above it for every problem with fewer than about 10⁴ products
 per element, and a missing tile or padding row always is. For larger sums, check with small
 integer inputs: their float32 sums are exact, so the check has tolerance 0 (``is_exact``).
+
+The forward conv's y (:func:`check_forward`) is checked the same way, with ``n = Cin/g·kD·kH·kW``
+products per element and ``Σ|x·w|`` the forward reference on ``|x|`` and ``|w|``, plus the
+rounding of the float32 sum to y's type by the fixpipe: half a unit in the last place of
+f16/bf16 (2⁻¹¹ / 2⁻⁸ relative), and half the spacing of f16's subnormals.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.runtime.reference import conv3d_weight_reference
+from ascend_xdsl.runtime.reference import conv3d_reference, conv3d_weight_reference
 from ascend_xdsl.runtime.reports.precision import PrecisionVerdict, precision_verdict
 from ascend_xdsl.runtime.reports.progress import CheckProgress
 
@@ -186,6 +191,58 @@ def check(
         seconds=time.perf_counter() - start,
         standard=standard,
     )
+
+
+_OUTPUT_ROUNDING = {"f16": (2.0**-11, 2.0**-25), "bf16": (2.0**-8, 0.0)}
+"""Per output type: the relative half-ulp of rounding to nearest, and the absolute half-spacing
+of its subnormals (bf16 has float32's range, so the float32 ``tiny`` covers it)."""
+
+
+def check_forward(
+    problem: ConvBpFilterShape, x: np.ndarray, w: np.ndarray, got: np.ndarray
+) -> CheckResult:
+    """Compare a forward conv's ``got`` (y, in the inputs' type) with the exact y of
+    ``problem`` on ``x`` and the weight ``w`` (see the module docstring for the tolerance)."""
+    start = time.perf_counter()
+    if got.shape != problem.grad_output_shape:
+        raise ValueError(
+            f"y has shape {list(got.shape)}, the problem's is {list(problem.grad_output_shape)}"
+        )
+    args = (problem.strides, problem.pads, problem.dilations, problem.groups)
+    x64, w64 = x.astype(np.float64), w.astype(np.float64)
+    exact = conv3d_reference(x64, w64, None, *args, accumulate=np.float64)
+    n = problem.cin // problem.groups * problem.kd * problem.kh * problem.kw
+    if is_exact_forward(n, x64, w64):
+        sums = np.zeros(exact.shape)
+    else:
+        magnitude = conv3d_reference(np.abs(x64), np.abs(w64), None, *args, accumulate=np.float64)
+        sums = CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(n) * magnitude
+    relative, subnormal = _OUTPUT_ROUNDING[problem.dtype]
+    tol = sums + relative * (np.abs(exact) + sums) + subnormal + np.finfo(np.float32).tiny
+    tol = np.nan_to_num(tol, nan=0.0, posinf=0.0)
+    got64 = got.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(got64 - exact)
+    same = (np.isnan(got64) & np.isnan(exact)) | (np.isinf(exact) & (got64 == exact))
+    err = np.where(same, 0.0, np.where(np.isfinite(err), err, np.inf))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(err == 0, 0.0, err / tol)
+    finite = np.abs(exact[np.isfinite(exact)])
+    scale = max(float(finite.max(initial=0.0)), float(np.finfo(np.float32).tiny))
+    return CheckResult(
+        max_abs_error=float(err.max(initial=0.0)),
+        max_rel_error=float(err.max(initial=0.0)) / scale,
+        worst_ratio=float(ratio.max(initial=0.0)),
+        tolerance=float(tol.max(initial=0.0)),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def is_exact_forward(n: int, x: np.ndarray, w: np.ndarray) -> bool:
+    """:func:`is_exact` for the forward conv's ``n`` products per element."""
+    if not (np.array_equal(x, np.round(x)) and np.array_equal(w, np.round(w))):
+        return False
+    return n * float(np.abs(x).max(initial=0.0)) * float(np.abs(w).max(initial=0.0)) < 2.0**24
 
 
 def _advance(bar: CheckProgress | None, before: int) -> Callable[[int, int], None] | None:

@@ -238,3 +238,92 @@ func.func @host() {
   func.return
 }
 // CHECK: Operation does not verify: ascend.conv groups 2 differ from the launched dW's groups 1
+
+// -----
+
+// The ascend.conv3d record of a forward launch (x, weight -> y): pads that contradict y (no padding gives y 1x32x2x6x6).
+func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %y: !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %x = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>
+  %y = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%x, %w, %y) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d gives y 1x32x2x6x6 for the launched x and weight, the launched y is 1x32x4x8x8: its strides, pads or dilations contradict the tensors
+
+// -----
+
+// The forward record: groups 0 contradicts every problem.
+func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %y: !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %x = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>
+  %y = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%x, %w, %y) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 0 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d: groups must be in [1, 65535], got 0
+
+// -----
+
+// The forward record: a field of the wrong size.
+func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %y: !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %x = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>
+  %y = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%x, %w, %y) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d dilations must be an array of 3 integers
+
+// -----
+
+// The forward record: groups not an integer.
+func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %y: !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %x = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>
+  %y = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%x, %w, %y) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = "one"}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d groups must be an integer
+
+// -----
+
+// The forward record: not a dictionary.
+func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %y: !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %x = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>
+  %y = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%x, %w, %y) {ascend.conv3d = 1 : i64} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d must be a dictionary {strides, pads, dilations, groups}
+
+// -----
+
+// The forward record on a launch of two tensors: there is no x, weight and y.
+func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %y: !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %x = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %y = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%x, %y) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<NDC1HWC0, 1x32x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d needs a launch of the GM tensors x, weight, (bias,) y

@@ -5,7 +5,8 @@
 // the host allocates y and launches batch_dim·do_dim·co_dim·m_dim cores; the kernel splits its
 // block index (M fastest), initialises one Conv3D object, sets the weight, the bias, its start
 // position and single output shape once, and per batch of its share calls SetInput, IterateAll
-// and End, with the NDC1HWC0 / FRACTAL_Z_3D offsets of dialects/formats.py.
+// and End, with the NDC1HWC0 / FRACTAL_Z_3D offsets of dialects/formats.py. The launch records
+// the conv (ascend.conv3d, torch's three pads as six) for ascend-run --check.
 
 func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %w5: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %b5: !ascend.gm_tensor<ND, 32xf16>) -> !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16> {
   %y5 = ascend.conv3d %x5, %w5 bias %b5 strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<ND, 32xf16> -> !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
@@ -13,7 +14,7 @@ func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %w5: !ascend.gm
 }
 // CHECK-LABEL: func.func @fwd(
 // CHECK-NEXT:    %y5 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
-// CHECK-NEXT:    ascend.launch @fwd_kernel blocks 4 (%x5, %w5, %b5, %y5) : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<ND, 32xf16>, !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
+// CHECK-NEXT:    ascend.launch @fwd_kernel blocks 4 (%x5, %w5, %b5, %y5) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<ND, 32xf16>, !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
 // CHECK-NEXT:    func.return %y5 : !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
 // CHECK:       func.func @fwd_kernel(%0: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %1: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %2: !ascend.gm_tensor<ND, 32xf16>, %3: !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>) attributes {ascend.kernel} {
 // CHECK-NEXT:    %4 = ascend.get_block_idx : index
