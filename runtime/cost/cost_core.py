@@ -98,6 +98,8 @@ class _State(NamedTuple):
         the slices of the iteration, ``detail``, for the reports)."""
         if self.flag_keys != entry.flag_keys:
             return None  # new event ids in use: the counts do not line up
+        if self.timeline.shape.tensors != entry.timeline.shape.tensors:
+            return None  # a GM tensor counted from now on: the traffic does not line up
         return _Change(
             self.timeline.relative_to(entry.timeline),
             self.flag_keys,
@@ -216,9 +218,10 @@ class CostCore(MachineBase):
         padding boundary) and looks for the next steady state."""
         trips = range(lb, ub, step)
         n = len(trips)
-        if n < _MIN_TRIPS:
-            yield from trips
+        if n == 0:
             return
+        # A short loop shows no steady state, but its iterations are still replayed.
+        periods = _PERIODS if n >= _MIN_TRIPS else ()
         try:
             sigs = [signature(iv, *inputs) for iv in trips]
         except ArithmeticError:  # e.g. a division by zero in a branch not taken: just run it
@@ -250,7 +253,7 @@ class CostCore(MachineBase):
                 swept = history[-1].timeline.shape.warm != entry.timeline.shape.warm
                 if record is not None and not swept:
                     self.replays[memo_key] = record
-            for period in _PERIODS:
+            for period in periods:
                 advance = _steady(history, period)
                 if advance is None or any(
                     sigs[t] != sigs[t - period] for t in range(i - period, i)
