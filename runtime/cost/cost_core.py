@@ -149,6 +149,12 @@ class CostCore(MachineBase):
         self.line: Timeline = self.timeline
         self._costs: dict[tuple[object, ...], tuple[Any, ...]] = {}
         self.replays: dict[tuple[Any, ...], _Change] = {}
+        self._depth = 0
+        self._entered = 0
+        """How many loops this core has entered (to tell which iterations run loops)."""
+        self.nesting: set[Callable[..., Any]] = set()
+        """The short loops whose iterations run loops (by signature function)."""
+        """How many aggregated loops (of at least two trips) are running around the current one."""
         """Timed iterations by (loop, signature, relative entry state): shared by the cores."""
         for spec in DATA_INSTRUCTIONS:
             self._handlers[spec] = self._timer(spec)
@@ -218,10 +224,33 @@ class CostCore(MachineBase):
         padding boundary) and looks for the next steady state."""
         trips = range(lb, ub, step)
         n = len(trips)
-        if n == 0:
+        self._entered += 1
+        if n < _MIN_TRIPS and not (self._depth and n > 1 and signature in self.nesting):
+            for iv in trips:
+                entered = self._entered
+                yield iv
+                if self._entered != entered:
+                    self.nesting.add(signature)
             return
-        # A short loop shows no steady state, but its iterations are still replayed.
+        # A short loop shows no steady state, but when it runs inside another loop and its
+        # iterations run loops of their own, they are replayed (the forward walk nests N
+        # tiles, kernel depths and Cin chunks, 2-4 trips each, around its k steps: run
+        # exactly, each one re-entered its k-step loop, thousands of times a layer).
         periods = _PERIODS if n >= _MIN_TRIPS else ()
+        self._depth += 1
+        try:
+            yield from self._iterations(signature, trips, inputs, periods)
+        finally:
+            self._depth -= 1
+
+    def _iterations(
+        self,
+        signature: Callable[..., tuple[Any, ...]],
+        trips: range,
+        inputs: tuple[int, ...],
+        periods: tuple[int, ...],
+    ) -> Iterator[int]:
+        n = len(trips)
         try:
             sigs = [signature(iv, *inputs) for iv in trips]
         except ArithmeticError:  # e.g. a division by zero in a branch not taken: just run it
