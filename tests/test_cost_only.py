@@ -56,6 +56,7 @@ def test_cost_only_agrees_with_the_full_run(name):
 
 FORWARD_MATRIX = {
     "padded": ((1, 128, 4, 16, 16), (64, 128, 3, 3, 3), {"padding": 1}, 1),
+    "short_loops_replayed": ((1, 16, 6, 30, 30), (512, 16, 3, 3, 3), {"padding": 1}, 1),
     "cores_tails": ((2, 40, 5, 20, 18), (48, 40, 3, 3, 3), {"padding": 1}, 2),
     "deep_cin": ((1, 256, 3, 14, 14), (128, 256, 3, 3, 3), {"padding": 1}, 1),
 }  # fmt: skip
