@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import tracemalloc
 
+import numpy as np
 import pytest
 
-from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret_timed, model_cost, random_inputs
 from ascend_xdsl.runtime.cost.cost_only import launches
+from ascend_xdsl.runtime.forward import run_conv3d
 
 HW = "atlas-a2-910b2"
 
@@ -50,6 +52,33 @@ def test_cost_only_agrees_with_the_full_run(name):
     for mine, theirs in zip(cost.cores, exact.cores, strict=True):
         assert mine.busy == pytest.approx(theirs.busy, rel=0.01)
         assert mine.instructions == theirs.instructions
+
+
+FORWARD_MATRIX = {
+    "padded": ((1, 128, 4, 16, 16), (64, 128, 3, 3, 3), {"padding": 1}, 1),
+    "short_loops_replayed": ((1, 16, 6, 30, 30), (512, 16, 3, 3, 3), {"padding": 1}, 1),
+    "cores_tails": ((2, 40, 5, 20, 18), (48, 40, 3, 3, 3), {"padding": 1}, 2),
+    "deep_cin": ((1, 256, 3, 14, 14), (128, 256, 3, 3, 3), {"padding": 1}, 1),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_MATRIX))
+def test_forward_cost_only_agrees_with_the_full_run(name):
+    """The forward conv's walk (lowering/lower_api_to_hw/conv3d_walk.py) nests short loops
+    (N tiles, kernel depths, Cin chunks) around its k steps: cost-only replays whole
+    iterations of those, and must still agree with the full run's timeline."""
+    x_shape, w_shape, conv, cores = FORWARD_MATRIX[name]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape).astype(np.float16)
+    w = rng.standard_normal(w_shape).astype(np.float16)
+    full = run_conv3d(x, w, None, **conv, hw=HW, cores=cores)
+    (cost,) = model_cost(full.modules["hw"], HW, entry=FORWARD_FUNC_NAME, problem=full.problem)
+    (exact,) = full.costs
+    assert cost.cycles == pytest.approx(exact.cycles, rel=0.01)
+    for mine, theirs in zip(cost.cores, exact.cores, strict=True):
+        assert mine.busy == pytest.approx(theirs.busy, rel=0.01)
+        assert mine.instructions == theirs.instructions
+    assert cost.extrapolated > 0  # loop iterations were extrapolated or replayed
 
 
 def test_a_layer_too_big_to_simulate_is_scored_without_its_data():

@@ -222,7 +222,9 @@ def test_cost_only_trace_opens_the_replayed_iterations(cost_only, tmp_path):
     children = [e for e in slices if e["args"].get("replayed")]
     assert parents and all(e["args"]["aggregated"] for e in parents)
     assert len(children) == sum(len(r.slices) for r in timeline.replayed) > 0
-    assert all(e["name"].startswith("ascend.") for e in children)
+    # an instruction, or a loop's aggregated span inside a replayed iteration of a short loop
+    assert all(e["name"].startswith("ascend.") or e["args"].get("aggregated") for e in children)
+    assert any(e["name"].startswith("ascend.") for e in children)
     for child in children:  # nested: inside a replayed span of its own track
         track = [p for p in parents if p["tid"] == child["tid"]]
         assert any(

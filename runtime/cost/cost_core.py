@@ -98,6 +98,8 @@ class _State(NamedTuple):
         the slices of the iteration, ``detail``, for the reports)."""
         if self.flag_keys != entry.flag_keys:
             return None  # new event ids in use: the counts do not line up
+        if self.timeline.shape.tensors != entry.timeline.shape.tensors:
+            return None  # a GM tensor counted from now on: the traffic does not line up
         return _Change(
             self.timeline.relative_to(entry.timeline),
             self.flag_keys,
@@ -147,6 +149,12 @@ class CostCore(MachineBase):
         self.line: Timeline = self.timeline
         self._costs: dict[tuple[object, ...], tuple[Any, ...]] = {}
         self.replays: dict[tuple[Any, ...], _Change] = {}
+        self._depth = 0
+        self._entered = 0
+        """How many loops this core has entered (to tell which iterations run loops)."""
+        self.nesting: set[Callable[..., Any]] = set()
+        """The short loops whose iterations run loops (by signature function)."""
+        """How many aggregated loops (of at least two trips) are running around the current one."""
         """Timed iterations by (loop, signature, relative entry state): shared by the cores."""
         for spec in DATA_INSTRUCTIONS:
             self._handlers[spec] = self._timer(spec)
@@ -216,9 +224,33 @@ class CostCore(MachineBase):
         padding boundary) and looks for the next steady state."""
         trips = range(lb, ub, step)
         n = len(trips)
-        if n < _MIN_TRIPS:
-            yield from trips
+        self._entered += 1
+        if n < _MIN_TRIPS and not (self._depth and n > 1 and signature in self.nesting):
+            for iv in trips:
+                entered = self._entered
+                yield iv
+                if self._entered != entered:
+                    self.nesting.add(signature)
             return
+        # A short loop shows no steady state, but when it runs inside another loop and its
+        # iterations run loops of their own, they are replayed (the forward walk nests N
+        # tiles, kernel depths and Cin chunks, 2-4 trips each, around its k steps: run
+        # exactly, each one re-entered its k-step loop, thousands of times a layer).
+        periods = _PERIODS if n >= _MIN_TRIPS else ()
+        self._depth += 1
+        try:
+            yield from self._iterations(signature, trips, inputs, periods)
+        finally:
+            self._depth -= 1
+
+    def _iterations(
+        self,
+        signature: Callable[..., tuple[Any, ...]],
+        trips: range,
+        inputs: tuple[int, ...],
+        periods: tuple[int, ...],
+    ) -> Iterator[int]:
+        n = len(trips)
         try:
             sigs = [signature(iv, *inputs) for iv in trips]
         except ArithmeticError:  # e.g. a division by zero in a branch not taken: just run it
@@ -250,7 +282,7 @@ class CostCore(MachineBase):
                 swept = history[-1].timeline.shape.warm != entry.timeline.shape.warm
                 if record is not None and not swept:
                     self.replays[memo_key] = record
-            for period in _PERIODS:
+            for period in periods:
                 advance = _steady(history, period)
                 if advance is None or any(
                     sigs[t] != sigs[t - period] for t in range(i - period, i)

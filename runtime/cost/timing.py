@@ -394,6 +394,8 @@ class Timeline:
             return limit
         for at, grown in enumerate(growth):
             if at and grown > 0 and at not in self.warm:
+                if at not in self.tensor_sizes:
+                    return 0  # a replay of traffic this core has not started: run it exactly
                 left = self.tensor_sizes[at] / self._streams - self.tensor_bytes[at]
                 limit = min(limit, max(0, math.ceil(left / grown) - 1))
         return limit

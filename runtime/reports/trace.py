@@ -14,8 +14,9 @@ the Trace Event Format document that ui.perfetto.dev and chrome://tracing both l
   waited for and, on the critical path, the cycles of the path it covers. A slice with a
   ``label`` (an aggregated span of a loop: iterations extrapolated or replayed by the cost-only
   mode) is named by its label and has ``aggregated: true``; inside a replayed iteration's span,
-  the instructions of the iteration it replays are complete events of their own, nested in it
-  (``replayed: true``), so the span opens like any other part of the timeline;
+  the instructions of the iteration it replays (and the aggregated spans of the loops it ran)
+  are complete events of their own, nested in it (``replayed: true``), so the span opens like
+  any other part of the timeline;
 * on the S track, one complete event per busy span of the scalar unit (``issue``: issuing
   instructions and index arithmetic; the gaps are its stalls on a full pipe queue);
 * one instant event (``"ph": "i"``, thread scope) per flag: ``set_flag MTE2->MTE1 #0`` on the
