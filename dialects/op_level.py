@@ -102,6 +102,11 @@ def pads6(pads: Sequence[int]) -> tuple[int, int, int, int, int, int]:
     return p  # type: ignore[return-value]
 
 
+def pads6_attr(pads: DenseArrayBase) -> DenseArrayBase:
+    """An op's ``pads`` (3 or 6 values) as the six a launch records (``pads6``)."""
+    return DenseArrayBase.from_list(i64, pads6([int(v) for v in pads.get_values()]))
+
+
 def verify_conv_attributes(
     strides: DenseArrayBase, pads: DenseArrayBase, dilations: DenseArrayBase, pad_counts: str
 ) -> None:

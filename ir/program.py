@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
-    i64,
 )
 from xdsl.ir import Attribute
 
@@ -28,7 +27,12 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.launch import CONV_ATTR, FORWARD_CONV_ATTR, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DOp, shape_of_conv_op
+from ascend_xdsl.dialects.op_level import (
+    Conv3DBackpropFilterOp,
+    Conv3DOp,
+    pads6_attr,
+    shape_of_conv_op,
+)
 
 
 def op_count(module: ModuleOp) -> int:
@@ -95,11 +99,9 @@ def forward_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
     lowered yet) or another signature."""
     for op in entry.walk():
         if isinstance(op, Conv3DOp) and op.bias is None:
-            pads = [int(v) for v in op.pads.get_values()]
-            six = [v for v in pads for _ in range(2)] if len(pads) == 3 else pads
             attrs = {
                 "strides": op.strides,
-                "pads": DenseArrayBase.from_list(i64, six),
+                "pads": pads6_attr(op.pads),
                 "dilations": op.dilations,
                 "groups": op.groups,
             }

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, scf
-from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, UnitAttr, i64
+from xdsl.dialects.builtin import DictionaryAttr, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -72,7 +72,12 @@ from ascend_xdsl.dialects.dw_tiling_offsets import (
 from ascend_xdsl.dialects.formats import fractal_z_3d_block_offset, ndc1hwc0_block_offset
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import CONV_ATTR, FORWARD_CONV_ATTR, AllocGmOp, LaunchOp
-from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, Conv3DBackpropInputOp, Conv3DOp
+from ascend_xdsl.dialects.op_level import (
+    Conv3DBackpropFilterOp,
+    Conv3DBackpropInputOp,
+    Conv3DOp,
+    pads6_attr,
+)
 from ascend_xdsl.dialects.types import (
     Conv3DApiType,
     Conv3DBpFilterType,
@@ -350,7 +355,7 @@ class ConvToApi(RewritePattern):
         launch.attributes[CONV_ATTR] = DictionaryAttr(
             {
                 "strides": op.strides,
-                "pads": _six_pads(op.pads),
+                "pads": pads6_attr(op.pads),
                 "dilations": op.dilations,
                 "groups": op.groups,
             }
@@ -393,7 +398,7 @@ class Conv3DToApi(RewritePattern):
         launch.attributes[FORWARD_CONV_ATTR] = DictionaryAttr(
             {
                 "strides": op.strides,
-                "pads": _six_pads(op.pads),
+                "pads": pads6_attr(op.pads),
                 "dilations": op.dilations,
                 "groups": op.groups,
             }
@@ -436,14 +441,6 @@ class Conv3DBpInputToApi(RewritePattern):
         # No ascend.conv provenance attribute: it describes a dW launch (x, dy, dW).
         launch = LaunchOp(name, core_dims(t).core_num, [*operands, dx.result])
         rewriter.replace(op, [dx, launch], [dx.result])
-
-
-def _six_pads(pads: DenseArrayBase) -> DenseArrayBase:
-    """torch's symmetric (D, H, W) padding as the six values a launch records."""
-    values = [int(v) for v in pads.get_values()]
-    if len(values) == 3:
-        values = [v for v in values for _ in range(2)]
-    return DenseArrayBase.from_list(i64, values)
 
 
 def _host_function(op: Operation) -> func.FuncOp | None:
