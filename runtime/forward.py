@@ -14,7 +14,6 @@ A bias is refused (``NotImplementedError``): the bias table is not lowered yet.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -40,6 +39,7 @@ from ascend_xdsl.runtime.tensors import (
     CASTS,
     _conversion_hint,
     _tensor_to_numpy,
+    as_tensor_like,
     is_tensor,
 )
 
@@ -170,9 +170,7 @@ def _like(y: np.ndarray, input: Any) -> Any:
     type on its device."""
     if not is_tensor(input):
         return y
-    torch = sys.modules["torch"]
-    out = torch.from_numpy(np.ascontiguousarray(y.astype(np.float32))).to(input.dtype)
-    return out if str(input.device) == "cpu" else out.to(input.device)
+    return as_tensor_like(y.astype(np.float32), input, input.dtype)
 
 
 def conv3d(

@@ -77,11 +77,18 @@ class Inputs:
     def result(self, grad_weight: np.ndarray) -> Any:
         """dW as the caller gave its inputs: a numpy array, or a float32 torch tensor on the
         device of ``input``."""
-        if self.like is None:
-            return grad_weight
-        torch = sys.modules["torch"]
-        out = torch.from_numpy(np.ascontiguousarray(grad_weight))
-        return out if str(self.like.device) == "cpu" else out.to(self.like.device)
+        return grad_weight if self.like is None else as_tensor_like(grad_weight, self.like)
+
+
+def as_tensor_like(array: np.ndarray, like: Any, dtype: Any = None) -> Any:
+    """``array`` as a torch tensor on the device of the tensor ``like``, of torch type ``dtype``
+    (None: the array's own). The array must be of a type torch takes from numpy (not
+    ml_dtypes' bfloat16: convert to float32 first and pass ``dtype``)."""
+    torch = sys.modules["torch"]
+    out = torch.from_numpy(np.ascontiguousarray(array))
+    if dtype is not None:
+        out = out.to(dtype)
+    return out if str(like.device) == "cpu" else out.to(like.device)
 
 
 def as_inputs(input: Any, grad_output: Any, cast: str | None = None) -> Inputs:
