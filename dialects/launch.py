@@ -171,6 +171,40 @@ def _conv_values(conv: Attribute, name: str) -> dict[str, tuple[int, ...]]:
     return values
 
 
+def _checked_problem(
+    attr: str,
+    values: dict[str, tuple[int, ...]],
+    x: GmTensorType,
+    weight: GmTensorType,
+    output: tuple[GmTensorType, str],
+    inputs: str,
+) -> ConvBpFilterShape:
+    """The conv a record (``attr``'s ``values``) describes on the launched x and weight (dW's
+    shape for a dW launch), checked, and the launched ``output`` (y of the forward, dy of dW:
+    the tensor the other two determine) of the shape it gives."""
+    problem = ConvBpFilterShape.from_shapes(
+        x.get_shape(),
+        weight.get_shape(),
+        values["strides"],
+        values["pads"],
+        values["dilations"],
+        values["groups"][0],
+        element_type_name(x.element_type),
+    )
+    errors = problem.errors()
+    if errors:
+        raise VerifyException(f"{attr}: {errors[0]}")
+    tensor, name = output
+    if tuple(tensor.get_shape()) != problem.grad_output_shape:
+        expected = "x".join(map(str, problem.grad_output_shape))
+        got = "x".join(map(str, tensor.get_shape()))
+        raise VerifyException(
+            f"{attr} gives {name} {expected} for the launched {inputs}, the launched {name} is "
+            f"{got}: its strides, pads or dilations contradict the tensors"
+        )
+    return problem
+
+
 def _verify_forward_conv(conv: Attribute, types: Sequence[Attribute]) -> None:
     """The ``ascend.conv3d`` record agrees with the launched x, weight (bias) and y: y's shape
     is the one the record's strides, pads and dilations give x and the weight."""
@@ -182,25 +216,7 @@ def _verify_forward_conv(conv: Attribute, types: Sequence[Attribute]) -> None:
     x, w, y = types[0], types[1], types[-1]
     assert isinstance(x, GmTensorType) and isinstance(w, GmTensorType)
     assert isinstance(y, GmTensorType)
-    problem = ConvBpFilterShape.from_shapes(
-        x.get_shape(),
-        w.get_shape(),
-        values["strides"],
-        values["pads"],
-        values["dilations"],
-        values["groups"][0],
-        element_type_name(x.element_type),
-    )
-    errors = problem.errors()
-    if errors:
-        raise VerifyException(f"{FORWARD_CONV_ATTR}: {errors[0]}")
-    if tuple(y.get_shape()) != problem.grad_output_shape:
-        expected = "x".join(map(str, problem.grad_output_shape))
-        got = "x".join(map(str, y.get_shape()))
-        raise VerifyException(
-            f"{FORWARD_CONV_ATTR} gives y {expected} for the launched x and weight, the "
-            f"launched y is {got}: its strides, pads or dilations contradict the tensors"
-        )
+    _checked_problem(FORWARD_CONV_ATTR, values, x, w, (y, "y"), "x and weight")
 
 
 def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncOp) -> None:
@@ -212,25 +228,7 @@ def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncO
     x, dy, dw = types
     assert isinstance(x, GmTensorType) and isinstance(dy, GmTensorType)
     assert isinstance(dw, GmTensorType)
-    problem = ConvBpFilterShape.from_shapes(
-        x.get_shape(),
-        dw.get_shape(),
-        values["strides"],
-        values["pads"],
-        values["dilations"],
-        values["groups"][0],
-        element_type_name(x.element_type),
-    )
-    errors = problem.errors()
-    if errors:
-        raise VerifyException(f"{CONV_ATTR}: {errors[0]}")
-    if tuple(dy.get_shape()) != problem.grad_output_shape:
-        expected = "x".join(map(str, problem.grad_output_shape))
-        got = "x".join(map(str, dy.get_shape()))
-        raise VerifyException(
-            f"{CONV_ATTR} gives dy {expected} for the launched x and dW, the launched dy is "
-            f"{got}: its strides, pads or dilations contradict the tensors"
-        )
+    problem = _checked_problem(CONV_ATTR, values, x, dw, (dy, "dy"), "x and dW")
     if dw.conv_format == ConvFormat.FRACTAL_Z_3D and dw.groups.data != problem.groups:
         raise VerifyException(
             f"{CONV_ATTR} groups {problem.groups} differ from the launched dW's groups "
