@@ -205,6 +205,23 @@ class ConvOpBase(IRDLOperation):
     dilations = prop_def(DenseArrayBase.constr(i64))
     groups = prop_def(IntegerAttr[I64])
 
+    @staticmethod
+    def conv_properties(
+        strides: Sequence[int],
+        pads: Sequence[int],
+        dilations: Sequence[int],
+        groups: int,
+        tiling: Attribute | None,
+    ) -> dict[str, Attribute | None]:
+        """The properties above (and the op's optional tiling) from plain values."""
+        return {
+            "strides": DenseArrayBase.from_list(i64, strides),
+            "pads": DenseArrayBase.from_list(i64, pads),
+            "dilations": DenseArrayBase.from_list(i64, dilations),
+            "groups": IntegerAttr(groups, i64),
+            "tiling": tiling,
+        }
+
     def conv_problem(
         self, input_shape: Sequence[int], weight_shape: Sequence[int], element_type: Attribute
     ) -> ConvBpFilterShape:
@@ -293,13 +310,7 @@ class Conv3DBackpropFilterOp(ConvOpBase):
         super().__init__(
             operands=[x, dy],
             result_types=[result_type],
-            properties={
-                "strides": DenseArrayBase.from_list(i64, strides),
-                "pads": DenseArrayBase.from_list(i64, pads),
-                "dilations": DenseArrayBase.from_list(i64, dilations),
-                "groups": IntegerAttr(groups, i64),
-                "tiling": tiling,
-            },
+            properties=self.conv_properties(strides, pads, dilations, groups, tiling),
         )
 
     def verify_(self) -> None:
@@ -390,13 +401,7 @@ class Conv3DOp(ConvOpBase):
         super().__init__(
             operands=[x, weight, [] if bias is None else [bias]],
             result_types=[result_type],
-            properties={
-                "strides": DenseArrayBase.from_list(i64, strides),
-                "pads": DenseArrayBase.from_list(i64, pads),
-                "dilations": DenseArrayBase.from_list(i64, dilations),
-                "groups": IntegerAttr(groups, i64),
-                "tiling": tiling,
-            },
+            properties=self.conv_properties(strides, pads, dilations, groups, tiling),
         )
 
     def verify_(self) -> None:
@@ -500,11 +505,7 @@ class Conv3DBackpropInputOp(ConvOpBase):
             result_types=[result_type],
             properties={
                 "input_size": DenseArrayBase.from_list(i64, input_size),
-                "strides": DenseArrayBase.from_list(i64, strides),
-                "pads": DenseArrayBase.from_list(i64, pads),
-                "dilations": DenseArrayBase.from_list(i64, dilations),
-                "groups": IntegerAttr(groups, i64),
-                "tiling": tiling,
+                **self.conv_properties(strides, pads, dilations, groups, tiling),
             },
         )
 

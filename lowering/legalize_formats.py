@@ -28,11 +28,12 @@ idempotent. The next pass is ``ascend-tile-conv3d-bp-filter``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -60,6 +61,22 @@ def _to_format(value: SSAValue, fmt: ConvFormat, groups: int = 1) -> TransDataOp
     return op
 
 
+def _replace_in_format(
+    rewriter: PatternRewriter,
+    op: Operation,
+    converts: Sequence[Operation],
+    conv: Operation,
+    suffix: str,
+) -> None:
+    """Replace the op-level conv ``op`` by ``conv``, its format-level twin on the trans_data
+    ``converts`` of its operands, and a trans_data of the result back to ``op``'s type (the
+    converted result's name is ``op``'s with ``suffix``)."""
+    conv.results[0].name_hint = _hint(op.results[0], suffix)
+    back = TransDataOp(conv.results[0], op.results[0].type)
+    back.result.name_hint = op.results[0].name_hint
+    rewriter.replace(op, [*converts, conv, back], [back.result])
+
+
 class LegalizeConvFormats(RewritePattern):
     """Wrap an op-level conv3d_backprop_filter in trans_data to and from the Ascend formats."""
 
@@ -83,10 +100,7 @@ class LegalizeConvFormats(RewritePattern):
             groups=groups,
             tiling=op.tiling,
         )
-        conv.result.name_hint = _hint(op.result, "f")
-        back = TransDataOp(conv.result, dw_type)
-        back.result.name_hint = op.result.name_hint
-        rewriter.replace(op, [x5, dy5, conv, back], [back.result])
+        _replace_in_format(rewriter, op, [x5, dy5], conv, "f")
 
 
 class LegalizeConv3DFormats(RewritePattern):
@@ -115,10 +129,7 @@ class LegalizeConv3DFormats(RewritePattern):
             groups=groups,
             tiling=op.tiling,
         )
-        conv.result.name_hint = _hint(op.result, "5")
-        back = TransDataOp(conv.result, y_type)
-        back.result.name_hint = op.result.name_hint
-        rewriter.replace(op, [*converts, conv, back], [back.result])
+        _replace_in_format(rewriter, op, converts, conv, "5")
 
 
 class LegalizeConv3DInputFormats(RewritePattern):
@@ -144,10 +155,7 @@ class LegalizeConv3DInputFormats(RewritePattern):
             groups=groups,
             tiling=op.tiling,
         )
-        conv.result.name_hint = _hint(op.result, "5")
-        back = TransDataOp(conv.result, dx_type)
-        back.result.name_hint = op.result.name_hint
-        rewriter.replace(op, [dy5, w5, conv, back], [back.result])
+        _replace_in_format(rewriter, op, [dy5, w5], conv, "5")
 
 
 @dataclass(frozen=True)
