@@ -22,13 +22,17 @@ would have had and taken back afterwards what the run changed:
   two class attributes xdsl-opt's flags set (``--disable-verify``, ``--syntax-highlight``) is
   put back, so that no run influences the next test.
 
-What is not run here, but started as a process as before: any program that is not one of
-:data:`IN_PROCESS` of this environment (the benchmark scripts measure a fresh process: its
-imports, its cold caches), ``ascend-tune`` when it starts processes of its own (a pool, Ray),
-and any run whose environment sets a variable that is read when a library is imported
-(``OPENBLAS_NUM_THREADS=1 python ...``): those libraries are imported once here. Setting
-``ASCEND_XDSL_TEST_SUBPROCESS=1`` starts every command as a process, the way to check that a
-difference is not this module's.
+The data script of an emitted Ascend C project (``python3 data.py make|check ...``, see
+:func:`_emitted_data_script`) runs here too, as ``python`` runs a script: ``runpy`` as
+``__main__``, its folder first on ``sys.path``.
+
+What is not run here, but started as a process as before: any other Python script and any
+program that is not one of :data:`IN_PROCESS` of this environment (the benchmark scripts
+measure a fresh process: its imports, its cold caches), ``ascend-tune`` when it starts
+processes of its own (a pool, Ray), and any run whose environment sets a variable that is read
+when a library is imported (``OPENBLAS_NUM_THREADS=1 python ...``): those libraries are
+imported once here. Setting ``ASCEND_XDSL_TEST_SUBPROCESS=1`` starts every command as a
+process, the way to check that a difference is not this module's.
 
 :func:`run` is ``subprocess.run(argv, capture_output=True, text=True)`` for the tests;
 :func:`start` is the lower level that tests/lit_inprocess.py builds lit's processes on.
@@ -42,6 +46,7 @@ import importlib.metadata
 import importlib.util
 import io
 import os
+import runpy
 import shutil
 import signal
 import subprocess
@@ -140,9 +145,35 @@ def program(argv: Sequence[str], executable: str | None = None) -> Program | Non
         # As the kernel starts a script: the interpreter gets the script's path as argv[0].
         return Program(main, [str(BIN / path.name), *argv[1:]]) if main else None
     if len(argv) > 1 and path.resolve() == Path(sys.executable).resolve():
-        main = _lit_builtin(argv[1])
+        main = _lit_builtin(argv[1]) or _emitted_data_script(argv[1])
         return Program(main, list(argv[1:])) if main else None
     return None
+
+
+EMIT_MARKER = ".ascend-xdsl-emit"
+"""The file ``ascend-conv emit-ascendc`` writes into a project folder (``emit.project.MARKER``;
+a test checks the two agree)."""
+
+
+def _emitted_data_script(script: str) -> Callable[[], object] | None:
+    """``python data.py ARGS`` of a project folder the emitter wrote (its marker beside it):
+    the script imports numpy and the compiler, reads and writes files under the folder it is
+    given, prints and exits, so it can share this process; starting a Python for it costs
+    about 1.7 s of CPU, most of tests/test_emit_ascendc.py's Python time."""
+    path = Path(os.path.abspath(script))
+    if path.name != "data.py" or not path.is_file() or not (path.parent / EMIT_MARKER).is_file():
+        return None
+
+    def main() -> object:
+        saved = list(sys.path)
+        sys.path.insert(0, str(path.parent))  # as ``python SCRIPT`` starts
+        try:
+            runpy.run_path(str(path), run_name="__main__")
+        finally:
+            sys.path[:] = saved
+        return 0
+
+    return main
 
 
 def _lit_folder() -> str | None:

@@ -403,7 +403,7 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
     script = [sys.executable, str(folder / "data.py")]
     data = tmp_path / "runs" / "data"  # make creates the folder
-    run = subprocess.run([*script, "make", str(data), "3"], capture_output=True, text=True)
+    run = inprocess.run([*script, "make", str(data), "3"])
     assert (run.returncode, run.stderr) == (0, "")
     host = (folder / HOST_FILE).read_text()
     sizes = dict(re.findall(r"constexpr size_t k(\w+)Bytes = (\d+);", host))
@@ -418,7 +418,7 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     fz = formats.oihw_to_fractal_z_3d(dw, problem.groups, C0).astype(np.float32)
     assert fz.nbytes == int(sizes["Dw"])
     fz.tofile(data / "dw.bin")
-    run = subprocess.run([*script, "check", str(data), "3"], capture_output=True, text=True)
+    run = inprocess.run([*script, "check", str(data), "3"])
     assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
     # The vendor's verdict on the next line: CANN's precision standard for the problem's dtype.
     ours, standard = run.stdout.splitlines()
@@ -428,7 +428,7 @@ def test_data_script_matches_the_host_and_checks_a_simulated_dw(
     assert standard.endswith(": PASS")
     fz.reshape(-1)[0] += 1.0
     fz.tofile(data / "dw.bin")
-    run = subprocess.run([*script, "check", str(data), "3"], capture_output=True, text=True)
+    run = inprocess.run([*script, "check", str(data), "3"])
     assert run.returncode == 1, run.stdout
     assert run.stdout.splitlines()[1].endswith(": FAIL"), run.stdout
 
@@ -576,9 +576,7 @@ def test_the_project_makes_the_irs_calls(
     FillTiling and the kernel's word-by-word copy."""
     module, project = _project(name, cores, FIXED_LEGACY)
     folder = write_project(tmp_path / "p", project)
-    made = subprocess.run(
-        [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
-    )
+    made = inprocess.run([sys.executable, str(folder / "data.py"), "make", str(folder)])
     assert made.returncode == 0, made.stderr
     (work := tmp_path / "work").mkdir()
     got = _mock_run(folder, project.kernel_name, work)
@@ -609,9 +607,7 @@ def test_the_default_project_asks_the_tiling_api_and_makes_the_irs_calls(
     values = fixed.split("void FillTiling(Conv3DBackpropFilterTilingData& t)\n{\n")[1]
     values = values.split("\n}\n")[0] + "\n"
     folder = write_project(tmp_path / "p", project)
-    made = subprocess.run(
-        [sys.executable, str(folder / "data.py"), "make", str(folder)], capture_output=True
-    )
+    made = inprocess.run([sys.executable, str(folder / "data.py"), "make", str(folder)])
     assert made.returncode == 0, made.stderr
     (work := tmp_path / "work").mkdir()
     got = _mock_run(folder, project.kernel_name, work, values)

@@ -165,6 +165,42 @@ def test_which_commands_run_in_process():
     assert not inprocess.runs_in_process({**os.environ, "PYTHONPATH": "/elsewhere"})
 
 
+def _process(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, capture_output=True, text=True)
+
+
+def test_an_emitted_data_script_runs_in_process_as_in_its_process(tmp_path: Path):
+    """``python data.py`` of an emitted project (its marker beside it) runs in this process,
+    and prints, exits and writes what its process does; another script named data.py does not
+    run here."""
+    from ascend_xdsl.emit.ascendc import emit_project
+    from ascend_xdsl.emit.project import MARKER, write_project
+    from ascend_xdsl.hw import DEFAULT_HW
+    from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
+    from ascend_xdsl.lowering.options import CompileOptions
+    from ascend_xdsl.lowering.pipeline import compile_levels
+
+    assert inprocess.EMIT_MARKER == MARKER
+    problem = shape_from_torch_args((1, 16, 4, 8, 8), (16, 16, 3, 3, 3), padding=1)
+    api = compile_levels(build_module(problem), CompileOptions.create(cores=1), stop_after="api")
+    folder = write_project(tmp_path / "p", emit_project(api["api"], DEFAULT_HW, ""))
+    script = str(folder / "data.py")
+    if not inprocess.subprocesses_only():
+        assert inprocess.program([sys.executable, script, "make", "d"]) is not None
+        (tmp_path / "data.py").write_text((folder / "data.py").read_text())  # no marker
+        assert inprocess.program([sys.executable, str(tmp_path / "data.py"), "make"]) is None
+    runs = {}
+    for how, run in (("here", inprocess.run), ("process", _process)):
+        made = run([sys.executable, script, "make", str(tmp_path / how), "5"])
+        missing = run([sys.executable, script, "check", str(tmp_path / "none")])
+        data = {f.name: f.read_bytes() for f in sorted((tmp_path / how).iterdir())}
+        runs[how] = (made.returncode, made.stdout, made.stderr, data,
+                     missing.returncode, missing.stdout, missing.stderr)  # fmt: skip
+    assert runs["here"][0] == 0 and runs["here"][3]
+    assert runs["here"][4] == 1 and "no such file" in runs["here"][6]
+    assert runs["here"] == runs["process"]
+
+
 def _lit_test(tmp_path: Path, text: str) -> Path:
     (tmp_path / "lit.cfg").write_text((SUITE / "lit.cfg").read_text())
     path = tmp_path / "case.mlir"
