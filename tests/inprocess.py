@@ -22,14 +22,19 @@ would have had and taken back afterwards what the run changed:
   two class attributes xdsl-opt's flags set (``--disable-verify``, ``--syntax-highlight``) is
   put back, so that no run influences the next test.
 
-The data script of an emitted Ascend C project (``python3 data.py make|check ...``, see
-:func:`_emitted_data_script`) runs here too, as ``python`` runs a script: ``runpy`` as
-``__main__``, its folder first on ``sys.path``.
+Two kinds of Python scripts run here too, as ``python SCRIPT`` runs one (:func:`_script`:
+``runpy`` as ``__main__``, the script's folder first on ``sys.path``, and the modules of that
+folder imported afresh for the run and forgotten after it): the data script of an emitted
+Ascend C project (``python3 data.py make|check ...``), and the benchmark scripts of
+:data:`IN_PROCESS_BENCHMARKS`, which compute, print and exit without starting processes. What
+a fresh process would change in their output is their timings, which the tests that run them
+mask (a warm import or compile cache makes a "first call" faster, not different); each
+start of a Python that imports the compiler costs 1.5 to 2 s of CPU.
 
-What is not run here, but started as a process as before: any other Python script and any
-program that is not one of :data:`IN_PROCESS` of this environment (the benchmark scripts
-measure a fresh process: its imports, its cold caches), ``ascend-tune`` when it starts
-processes of its own (a pool, Ray), and any run whose environment sets a variable that is read
+What is not run here, but started as a process as before: any other Python script (the
+benchmarks that start a process pool, a new one until it is listed) and any program that is
+not one of :data:`IN_PROCESS` of this environment, ``ascend-tune`` when it starts processes of
+its own (a pool, Ray), and any run whose environment sets a variable that is read
 when a library is imported (``OPENBLAS_NUM_THREADS=1 python ...``): those libraries are
 imported once here. Setting ``ASCEND_XDSL_TEST_SUBPROCESS=1`` starts every command as a
 process, the way to check that a difference is not this module's.
@@ -145,7 +150,7 @@ def program(argv: Sequence[str], executable: str | None = None) -> Program | Non
         # As the kernel starts a script: the interpreter gets the script's path as argv[0].
         return Program(main, [str(BIN / path.name), *argv[1:]]) if main else None
     if len(argv) > 1 and path.resolve() == Path(sys.executable).resolve():
-        main = _lit_builtin(argv[1]) or _emitted_data_script(argv[1])
+        main = _lit_builtin(argv[1]) or _script(argv[1])
         return Program(main, list(argv[1:])) if main else None
     return None
 
@@ -154,23 +159,52 @@ EMIT_MARKER = ".ascend-xdsl-emit"
 """The file ``ascend-conv emit-ascendc`` writes into a project folder (``emit.project.MARKER``;
 a test checks the two agree)."""
 
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
-def _emitted_data_script(script: str) -> Callable[[], object] | None:
-    """``python data.py ARGS`` of a project folder the emitter wrote (its marker beside it):
-    the script imports numpy and the compiler, reads and writes files under the folder it is
-    given, prints and exits, so it can share this process; starting a Python for it costs
-    about 1.7 s of CPU, most of tests/test_emit_ascendc.py's Python time."""
+IN_PROCESS_BENCHMARKS = (
+    "bench_budget.py",
+    "bench_compile.py",
+    "bench_conv3d_weight.py",
+    "bench_cost_only.py",
+    "bench_measured.py",
+    "bench_scaling.py",
+    "bench_small_layers.py",
+)
+"""The scripts of benchmarks/ that run in this process: none starts a process (a pool), sets a
+signal handler or changes state that :class:`_Restored` does not put back (the BLAS thread
+limits it does)."""
+
+
+def _script(script: str) -> Callable[[], object] | None:
+    """``python SCRIPT ARGS`` in this process, for an emitted project's data.py (the emitter's
+    marker beside it) or a benchmark of :data:`IN_PROCESS_BENCHMARKS`; None otherwise."""
     path = Path(os.path.abspath(script))
-    if path.name != "data.py" or not path.is_file() or not (path.parent / EMIT_MARKER).is_file():
+    if not path.is_file():
+        return None
+    emitted = path.name == "data.py" and (path.parent / EMIT_MARKER).is_file()
+    benchmark = path.parent == BENCHMARKS and path.name in IN_PROCESS_BENCHMARKS
+    if not (emitted or benchmark):
         return None
 
+    def ours(module: object) -> bool:
+        file = getattr(module, "__file__", None)
+        return file is not None and Path(file).parent == path.parent
+
     def main() -> object:
-        saved = list(sys.path)
+        saved_path = list(sys.path)
+        # The folder's modules (bench_scaling imports bench_conv3d_weight) as a new process
+        # imports them: afresh, and afterwards the ones this process had before.
+        saved = {name: m for name, m in sys.modules.items() if ours(m)}
+        for name in saved:
+            del sys.modules[name]
         sys.path.insert(0, str(path.parent))  # as ``python SCRIPT`` starts
         try:
             runpy.run_path(str(path), run_name="__main__")
         finally:
-            sys.path[:] = saved
+            sys.path[:] = saved_path
+            for name in [n for n, m in sys.modules.items() if ours(m)]:
+                del sys.modules[name]
+            sys.modules.update(saved)
         return 0
 
     return main

@@ -152,10 +152,14 @@ def test_which_commands_run_in_process():
     assert inprocess.program(["filecheck", "x"], str(BIN / "filecheck")) is not None
     assert inprocess.program(["filecheck", "x"], "/elsewhere/bin/filecheck") is None
     assert inprocess.program([str(BIN / "ascend-tune"), "layers.json", "--workers", "1"])
-    # a process pool or Ray, and scripts that measure a fresh process: processes
+    # a process pool or Ray: processes
     for flags in (["--workers", "2"], ["--workers=3"], ["--work", "2"], ["--ray"], ["--ray=a"]):
         assert inprocess.program([str(BIN / "ascend-tune"), "layers.json", *flags]) is None
-    assert inprocess.program([sys.executable, "benchmarks/bench_compile.py"]) is None
+    # the benchmarks that start no process, as the suite runs them from the repository's root
+    bench = ROOT / "benchmarks"
+    assert inprocess.program([sys.executable, str(bench / "bench_compile.py")]) is not None
+    for script in ("bench_tuning.py", "bench_search_gap.py", "no_such_bench.py"):
+        assert inprocess.program([sys.executable, str(bench / script)]) is None
     diff = Path(lit.builtin_commands.diff.__file__)
     assert inprocess.program([sys.executable, str(diff), "-", "x"]) is not None
     assert inprocess.runs_in_process({**os.environ, "ASCEND_XDSL_DEBUG": "1"})
@@ -199,6 +203,29 @@ def test_an_emitted_data_script_runs_in_process_as_in_its_process(tmp_path: Path
     assert runs["here"][0] == 0 and runs["here"][3]
     assert runs["here"][4] == 1 and "no such file" in runs["here"][6]
     assert runs["here"] == runs["process"]
+
+
+def test_a_benchmark_script_imports_its_folder_afresh_and_leaves_it(tmp_path: Path, monkeypatch):
+    """A listed benchmark runs as ``__main__`` with its folder first on ``sys.path``; the
+    modules of its folder are imported afresh for the run (as by a new process) and this
+    process's own copies are back afterwards."""
+    (tmp_path / "helper.py").write_text("RUNS = []\n")
+    (tmp_path / "bench.py").write_text(
+        "import sys\nimport helper\nhelper.RUNS.append(1)\n"
+        "print(__name__, len(helper.RUNS), sys.argv[1:])\nsys.exit(3)\n"
+    )
+    monkeypatch.setattr(inprocess, "BENCHMARKS", tmp_path)
+    monkeypatch.setattr(inprocess, "IN_PROCESS_BENCHMARKS", ("bench.py",))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import helper  # this process's copy, imported before the runs
+
+    path = list(sys.path)
+    for _ in range(2):
+        done = inprocess.run([sys.executable, str(tmp_path / "bench.py"), "a"])
+        assert (done.returncode, done.stdout) == (3, "__main__ 1 ['a']\n")
+    assert sys.modules["helper"] is helper and helper.RUNS == []
+    assert sys.path == path
+    monkeypatch.delitem(sys.modules, "helper")
 
 
 def _lit_test(tmp_path: Path, text: str) -> Path:
