@@ -271,11 +271,27 @@ def test_dx_compiles_to_the_api_level():
     assert sum(isinstance(op, Conv3DBpInputCreateOp) for op in api.walk()) == 1
 
 
-def test_dx_below_the_api_level_is_one_line():
+def test_dx_compiles_to_the_hw_level():
+    """Below the API level dX is the hardware walk (conv3d_bp_input_walk.py): no API call is
+    left, and dy reaches L0A by load3d, the weight L0B by transposing load2d."""
+    hw = compile_levels(_dx_module())["hw"]
+    names = [op.name for op in hw.walk()]
+    assert not [n for n in names if n.startswith("ascend.conv3d_bp_input")]
+    assert {"ascend.load3d", "ascend.load2d", "ascend.mmad", "ascend.fixpipe"} <= set(names)
+
+
+def test_dx_stride_in_hw_is_one_line():
+    """A stride above 1 in H or W needs dy dilated in a zeroed A1: refused with one line."""
+    text = (
+        DX_MODULE.replace("%dy: memref<2x16x4x8x8", "%dy: memref<2x16x4x4x4")
+        .replace(": memref<2x16x4x8x8xf16>, memref<16", ": memref<2x16x4x4x4xf16>, memref<16")
+        .replace("strides [1, 1, 1]", "strides [1, 2, 2]")
+    )
     with pytest.raises(CompileError) as info:
-        compile_levels(_dx_module())
+        compile_levels(Parser(pipeline.make_context(), text).parse_module())
     assert info.value.level == "hw"
     assert info.value.reason == (
-        "ascend.conv3d_bp_input_create (op #10 of @dx_kernel): lower-ascend-api-to-hw cannot "
-        "lower the Conv3DBackpropInput (dX) API yet; compile dX to the api level (stop-after=api)"
+        "lower-ascend-api-to-hw: the input gradient's hardware lowering takes strides 1 in H "
+        "and W, got 2x2: dilating dy in L1 needs the A1 zeroing (InitConstValue) the "
+        "instruction model does not have"
     )
