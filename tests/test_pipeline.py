@@ -126,7 +126,9 @@ def _fake_registry() -> dict:
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
     registry["ascend-tile-conv3d"] = lambda: _fake("ascend-tile-conv3d", ("hw", "cores"))
-    registry["ascend-tile-conv3d-bp-input"] = lambda: _fake("ascend-tile-conv3d-bp-input", ("hw",))
+    registry["ascend-tile-conv3d-bp-input"] = lambda: _fake(
+        "ascend-tile-conv3d-bp-input", ("hw", "cores")
+    )
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw", ("hw",))
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
     registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync", ("hw",))
