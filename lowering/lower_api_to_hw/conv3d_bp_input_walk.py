@@ -15,21 +15,23 @@ walked as ``scf.for`` loops whose tails are ``arith``:
 * per kernel depth ``kd`` whose dy depth ``(di + pad_front − kd·dil_d) / stride_d`` is an
   integer inside dy (the others add nothing: the walk steps over the kd of one residue class,
   the vendor's rotated D loop read forwards), and per chunk of ``kc1`` Cout1 blocks: the dy rows
-  the tile's positions read, ``[C1][rows][Wo][C0]``, GM → A1 (``LoadToA1``'s one copy of
-  ``curHoSize·Wo`` blocks per Cout1 block), and the chunk's weight fractals of every tap and the
-  tile's Cin1 blocks GM → B1 (``LoadToB1``: ``Cin1·kH·kW`` runs of ``Cout1`` fractals). When no
-  kd reaches dy, one still runs with an empty window, whose img2col reads zeros, so that L0C is
-  initialised;
+  the tile's positions read, dilated by the strides, ``[C1][rows][width][C0]`` GM → A1
+  (``LoadToA1``: at stride 1 one copy of ``rows·Wo`` blocks per Cout1 block; with a stride the
+  slot is first zeroed by a ``fill``, the vendor's ``InitConstValue``, and each real row copied
+  to every sH-th row, its elements sW − 1 blocks apart by the copy's destination gap), and the
+  chunk's weight fractals of every tap and the tile's Cin1 blocks GM → B1 (``LoadToB1``:
+  ``Cin1·kH·kW`` runs of ``Cout1`` fractals). When no kd reaches dy, one still runs with an
+  empty window, whose img2col reads zeros, so that L0C is initialised;
 * per k step of ``base_k`` columns: img2col of the A1 window into L0A by a non-transposed
-  ``load3d`` (Zz) over the *backprop* pads at stride 1 with the forward's dilation; one
-  transposing ``load2d`` per K fractal row into L0B, reading the weight taps backwards (the
-  rotation; ``LoadToB2V1``'s "transpose reverse order"), then ``mmad`` (``init`` on the tile's
-  first k step);
+  ``load3d`` (Zz) over the *backprop* pads at stride 1 with the forward's dilation (the Fmatrix
+  over the dilated width); one transposing ``load2d`` per K fractal row into L0B, reading the
+  weight taps backwards (the rotation; ``LoadToB2V1``'s "transpose reverse order"), then
+  ``mmad`` (``init`` on the tile's first k step);
 * the tile ends with a quantising ``fixpipe``: L0C float32 → dX (NDC1HWC0, f16 / bf16).
 
-What is not lowered is refused with one line: strides above 1 in H or W (the vendor zeroes A1
-with ``InitConstValue`` before its strided copies, an L1 fill the instruction model does not
-have yet) and more than one enlarged group (the runtime runs one launch per group).
+Every dX element is summed on one core (the API kernel does not split K), so no atomic add is
+needed. More than one enlarged group is refused with one line (the runtime runs one launch per
+group; the vendor's tiler takes groups 1 only).
 
 ``patterns.py`` replaces each iterate loop of a ``conv3d_bp_input_create`` object by
 :meth:`InputGradWalk.emit`.
@@ -47,7 +49,7 @@ from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv_shape import C0, align_up
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.formats import fractal_z_3d_strides, ndc1hwc0_strides
-from ascend_xdsl.dialects.hw_level import DataCopyOp, FixpipeOp, Load2dOp, MmadOp
+from ascend_xdsl.dialects.hw_level import DataCopyOp, FillOp, FixpipeOp, Load2dOp, MmadOp
 from ascend_xdsl.hw import isa
 from ascend_xdsl.lowering.index_arith import (
     Idx,
@@ -144,22 +146,17 @@ class InputGradPlan:
             raise _fail(
                 f"the input gradient's hardware lowering takes one enlarged group, got {t.group}"
             )
-        if t.stride_h != 1 or t.stride_w != 1:
-            raise _fail(
-                f"the input gradient's hardware lowering takes strides 1 in H and W, got "
-                f"{t.stride_h}x{t.stride_w}: dilating dy in L1 needs the A1 zeroing "
-                "(InitConstValue) the instruction model does not have"
-            )
         m_al, n_al = align_up(t.base_m, C0), align_up(t.base_n, C0)
         k_step = max(C0, t.base_k // C0 * C0)
         hwk = t.hk * t.wk
         reach_w = t.dilation_w * (t.wk - 1)
-        # dy column c is read by dX column w = c − pad_left + tap·dil; the columns past
-        # Wi − 1 + reach − pad_left reach no dX column (a pad after above the reach).
-        width = min(t.wo, t.wi + reach_w - t.backprop_pad_left)
+        # The stride-dilated dy row is (Wo − 1)·sW + 1 wide; its column c is read by dX column
+        # c − pad_left + tap·dil, so the columns past Wi − 1 + reach − pad_left reach no dX
+        # column (a pad after above the reach) and are not copied.
+        width = min((t.wo - 1) * t.stride_w + 1, t.wi + reach_w - t.backprop_pad_left)
         pad_right = t.wi + reach_w - t.backprop_pad_left - width
         span = (t.base_m - 1) // t.wi + 2  # dX rows one tile's positions touch
-        rows_max = min(t.ho, span + t.dilation_h * (t.hk - 1))
+        rows_max = min((t.ho - 1) * t.stride_h + 1, span + t.dilation_h * (t.hk - 1))
         if t.ho * t.wo > MAX_COPY_LEN or t.ho * t.wo > MAX_COPY_STRIDE:
             raise _fail(
                 f"a dy plane of {t.ho}x{t.wo} positions exceeds one data_copy "
@@ -179,7 +176,20 @@ class InputGradPlan:
                 f"base_n {t.base_n} with a {t.hk}x{t.wk} kernel exceeds one weight data_copy "
                 f"({MAX_COPY_COUNT} runs) or load2d ({MAX_LOAD2D_REPEAT} fractals)"
             )
-        return InputGradPlan(t, m_al, n_al, k_step, kc1, rows_max, width, pad_right)
+        if (t.stride_h - 1) * width > isa.limit("data_copy", "dst_stride").hi:
+            raise _fail(
+                f"stride_h {t.stride_h} over a {width}-wide dilated dy row exceeds one "
+                "data_copy's destination gap"
+            )
+        plan = InputGradPlan(t, m_al, n_al, k_step, kc1, rows_max, width, pad_right)
+        if plan.a1_blocks > isa.limit("fill", "block_num").hi:
+            raise _fail(f"an A1 slot of {plan.a1_blocks} blocks exceeds one fill")
+        return plan
+
+    @property
+    def a1_blocks(self) -> int:
+        """32-byte blocks of one A1 slot (what the zeroing ``fill`` covers)."""
+        return self.kc1 * self.rows_max * self.width
 
     def allocate(self, element_type: Attribute) -> InputGradBuffers:
         t = self.t
@@ -259,19 +269,23 @@ class InputGradWalk:
         use_n = min_(t.base_n, sub(s.n, mul(nt, t.base_n)))
         n_al = align_up_idx(use_n, C0)
         n1 = floordiv(n_al, C0)
-        # The dy rows the tile's positions read: dX rows [h_a, h_b] (relative to the single
-        # shape's first row) read dy rows h + ho_start + tap·dil_h.
+        # The dilated dy rows the tile's positions read: dX rows [h_a, h_b] (relative to the
+        # single shape's first row) read rows h + ho_start + tap·dil_h of the stride-dilated dy,
+        # whose real rows are the multiples of stride_h. The window starts at the first real
+        # one, r0·sH, and holds ``rows`` real rows sH apart.
         p0 = mul(mt, t.base_m)
         h_a = floordiv(p0, t.wi)
         h_b = floordiv(sub(add(p0, use_m), 1), t.wi)
         lo = add(s.ho_start, h_a)
-        r0 = max_(lo, 0)
-        r1 = min_(add(add(s.ho_start, h_b), t.dilation_h * (t.hk - 1) + 1), t.ho)
-        rows = max_(sub(r1, r0), 0)
+        hi = add(add(s.ho_start, h_b), t.dilation_h * (t.hk - 1))
+        r0 = ceildiv(max_(lo, 0), t.stride_h)
+        r1 = min_(floordiv(hi, t.stride_h), t.ho - 1)
+        rows = max_(add(sub(r1, r0), 1), 0)
+        rows_exp = max_(add(mul(sub(rows, 1), t.stride_h), 1), 0)
         m_first = sub(p0, mul(h_a, t.wi))
         # SetGradOutput points at the first real dy row of the single shape (the API kernel's
-        # max(0, ho_start) at stride 1).
-        real_ho = max_(s.ho_start, 0)
+        # max(0, ceil(ho_start / stride_h))).
+        real_ho = ceildiv(max_(s.ho_start, 0), t.stride_h)
         cout1 = floordiv(s.k, t.dk * self.hwk * C0)
         chunks = ceildiv(cout1, p.kc1)
         kd_first, kd_count, kd_trips = self._kd_walk(di)
@@ -281,7 +295,7 @@ class InputGradWalk:
             kd = min_(add(kd_first, mul(kdi, self.kd_step)), t.dk - 1)
             inside = cmp("slt", kdi, kd_count)
             dout = floordiv(sub(add(di, t.pad_front), mul(kd, t.dilation_d)), t.stride_d)
-            window_rows = select_or_zero(inside, rows)
+            window_rows = select_or_zero(inside, rows_exp)
             with for_loop(0, chunks, name="cc") as cc:
                 run = add(mul(kdi, chunks), cc)
                 a_slot = pingpong(run, t.al1_pbuffer)
@@ -289,7 +303,7 @@ class InputGradWalk:
                 c1_first = mul(cc, p.kc1)
                 c1_rows = min_(p.kc1, sub(cout1, c1_first))
                 with if_(and_(inside, cmp("sgt", rows, 0))):
-                    self._copy_dy(dout, c1_first, c1_rows, r0, rows, real_ho, a_slot)
+                    self._copy_dy(dout, c1_first, c1_rows, r0, rows, rows_exp, real_ho, a_slot)
                 # LoadToB1: per (Cin1, tap), the chunk's Cout1 fractals, one run each.
                 w_src = sum_(
                     s.off_w,
@@ -312,7 +326,7 @@ class InputGradWalk:
                     rows=window_rows,
                     width=p.width,
                     channels=mul(c1_rows, C0),
-                    pad_top=sub(r0, lo),
+                    pad_top=sub(mul(r0, t.stride_h), lo),
                     pad_bottom=min(t.backprop_pad_down, isa.limit("load3d", "pad").hi),
                     pad_left=t.backprop_pad_left,
                     pad_right=p.pad_right,
@@ -361,10 +375,20 @@ class InputGradWalk:
         )
 
     def _copy_dy(
-        self, dout: Idx, c1_first: Idx, c1_rows: Idx, r0: Idx, rows: Idx, real_ho: Idx, slot: Idx
+        self,
+        dout: Idx,
+        c1_first: Idx,
+        c1_rows: Idx,
+        r0: Idx,
+        rows: Idx,
+        rows_exp: Idx,
+        real_ho: Idx,
+        slot: Idx,
     ) -> None:
-        """LoadToA1 at stride 1: dy rows ``[r0, r0 + rows)`` of depth ``dout`` and the chunk's
-        Cout1 blocks GM → A1, ``[C1][rows][width][C0]``."""
+        """LoadToA1: dy rows ``[r0, r0 + rows)`` of depth ``dout`` and the chunk's Cout1 blocks
+        GM → A1, dilated by the strides: ``[C1][rows_exp][width][C0]`` with real row ``j`` at
+        row ``j·sH`` and real column ``c`` at column ``c·sW``, the rest zero (the slot is
+        zeroed first, as the vendor's ``InitConstValue``)."""
         t, s, b, p = self.t, self.s, self.b, self.p
         src = sum_(
             s.off_dy,
@@ -372,7 +396,8 @@ class InputGradWalk:
             mul(c1_first, self.dy_s.c1),
             mul(sub(r0, real_ho), self.dy_s.h),
         )
-        if p.width == t.wo:
+        sh, sw = t.stride_h, t.stride_w
+        if sh == 1 and sw == 1 and p.width == t.wo:
             # Whole rows: one run of rows·Wo blocks per Cout1 block.
             DataCopyOp(
                 s.dy,
@@ -386,19 +411,40 @@ class InputGradWalk:
                 value(0),
             )
             return
-        # The columns no dX column reads stay in GM: one run of ``width`` blocks per row.
+        if sh * sw > 1:
+            FillOp(b.a1, value(slot), value(0), value(1), value(p.a1_blocks), value(0))
+        plane = mul(rows_exp, p.width * C0)
+        cols = (p.width - 1) // sw + 1  # the real dy columns of a window row
         with for_loop(0, c1_rows, name="c1") as c1:
-            DataCopyOp(
-                s.dy,
-                value(add(src, mul(c1, self.dy_s.c1))),
-                b.a1,
-                value(slot),
-                value(mul(mul(c1, rows), p.width * C0)),
-                value(rows),
-                value(p.width),
-                value(t.wo - p.width),
-                value(0),
-            )
+            c1_src, c1_dst = add(src, mul(c1, self.dy_s.c1)), mul(c1, plane)
+            if sw == 1:
+                # One run of ``cols`` blocks per real row, rows sH apart.
+                DataCopyOp(
+                    s.dy,
+                    value(c1_src),
+                    b.a1,
+                    value(slot),
+                    value(c1_dst),
+                    value(rows),
+                    value(cols),
+                    value(t.wo - cols),
+                    value((sh - 1) * p.width),
+                )
+            else:
+                # One C0 block per run, sW − 1 blocks apart, per real row (LoadToA1's
+                # strideW > 1 branch).
+                with for_loop(0, rows, name="r") as r:
+                    DataCopyOp(
+                        s.dy,
+                        value(add(c1_src, mul(r, self.dy_s.h))),
+                        b.a1,
+                        value(slot),
+                        value(add(c1_dst, mul(r, sh * p.width * C0))),
+                        value(cols),
+                        value(1),
+                        value(0),
+                        value(sw - 1),
+                    )
 
     def _load_weight(
         self, b_slot: Idx, l0: Idx, k0: Idx, use_k: Idx, c1_rows: Idx, n1: Idx

@@ -1,5 +1,5 @@
-// RUN: ascend-opt %s -p 'ascend-tile-conv3d-bp-input,convert-conv-to-ascend-api,lower-ascend-api-to-hw' | filecheck %s
-// RUN: ascend-opt %s -p 'ascend-pipeline{cores=1}' | filecheck %s --check-prefix=PIPE
+// RUN: ascend-opt %s --split-input-file -p 'ascend-tile-conv3d-bp-input,convert-conv-to-ascend-api,lower-ascend-api-to-hw' | filecheck %s
+// RUN: ascend-opt %s --split-input-file -p 'ascend-pipeline{cores=1}' | filecheck %s --check-prefix=PIPE
 
 // lower-ascend-api-to-hw on an input-gradient Conv3DBackpropInput object
 // (lowering/lower_api_to_hw/conv3d_bp_input_walk.py): Init's buffers (A1 dy rows and B1 weight
@@ -51,3 +51,28 @@ func.func @dx(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x2x8x8xf16>, %w5: !ascend.gm
 // PIPE:         ascend.set_flag MTE1 -> M
 // PIPE:         ascend.mmad
 // PIPE:         ascend.fixpipe
+
+// -----
+
+// Strides 2 in H and W (lowering/lower_api_to_hw/conv3d_bp_input_walk.py, _copy_dy; the
+// vendor's LoadToA1): the A1 slot is zeroed by a fill (InitConstValue) and dy is copied in
+// dilated, per Cout1 block and real row one C0 block per run with a destination gap of
+// strideW - 1 = 1 block, rows strideH apart.
+func.func @dx_stride(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x4x4x4xf16>, %w5: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>) -> !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16> {
+  %dx5 = ascend.conv3d_backprop_input %dy5, %w5 input_size [1, 16, 4, 8, 8] strides [1, 2, 2] pads [1, 1, 1] dilations [1, 1, 1] groups 1 : !ascend.gm_tensor<NDC1HWC0, 1x16x4x4x4xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16> -> !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  func.return %dx5 : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+}
+// CHECK-LABEL: func.func @dx_stride_kernel(
+// CHECK:         %[[A1:.*]] = ascend.alloc_buffer slots {{[12]}} : !ascend.local_tensor<A1, {{[0-9]+}}xf16>
+// CHECK:           scf.if
+// CHECK:             ascend.fill %[[A1]][{{.*}}] repeat %{{.*}} blocks %{{.*}} gap %{{.*}} : !ascend.local_tensor<A1, {{[0-9]+}}xf16>
+// CHECK:             scf.for %r =
+// CHECK:               ascend.data_copy %{{.*}} -> %[[A1]]
+// CHECK:         ascend.load3d %[[A1]]
+// CHECK-SAME:      kernel [3, 3] stride [1, 1] dilation [1, 1]
+
+// PIPE-LABEL: func.func @dx_stride_kernel(
+// PIPE:         ascend.fill
+// PIPE:         ascend.data_copy
+// PIPE:         ascend.set_flag MTE2 -> MTE1
+// PIPE:         ascend.load3d
