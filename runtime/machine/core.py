@@ -585,12 +585,19 @@ class Core(MachineBase):
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
             self._settle(dst.memory, d_addr, d_addr + g.dst_elems * dst.element_bytes)
-        if src.memory == "L1":
+        self.log = None
+        view = src.slot(src_slot)
+        if src.memory == "L1" and dst.memory != "L1":
+            # While L1 is mirrored the mirror holds its current values: read the fractals
+            # there rather than write the mirror back to the bytes before every load.
+            mirror = self._mirror_of(src, src_slot, view)
+            if mirror is not None:
+                ins.load2d_g(mirror, src_off, dst.slot(dst_slot), dst_off, g)
+                return
             self._settle_l1()
         if dst.memory == "L1":
             self._mirror_off()
-        self.log = None
-        ins.load2d_g(src.slot(src_slot), src_off, dst.slot(dst_slot), dst_off, g)
+        ins.load2d_g(view, src_off, dst.slot(dst_slot), dst_off, g)
 
     def mmad(
         self,

@@ -340,11 +340,13 @@ def load3d(
 
 
 def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: Load2d) -> None:
-    """:func:`load2d` with a decoded geometry."""
+    """:func:`load2d` with a decoded geometry. ``src`` may also be the float32 decoding of
+    the source's 16-bit values (the machine's L1 mirror); they are written back exactly."""
     op = "load2d"
     _check_flat(op, "source", src)
     _check_flat(op, "destination", dst)
-    check_same_type(op, src, dst)
+    if src.dtype != F32 or dst.dtype == F32:
+        check_same_type(op, src, dst)
     check_extent(op, "source", src_off, g.src_elems, src.size)
     check_extent(op, "destination", dst_off, g.dst_elems, dst.size)
     fractals = _strided(src, src_off, (g.repeat, FRACTAL, FRACTAL), (g.src_step, FRACTAL, 1))
