@@ -131,7 +131,8 @@ def check_checkable(entry: func.FuncOp, params: Sequence[Argument]) -> None:
     )
     if not known or len(params) < 2 or n_results != 1:
         raise CliError(
-            f"--check: @{entry.sym_name.data} computes no recognisable dW, forward or dX problem "
+            f"--check: @{entry.sym_name.data} computes no recognisable dW or forward problem "
+            "nor input gradient "
             "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch, "
             "x, weight -> y around an ascend.conv3d or its launch, or dy, weight -> dX around "
             "an ascend.conv3d_backprop_input or its launch)"
