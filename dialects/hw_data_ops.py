@@ -1,5 +1,5 @@
-"""The hardware-level ops that move or compute data: ``data_copy`` (MTE2), ``load3d`` and
-``load2d`` (MTE1), ``mmad`` (M) and ``fixpipe`` (FIX).
+"""The hardware-level ops that move or compute data: ``data_copy`` and ``fill`` (MTE2),
+``load3d`` and ``load2d`` (MTE1), ``mmad`` (M) and ``fixpipe`` (FIX).
 
 Each op is its instruction spec's op (``SPEC``, ``hw/instructions/``): the spec gives its pipe,
 the buffers it reads and writes and the order of its operands; this file gives the syntax, the
@@ -115,6 +115,49 @@ class DataCopyOp(HwOp):
         _limit(self.block_len, "data_copy", "len")
         _limit(self.src_stride, "data_copy", "src_stride")
         _limit(self.dst_stride, "data_copy", "dst_stride")
+
+
+@irdl_op_definition
+class FillOp(HwOp):
+    """MTE2, zeros into A1/B1: Ascend C ``Fill`` (``InitConstValue``) with ``initValue`` 0.
+
+    For ``i in [0, repeat)`` zero ``block_num`` 32-byte blocks of the dst slot from element
+    ``dst_offset + i * (block_num + dst_gap) * B`` (``B`` elements per block).
+    """
+
+    name = "ascend.fill"
+    SPEC: ClassVar[Instruction | None] = instructions.FILL
+
+    dst = operand_def()
+    dst_slot = operand_def(_INDEX)
+    dst_offset = operand_def(_INDEX)
+    repeat = operand_def(_INDEX)
+    block_num = operand_def(_INDEX)
+    dst_gap = operand_def(_INDEX)
+
+    assembly_format = (
+        "$dst `[` $dst_slot `,` $dst_offset `]` `repeat` $repeat `blocks` $block_num"
+        " `gap` $dst_gap attr-dict `:` type($dst)"
+    )
+    traits = traits_def(MemoryWriteEffect())
+
+    def __init__(
+        self,
+        dst: Value,
+        dst_slot: Value,
+        dst_offset: Value,
+        repeat: Value,
+        block_num: Value,
+        dst_gap: Value,
+    ):
+        super().__init__(operands=[dst, dst_slot, dst_offset, repeat, block_num, dst_gap])
+
+    def verify_(self) -> None:
+        _local(self.dst, "dst", (TPosition.A1, TPosition.B1))
+        _slot_in_range(self.dst, self.dst_slot, "dst")
+        _limit(self.repeat, "fill", "repeat")
+        _limit(self.block_num, "fill", "block_num")
+        _limit(self.dst_gap, "fill", "dst_gap")
 
 
 _I64_ARRAY = DenseArrayBase.constr(i64)

@@ -79,7 +79,14 @@ from ascend_xdsl.dialects.hw_base import (
     constant_value,
     slot_stride,
 )
-from ascend_xdsl.dialects.hw_data_ops import DataCopyOp, FixpipeOp, Load2dOp, Load3dOp, MmadOp
+from ascend_xdsl.dialects.hw_data_ops import (
+    DataCopyOp,
+    FillOp,
+    FixpipeOp,
+    Load2dOp,
+    Load3dOp,
+    MmadOp,
+)
 from ascend_xdsl.hw import HwConfig, UnknownHardwareError, instructions, load
 from ascend_xdsl.hw.instructions import Instruction
 
@@ -91,6 +98,7 @@ __all__ = [
     "Access",
     "AllocBufferOp",
     "DataCopyOp",
+    "FillOp",
     "FixpipeOp",
     "GetBlockIdxOp",
     "HwOp",
@@ -233,6 +241,7 @@ class GetBlockIdxOp(HwOp):
 OPS: tuple[type[IRDLOperation], ...] = (
     AllocBufferOp,
     DataCopyOp,
+    FillOp,
     Load3dOp,
     Load2dOp,
     MmadOp,

@@ -74,6 +74,11 @@ FORWARD_CONV_ATTR = "ascend.conv3d"
 ``ascend-run --check`` reads it to check y against the forward reference. Kept apart from
 ``ascend.conv``, which describes a dW launch (x, dy, dW) and is verified so."""
 
+INPUT_GRAD_CONV_ATTR = "ascend.conv3d_backprop_input"
+"""The same record on an input-gradient (dX) launch (dy, weight -> dX;
+``convert-conv-to-ascend-api``): ``ascend-run --check`` reads it to check dX against the dX
+reference. The launched dX is the forward's x: the record with dX and the weight gives dy."""
+
 
 @irdl_op_definition
 class AllocGmOp(IRDLOperation):
@@ -140,6 +145,9 @@ class LaunchOp(IRDLOperation):
         forward = self.attributes.get(FORWARD_CONV_ATTR)
         if forward is not None:
             _verify_forward_conv(forward, given)
+        input_grad = self.attributes.get(INPUT_GRAD_CONV_ATTR)
+        if input_grad is not None:
+            _verify_input_grad_conv(input_grad, given)
 
 
 _CONV_ARRAYS = (("strides", 3), ("pads", 6), ("dilations", 3))
@@ -217,6 +225,20 @@ def _verify_forward_conv(conv: Attribute, types: Sequence[Attribute]) -> None:
     assert isinstance(x, GmTensorType) and isinstance(w, GmTensorType)
     assert isinstance(y, GmTensorType)
     _checked_problem(FORWARD_CONV_ATTR, values, x, w, (y, "y"), "x and weight")
+
+
+def _verify_input_grad_conv(conv: Attribute, types: Sequence[Attribute]) -> None:
+    """The ``ascend.conv3d_backprop_input`` record agrees with the launched dy, weight and dX:
+    dy's shape is the one the record's strides, pads and dilations give dX and the weight."""
+    values = _conv_values(conv, INPUT_GRAD_CONV_ATTR)
+    if len(types) != 3 or not all(isinstance(t, GmTensorType) for t in types):
+        raise VerifyException(
+            f"{INPUT_GRAD_CONV_ATTR} needs a launch of the three GM tensors dy, weight, dX"
+        )
+    dy, w, dx = types
+    assert isinstance(dy, GmTensorType) and isinstance(w, GmTensorType)
+    assert isinstance(dx, GmTensorType)
+    _checked_problem(INPUT_GRAD_CONV_ATTR, values, dx, w, (dy, "dy"), "dX and weight")
 
 
 def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncOp) -> None:

@@ -26,9 +26,15 @@ from ascend_xdsl.dialects.api_level import InitOp
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
-from ascend_xdsl.dialects.launch import CONV_ATTR, FORWARD_CONV_ATTR, LaunchOp
+from ascend_xdsl.dialects.launch import (
+    CONV_ATTR,
+    FORWARD_CONV_ATTR,
+    INPUT_GRAD_CONV_ATTR,
+    LaunchOp,
+)
 from ascend_xdsl.dialects.op_level import (
     Conv3DBackpropFilterOp,
+    Conv3DBackpropInputOp,
     Conv3DOp,
     pads6_attr,
     shape_of_conv_op,
@@ -114,6 +120,39 @@ def forward_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
     return None
 
 
+def input_grad_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
+    """The input gradient ``entry`` computes (dX of its two arguments dy and the weight), or
+    None if it computes none that is recognisable: its dX (the result) and the weight give the
+    problem, with the strides, pads, dilations and groups of its op or its launch's record."""
+    for op in entry.walk():
+        attrs: Mapping[str, Attribute] | None = None
+        if isinstance(op, Conv3DBackpropInputOp):
+            attrs = {
+                "strides": op.strides,
+                "pads": pads6_attr(op.pads),
+                "dilations": op.dilations,
+                "groups": op.groups,
+            }
+        elif isinstance(op, LaunchOp) and isinstance(
+            op.attributes.get(INPUT_GRAD_CONV_ATTR), DictionaryAttr
+        ):
+            attrs = op.attributes[INPUT_GRAD_CONV_ATTR].data  # type: ignore[attr-defined]
+        if attrs is None:
+            continue
+        inputs, outputs = entry.function_type.inputs.data, entry.function_type.outputs.data
+        if len(inputs) != 2 or len(outputs) != 1:
+            return None
+        # (dX, weight) in the places of (x, weight): the forward's x is dX's shape.
+        problem = _from_shapes(outputs[0], inputs[1], attrs)
+        if problem is None or problem.errors():
+            return None
+        dy = inputs[0]
+        if not isinstance(dy, MemRefType) or tuple(dy.get_shape()) != problem.grad_output_shape:
+            return None
+        return problem
+    return None
+
+
 def _from_launch(entry: func.FuncOp, conv: DictionaryAttr) -> ConvBpFilterShape | None:
     return _from_attributes(entry, conv.data, weight_argument=False)
 
@@ -127,6 +166,13 @@ def _from_attributes(
     if len(inputs) != 2 or len(outputs) != 1:
         return None
     x, dw = inputs[0], inputs[1] if weight_argument else outputs[0]
+    return _from_shapes(x, dw, attrs)
+
+
+def _from_shapes(
+    x: Attribute, dw: Attribute, attrs: Mapping[str, Attribute]
+) -> ConvBpFilterShape | None:
+    """The problem of x's and the weight's (memref) shapes and the conv attributes."""
     if not all(isinstance(t, MemRefType) for t in (x, dw)):
         return None
     strides, pads, dilations = (attrs.get(k) for k in ("strides", "pads", "dilations"))

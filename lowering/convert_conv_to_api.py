@@ -71,7 +71,13 @@ from ascend_xdsl.dialects.dw_tiling_offsets import (
 )
 from ascend_xdsl.dialects.formats import fractal_z_3d_block_offset, ndc1hwc0_block_offset
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
-from ascend_xdsl.dialects.launch import CONV_ATTR, FORWARD_CONV_ATTR, AllocGmOp, LaunchOp
+from ascend_xdsl.dialects.launch import (
+    CONV_ATTR,
+    FORWARD_CONV_ATTR,
+    INPUT_GRAD_CONV_ATTR,
+    AllocGmOp,
+    LaunchOp,
+)
 from ascend_xdsl.dialects.op_level import (
     Conv3DBackpropFilterOp,
     Conv3DBackpropInputOp,
@@ -438,8 +444,17 @@ class Conv3DBpInputToApi(RewritePattern):
         build_conv3d_bp_input_kernel_body(kernel, t, obj_type)
         rewriter.insert(kernel, InsertPoint.after(host if host is not None else op))
         dx = AllocGmOp(op.result.type)
-        # No ascend.conv provenance attribute: it describes a dW launch (x, dy, dW).
         launch = LaunchOp(name, core_dims(t).core_num, [*operands, dx.result])
+        # Provenance for ascend-run --check, under a name of its own (ascend.conv describes a
+        # dW launch: x, dy, dW).
+        launch.attributes[INPUT_GRAD_CONV_ATTR] = DictionaryAttr(
+            {
+                "strides": op.strides,
+                "pads": pads6_attr(op.pads),
+                "dilations": op.dilations,
+                "groups": op.groups,
+            }
+        )
         rewriter.replace(op, [dx, launch], [dx.result])
 
 

@@ -99,9 +99,9 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("api", "ascend-tile-conv3d-bp-filter", _tiler_options),
     # The forward conv's tiler: ascend.conv3d ops only (a dW module passes through unchanged).
     Stage("api", "ascend-tile-conv3d", _forward_tiler_options),
-    # The input gradient's tiler (the vendor's; one target option): ascend.conv3d_backprop_input
-    # ops only. lower-ascend-api-to-hw does not know the dX calls yet and says so.
-    Stage("api", "ascend-tile-conv3d-bp-input", _target_options),
+    # The input gradient's tiler (the vendor's; the target and a core cap, as the forward's):
+    # ascend.conv3d_backprop_input ops only.
+    Stage("api", "ascend-tile-conv3d-bp-input", _forward_tiler_options),
     Stage("api", "convert-conv-to-ascend-api"),
     Stage("hw", "lower-ascend-api-to-hw", _target_options),
     Stage("hw", "ascend-plan-buffers", _target_options),

@@ -14,7 +14,7 @@ A bias is refused (``NotImplementedError``): the bias table is not lowered yet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -47,7 +47,7 @@ __all__ = ["Conv3dResult", "conv3d", "forward_levels", "run_conv3d"]
 
 IntOr3 = int | Sequence[int]
 _DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
-_CACHE: dict[tuple[ConvBpFilterShape, str, int | None], dict[str, ModuleOp]] = {}
+_CACHE: dict[tuple[str, ConvBpFilterShape, str, int | None], dict[str, ModuleOp]] = {}
 _CACHE_SIZE = 32
 
 
@@ -92,13 +92,25 @@ def forward_levels(
 ) -> dict[str, ModuleOp]:
     """The module after each level of the forward conv of ``problem`` (groups 1, no bias),
     cached per problem, target and cores."""
+    return cached_levels(build_forward_module, problem, hw, cores)
+
+
+def cached_levels(
+    build: Callable[[ConvBpFilterShape], ModuleOp],
+    problem: ConvBpFilterShape,
+    hw: str | HwConfig = DEFAULT_HW,
+    cores: int | None = None,
+) -> dict[str, ModuleOp]:
+    """The module after each level of the op-level module ``build(problem)``, cached per
+    builder (the conv op), problem, target and cores (shared with the input gradient's
+    ``runtime/input_grad.py``)."""
     target = load_target(hw)
-    key = (problem, target.name, cores)
+    key = (build.__name__, problem, target.name, cores)
     with BUILD_LOCK:
         hit = _CACHE.get(key)
         if hit is None:
             options = CompileOptions.create(hw=target, cores=cores)
-            hit = compile_levels(build_forward_module(problem), options)
+            hit = compile_levels(build(problem), options)
             if len(_CACHE) >= _CACHE_SIZE:
                 _CACHE.clear()
             _CACHE[key] = hit

@@ -61,6 +61,7 @@ def test_the_timing_operands_are_the_ones_the_cost_only_signatures_used():
     # iterations the cost-only mode takes for equal.
     assert {
         hw_level.DataCopyOp: ("block_count", "block_len"),
+        hw_level.FillOp: ("repeat", "block_num"),
         hw_level.Load3dOp: ("k_ext", "m_ext"),
         hw_level.Load2dOp: ("repeat",),
         hw_level.MmadOp: ("m", "n", "k"),

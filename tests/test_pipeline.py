@@ -126,7 +126,9 @@ def _fake_registry() -> dict:
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
     registry["ascend-tile-conv3d"] = lambda: _fake("ascend-tile-conv3d", ("hw", "cores"))
-    registry["ascend-tile-conv3d-bp-input"] = lambda: _fake("ascend-tile-conv3d-bp-input", ("hw",))
+    registry["ascend-tile-conv3d-bp-input"] = lambda: _fake(
+        "ascend-tile-conv3d-bp-input", ("hw", "cores")
+    )
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw", ("hw",))
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
     registry["ascend-insert-sync"] = lambda: _fake("ascend-insert-sync", ("hw",))
@@ -271,11 +273,23 @@ def test_dx_compiles_to_the_api_level():
     assert sum(isinstance(op, Conv3DBpInputCreateOp) for op in api.walk()) == 1
 
 
-def test_dx_below_the_api_level_is_one_line():
-    with pytest.raises(CompileError) as info:
-        compile_levels(_dx_module())
-    assert info.value.level == "hw"
-    assert info.value.reason == (
-        "ascend.conv3d_bp_input_create (op #10 of @dx_kernel): lower-ascend-api-to-hw cannot "
-        "lower the Conv3DBackpropInput (dX) API yet; compile dX to the api level (stop-after=api)"
+def test_dx_compiles_to_the_hw_level():
+    """Below the API level dX is the hardware walk (conv3d_bp_input_walk.py): no API call is
+    left, and dy reaches L0A by load3d, the weight L0B by transposing load2d."""
+    hw = compile_levels(_dx_module())["hw"]
+    names = [op.name for op in hw.walk()]
+    assert not [n for n in names if n.startswith("ascend.conv3d_bp_input")]
+    assert {"ascend.load3d", "ascend.load2d", "ascend.mmad", "ascend.fixpipe"} <= set(names)
+
+
+def test_dx_stride_in_hw_zeroes_a1_and_dilates_dy():
+    """A stride above 1 in H or W: dy is copied into A1 dilated, after a fill zeroes it."""
+    text = (
+        DX_MODULE.replace("%dy: memref<2x16x4x8x8", "%dy: memref<2x16x4x4x4")
+        .replace(": memref<2x16x4x8x8xf16>, memref<16", ": memref<2x16x4x4x4xf16>, memref<16")
+        .replace("strides [1, 1, 1]", "strides [1, 2, 2]")
     )
+    hw = compile_levels(Parser(pipeline.make_context(), text).parse_module())["hw"]
+    names = [op.name for op in hw.walk()]
+    assert "ascend.fill" in names
+    assert names.index("ascend.fill") < names.index("ascend.data_copy")

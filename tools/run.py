@@ -23,7 +23,9 @@ inputs (``tools/run_inputs.py``) and what is written and printed (``tools/run_re
 * ``--check`` compares the (single) result with the exact reference of the dW problem the entry
   computes (``ir/program.conv_problem``, ``runtime/reports/check.check``) on the first two inputs
   (x, dy), or of the forward conv (``ir/program.forward_problem``,
-  ``runtime/reports/check.check_forward``) on x and the weight; ``--sanitize`` runs with the
+  ``runtime/reports/check.check_forward``) on x and the weight, or of the input gradient
+  (``ir/program.input_grad_problem``, ``runtime/reports/check.check_input_grad``) on dy and the
+  weight; ``--sanitize`` runs with the
   synchronisation sanitizer and lists every hazard.
 * ``--hw NAME`` is the hardware description the core memories are sized from.
 * ``--report json`` prints the cost model's report of the launch; ``--trace FILE.json`` writes
@@ -57,9 +59,14 @@ from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import HwConfig, UnknownHardwareError, load
 from ascend_xdsl.ir.locations import describe_op
-from ascend_xdsl.ir.program import conv_problem, forward_problem
+from ascend_xdsl.ir.program import conv_problem, forward_problem, input_grad_problem
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
-from ascend_xdsl.runtime.reports.check import CheckResult, check_forward, non_finite_note
+from ascend_xdsl.runtime.reports.check import (
+    CheckResult,
+    check_forward,
+    check_input_grad,
+    non_finite_note,
+)
 from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, RunResult
 from ascend_xdsl.runtime.runner import run as run_job
@@ -108,21 +115,27 @@ def run(args: argparse.Namespace) -> int:
         if note is not None:
             print(f"{PROG}: warning: {note}", file=sys.stderr)
     sanitizer = Sanitizer.for_hw(hw.name) if args.sanitize else None
-    job = ModuleJob(module, hw, entry, inputs, problem=_forward(entry))
+    job = ModuleJob(module, hw, entry, inputs, problem=_forward(entry) or _input_grad(entry))
     result = run_entry(args, job, sanitizer)
     return report(args, hw, module, entry, result, sanitizer)
 
 
 def check_checkable(entry: func.FuncOp, params: Sequence[Argument]) -> None:
-    """``--check`` needs an entry that computes a dW problem from x and dy, or a forward conv
-    from x and the weight."""
+    """``--check`` needs an entry that computes a dW problem from x and dy, a forward conv
+    from x and the weight, or an input gradient from dy and the weight."""
     n_results = len(entry.function_type.outputs.data)
-    known = conv_problem(entry) is not None or forward_problem(entry) is not None
+    known = (
+        conv_problem(entry) is not None
+        or forward_problem(entry) is not None
+        or input_grad_problem(entry) is not None
+    )
     if not known or len(params) < 2 or n_results != 1:
         raise CliError(
             f"--check: @{entry.sym_name.data} computes no recognisable dW or forward problem "
+            "nor input gradient "
             "(expected x, dy -> dW around an ascend.conv3d_backprop_filter or ascend.launch, "
-            "or x, weight -> y around an ascend.conv3d or its launch)"
+            "x, weight -> y around an ascend.conv3d or its launch, or dy, weight -> dX around "
+            "an ascend.conv3d_backprop_input or its launch)"
         )
 
 
@@ -131,14 +144,22 @@ def _forward(entry: func.FuncOp) -> ConvBpFilterShape | None:
     return forward_problem(entry) if conv_problem(entry) is None else None
 
 
+def _input_grad(entry: func.FuncOp) -> ConvBpFilterShape | None:
+    """The input gradient ``entry`` computes, when it computes no dW (``ir/program``)."""
+    return input_grad_problem(entry) if conv_problem(entry) is None else None
+
+
 def _check(entry: func.FuncOp, result: RunResult) -> CheckResult:
     """The reference check of the run: the forward y's when the entry computes a forward
-    conv, else the dW's (``RunResult.check``)."""
-    fwd = _forward(entry)
-    if fwd is None:
+    conv, dX's when it computes an input gradient, else the dW's (``RunResult.check``)."""
+    fwd, dx = _forward(entry), _input_grad(entry)
+    if fwd is None and dx is None:
         return result.check()
-    x, w = (np.asarray(v) for v in result.inputs[:2])
-    return check_forward(fwd, x, w, np.asarray(result.outputs[0]))
+    a, b = (np.asarray(v) for v in result.inputs[:2])
+    if dx is not None:
+        return check_input_grad(dx, b, a, np.asarray(result.outputs[0]))
+    assert fwd is not None
+    return check_forward(fwd, a, b, np.asarray(result.outputs[0]))
 
 
 def run_entry(args: argparse.Namespace, job: ModuleJob, sanitizer: Sanitizer | None) -> RunResult:

@@ -31,6 +31,7 @@ from ascend_xdsl.hw.instructions.base import (
 )
 from ascend_xdsl.hw.instructions.data_copy import DATA_COPY, DataCopy
 from ascend_xdsl.hw.instructions.events import PIPE_BARRIER, SET_FLAG, WAIT_FLAG
+from ascend_xdsl.hw.instructions.fill import FILL, Fill
 from ascend_xdsl.hw.instructions.fixpipe import FIXPIPE, Fixpipe
 from ascend_xdsl.hw.instructions.load2d import LOAD2D, Load2d
 from ascend_xdsl.hw.instructions.load3d import LOAD3D, Load3d, out_width
@@ -38,6 +39,7 @@ from ascend_xdsl.hw.instructions.mmad import MMAD, Mmad, fractals, mmad_cycles
 
 INSTRUCTIONS: tuple[Instruction, ...] = (
     DATA_COPY,
+    FILL,
     LOAD3D,
     LOAD2D,
     MMAD,
@@ -47,7 +49,7 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
     PIPE_BARRIER,
 )
 
-DATA_INSTRUCTIONS: tuple[DataInstruction, ...] = (DATA_COPY, LOAD3D, LOAD2D, MMAD, FIXPIPE)
+DATA_INSTRUCTIONS: tuple[DataInstruction, ...] = (DATA_COPY, FILL, LOAD3D, LOAD2D, MMAD, FIXPIPE)
 """The instructions that move or compute data (each binds, has effects and a cost)."""
 
 BY_NAME: dict[str, Instruction] = {spec.name: spec for spec in INSTRUCTIONS}
@@ -64,6 +66,7 @@ __all__ = [
     "BY_NAME",
     "DATA_COPY",
     "DATA_INSTRUCTIONS",
+    "FILL",
     "FIXPIPE",
     "INSTRUCTIONS",
     "LOAD2D",
@@ -77,6 +80,7 @@ __all__ = [
     "BufferOperand",
     "DataCopy",
     "DataInstruction",
+    "Fill",
     "Fixpipe",
     "GmOperand",
     "Instruction",

@@ -1,8 +1,9 @@
 """What the API → hw lowerings of the conv family share: the buffers ``Init`` allocates, the
 ping-pong slot of a walk counter, and the Load3D img2col geometry every conv feeds the Cube with.
 
-dW (``buffers.py``, ``tile_walk.py``) img2cols x into L0B and the forward
-(``conv3d_walk.py``) img2cols x into L0A; both describe a ``[C1][rows][Wi][C0]`` window of x
+dW (``buffers.py``, ``tile_walk.py``) img2cols x into L0B, the forward (``conv3d_walk.py``)
+img2cols x into L0A and the input gradient (``conv3d_bp_input_walk.py``) dy into L0A; all three
+describe a ``[C1][rows][Wi][C0]`` window of x
 in L1 the same way (:class:`Img2colWindow`), and both leave the rounding or accumulation of the
 result to the ``fixpipe`` of ``hw/instructions/fixpipe.py`` (float32 out for dW, quantised to
 the input type for the forward).
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from xdsl.dialects import arith
 from xdsl.ir import Attribute, SSAValue
 
 from ascend_xdsl.dialects.enums import TPosition
@@ -31,6 +33,13 @@ def pingpong(counter: Idx, slots: int) -> Idx:
     """The slot of the ``counter``-th use of a buffer of ``slots`` (1 or 2) slots: slots
     alternate in walk order, so that two consecutive uses can overlap."""
     return rem(counter, 2) if slots == 2 else 0
+
+
+def select_or_zero(cond: SSAValue | bool, x: Idx) -> Idx:
+    """``cond ? x : 0`` (a window's rows when its depth reaches the operand, else none)."""
+    if isinstance(cond, bool):
+        return x if cond else 0
+    return arith.SelectOp(cond, value(x), value(0)).result
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,10 @@ Only objects made by ``ascend.create`` are lowered; an object handed in is left 
 * ``LowerConv3DObject``: a forward ``Conv3D`` object (``ascend.conv3d_create``) whole: its
   buffers where it is created, and each ``conv3d_iterate_all`` replaced by the forward walk
   (``conv3d_walk.py``) of the calls that reach it; the calls then go.
+* ``LowerConv3DBpInputObject``: an input-gradient ``Conv3DBackpropInput`` object
+  (``ascend.conv3d_bp_input_create``) the same way: its buffers where it is created, and each
+  ``while (iterate) { get_tensor_c }`` loop on it replaced by the dX walk
+  (``conv3d_bp_input_walk.py``) of the calls that reach the loop.
 """
 
 from __future__ import annotations
@@ -42,9 +46,10 @@ from ascend_xdsl.dialects import api_conv3d as fwd
 from ascend_xdsl.dialects import api_conv3d_bp_input as dx
 from ascend_xdsl.dialects.api_level import OPS as API_CALLS
 from ascend_xdsl.dialects.api_level import CreateOp, EndOp, GetTensorCOp, InitOp, IterateOp
-from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType
+from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType, Conv3DBpInputType
 from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.ir.locations import describe_op
+from ascend_xdsl.lowering.index_arith import Idx
 from ascend_xdsl.lowering.lower_api_to_hw.buffers import allocate_buffers
 from ascend_xdsl.lowering.lower_api_to_hw.calls import (
     InitState,
@@ -53,6 +58,11 @@ from ascend_xdsl.lowering.lower_api_to_hw.calls import (
     created_here,
     read_by_a_loop,
     single_shape,
+)
+from ascend_xdsl.lowering.lower_api_to_hw.conv3d_bp_input_walk import (
+    InputGradPlan,
+    InputGradShape,
+    InputGradWalk,
 )
 from ascend_xdsl.lowering.lower_api_to_hw.conv3d_walk import ForwardPlan, ForwardShape, ForwardWalk
 from ascend_xdsl.lowering.lower_api_to_hw.tile_walk import TileWalk
@@ -239,6 +249,108 @@ class LowerConv3DObject(RewritePattern):
         rewriter.erase(op)
 
 
+def _dx_loop(c: dx.Conv3DBpInputIterateOp | dx.Conv3DBpInputGetTensorCOp) -> scf.WhileOp:
+    """The ``while (iterate) { get_tensor_c }`` loop a dX ``iterate`` or ``get_tensor_c`` is
+    part of (the API kernel's ``_iterate_loop``), or a one-line error naming the call."""
+    loop = c.parent_op()
+    if isinstance(loop, scf.WhileOp) and len(loop.before_region.block.ops) == 2:
+        iterate, cond = loop.before_region.block.ops
+        body = list(loop.after_region.block.ops)
+        if (
+            isinstance(iterate, dx.Conv3DBpInputIterateOp)
+            and isinstance(cond, scf.ConditionOp)
+            and cond.condition is iterate.more
+            and len(body) == 2
+            and isinstance(body[0], dx.Conv3DBpInputGetTensorCOp)
+            and body[0].obj is iterate.obj
+            and isinstance(body[1], scf.YieldOp)
+        ):
+            return loop
+    raise PassFailedException(
+        f"{describe_op(c)} is not part of a while (iterate) {{ get_tensor_c }} loop"
+    )
+
+
+def _input_grad_shape(loop: scf.WhileOp, obj: SSAValue) -> InputGradShape:
+    get_c = loop.after_region.block.first_op
+    assert isinstance(get_c, dx.Conv3DBpInputGetTensorCOp)
+    set_dy = _reaching(loop, obj, dx.Conv3DBpInputSetGradOutputOp)
+    set_w = _reaching(loop, obj, dx.Conv3DBpInputSetWeightOp)
+    shape = _reaching(loop, obj, dx.Conv3DBpInputSetSingleShapeOp)
+    assert isinstance(set_dy, dx.Conv3DBpInputSetGradOutputOp)
+    assert isinstance(set_w, dx.Conv3DBpInputSetWeightOp)
+    assert isinstance(shape, dx.Conv3DBpInputSetSingleShapeOp)
+    # SetStartPosition is optional (its docs state no constraint): 0 and 0 without one.
+    try:
+        pos = _reaching(loop, obj, dx.Conv3DBpInputSetStartPositionOp)
+    except PassFailedException as e:
+        if "without a preceding" not in str(e):
+            raise
+        din: Idx = 0
+        ho: Idx = 0
+    else:
+        assert isinstance(pos, dx.Conv3DBpInputSetStartPositionOp)
+        din, ho = pos.din_start, pos.ho_start
+    return InputGradShape(
+        dy=set_dy.tensor,
+        off_dy=set_dy.offset,
+        w=set_w.tensor,
+        off_w=set_w.offset,
+        dx=get_c.tensor,
+        off_dx=get_c.offset,
+        m=shape.m,
+        k=shape.k,
+        n=shape.n,
+        din_start=din,
+        ho_start=ho,
+    )
+
+
+@dataclass
+class LowerConv3DBpInputObject(RewritePattern):
+    """An input-gradient ``Conv3DBackpropInput`` object: buffers at its create, the dX walk in
+    place of each iterate loop; every call on it is then erased."""
+
+    l1_size: int
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: dx.Conv3DBpInputCreateOp, rewriter: PatternRewriter) -> None:
+        calls = [use.operation for use in op.result.uses]
+        inits = [c for c in calls if isinstance(c, dx.Conv3DBpInputInitOp)]
+        if len(inits) != 1:
+            raise PassFailedException(
+                f"{describe_op(op)}: the object must be initialised by exactly one "
+                "ascend.conv3d_bp_input_init"
+            )
+        loops: list[scf.WhileOp] = []
+        for c in calls:
+            if not isinstance(c, dx.OPS):
+                raise PassFailedException(
+                    f"{describe_op(c)} takes a Conv3DBackpropInput object: only the API calls "
+                    "on one can be lowered"
+                )
+            if isinstance(c, dx.Conv3DBpInputIterateOp | dx.Conv3DBpInputGetTensorCOp):
+                loop = _dx_loop(c)
+                if loop not in loops:
+                    loops.append(loop)
+        plan = InputGradPlan.of(inits[0].tiling.tiling, self.l1_size)
+        walks = [(loop, _input_grad_shape(loop, op.result)) for loop in loops]
+        obj_type = op.result.type
+        assert isinstance(obj_type, Conv3DBpInputType)
+        element_type = obj_type.role("grad_output").element_type
+        with ImplicitBuilder(rewriter):
+            buffers = plan.allocate(element_type)
+        for loop, shape in walks:
+            with ImplicitBuilder(Builder(InsertPoint.before(loop))):
+                InputGradWalk(plan, buffers, shape).emit()
+        for loop in loops:
+            rewriter.erase(loop)  # with the iterate and get_tensor_c inside it
+        for c in calls:
+            if not isinstance(c, dx.Conv3DBpInputIterateOp | dx.Conv3DBpInputGetTensorCOp):
+                rewriter.erase(c)
+        rewriter.erase(op)
+
+
 @dataclass(frozen=True)
 class LowerAscendApiToHwPass(ModulePass):
     """Expand every Conv3DBackpropFilter object into buffers and the hardware tile walk."""
@@ -249,7 +361,6 @@ class LowerAscendApiToHwPass(ModulePass):
     """The target, whose L1 size bounds the forward walk's input windows."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        _reject_conv3d_bp_input(op)
         # Backwards, so every op is first visited before anything in front of it has changed:
         # an object is lowered once its create is reached, after all its calls, and only what
         # follows the create moves. A check that fails on that first visit names the op by
@@ -259,6 +370,7 @@ class LowerAscendApiToHwPass(ModulePass):
             GreedyRewritePatternApplier(
                 [
                     LowerConv3DObject(load_hw(self.hw).l1_size),
+                    LowerConv3DBpInputObject(load_hw(self.hw).l1_size),
                     LowerObjectCreation(),
                     LowerIterateLoop(),
                     EraseSpentSetCall(),
@@ -270,14 +382,3 @@ class LowerAscendApiToHwPass(ModulePass):
             ),
             walk_reverse=True,
         ).rewrite_module(op)
-
-
-def _reject_conv3d_bp_input(module: builtin.ModuleOp) -> None:
-    """The Conv3DBackpropInput (dX) calls have no hardware lowering yet: stop at the first one,
-    naming it, rather than leave API calls in a hardware-level module."""
-    for inner in module.walk():
-        if isinstance(inner, dx.OPS):
-            raise PassFailedException(
-                f"{describe_op(inner)}: lower-ascend-api-to-hw cannot lower the "
-                "Conv3DBackpropInput (dX) API yet; compile dX to the api level (stop-after=api)"
-            )

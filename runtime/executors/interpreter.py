@@ -47,7 +47,9 @@ from ascend_xdsl.dialects import api_level, hw_level, launch
 from ascend_xdsl.dialects.format_level import TransDataOp
 from ascend_xdsl.dialects.op_level import (
     Conv3DBackpropFilterOp,
+    Conv3DBackpropInputOp,
     Conv3DOp,
+    shape_of_conv3d_input_op,
     shape_of_conv3d_op,
     shape_of_conv_op,
 )
@@ -70,7 +72,11 @@ from ascend_xdsl.runtime.machine.values import (
     to_gm,
     zeros_gm,
 )
-from ascend_xdsl.runtime.reference import conv3d_reference, conv3d_weight_reference
+from ascend_xdsl.runtime.reference import (
+    conv3d_input_reference,
+    conv3d_reference,
+    conv3d_weight_reference,
+)
 
 __all__ = ["EXECUTORS", "AscendFunctions", "KernelError", "build_interpreter", "make_interpreter"]
 
@@ -148,6 +154,19 @@ class AscendFunctions(InterpreterFunctions):
         if on_gm:
             return (to_gm(cast(GmTensorType, op.result.type), y),)
         return (y,)
+
+    @impl(Conv3DBackpropInputOp)
+    def run_conv3d_input(
+        self, interpreter: Interpreter, op: Conv3DBackpropInputOp, args: PythonValues
+    ) -> PythonValues:
+        p = shape_of_conv3d_input_op(op)
+        on_gm = isinstance(args[0], GmTensor)
+        dy, w = (from_gm(a) if on_gm else a for a in args)
+        dx = conv3d_input_reference(p.input_shape, w, dy, p.strides, p.pads, p.dilations, p.groups)
+        dx = dx.astype(np_dtype(op.result.type.element_type))  # type: ignore[union-attr]
+        if on_gm:
+            return (to_gm(cast(GmTensorType, op.result.type), dx),)
+        return (dx,)
 
     # -- format level / host ----------------------------------------------------------------
 

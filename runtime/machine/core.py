@@ -51,6 +51,7 @@ from ascend_xdsl.dialects import formats
 from ascend_xdsl.hw import instructions
 from ascend_xdsl.hw.instructions import (
     DATA_COPY,
+    FILL,
     FIXPIPE,
     LOAD2D,
     LOAD3D,
@@ -58,6 +59,7 @@ from ascend_xdsl.hw.instructions import (
     Bound,
     DataCopy,
     DataInstruction,
+    Fill,
     Fixpipe,
     Load2d,
     Load3d,
@@ -209,6 +211,7 @@ class Core(MachineBase):
         self._handlers.update(
             {
                 instructions.DATA_COPY: self.data_copy,
+                instructions.FILL: self.fill,
                 instructions.LOAD3D: self.load3d,
                 instructions.LOAD2D: self.load2d,
                 instructions.MMAD: self.mmad,
@@ -423,6 +426,45 @@ class Core(MachineBase):
         self.log = None
         ins.data_copy_g(src.data, src_off, view, dst_off, g)
 
+    def fill(
+        self,
+        op: Operation,
+        dst: Buffer,
+        slot: int,
+        dst_off: int,
+        repeat: int,
+        block_num: int,
+        dst_gap: int,
+    ) -> None:
+        """Zeros into L1 (``Fill``): into the float32 mirror while L1 is mirrored, as a
+        mirrored data_copy writes, else into the bytes."""
+        values = (dst, slot, dst_off, repeat, block_num, dst_gap)
+        bound = FILL.bind(*values)
+        self.bounds(FILL, bound, values)
+        g: Fill = bound.geometry
+        lo = bound.chip[1]
+        hi = lo + g.dst_bytes
+        if self.observed:
+            self._observe(op, FILL, bound)
+        if dst.memory in self._tiles:
+            self._settle(dst.memory, lo, hi)
+        self.log = None  # not a recorded instruction: the run is not replayed
+        view = dst.slot(slot)
+        if dst.memory == "L1" and self._mirror_takes(view.dtype):
+            mirror = self._mirror_of(dst, slot, view)
+            assert mirror is not None
+            ins.fill_g(mirror, dst_off, g, view.itemsize)
+            stale = self._l1_stale
+            self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
+            w_lo, w_hi = self._l1_written
+            self._l1_written = (lo, hi) if w_lo == w_hi else (min(w_lo, lo), max(w_hi, hi))
+            if self._gathers:
+                self._forget_gathers(lo, hi)
+            return
+        if dst.memory == "L1":
+            self._mirror_off()
+        ins.fill_g(view, dst_off, g)
+
     def load3d(
         self,
         op: Operation,
@@ -543,12 +585,19 @@ class Core(MachineBase):
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
             self._settle(dst.memory, d_addr, d_addr + g.dst_elems * dst.element_bytes)
-        if src.memory == "L1":
+        self.log = None
+        view = src.slot(src_slot)
+        if src.memory == "L1" and dst.memory != "L1":
+            # While L1 is mirrored the mirror holds its current values: read the fractals
+            # there rather than write the mirror back to the bytes before every load.
+            mirror = self._mirror_of(src, src_slot, view)
+            if mirror is not None:
+                ins.load2d_g(mirror, src_off, dst.slot(dst_slot), dst_off, g)
+                return
             self._settle_l1()
         if dst.memory == "L1":
             self._mirror_off()
-        self.log = None
-        ins.load2d_g(src.slot(src_slot), src_off, dst.slot(dst_slot), dst_off, g)
+        ins.load2d_g(view, src_off, dst.slot(dst_slot), dst_off, g)
 
     def mmad(
         self,

@@ -39,7 +39,7 @@ import ml_dtypes
 import numpy as np
 
 from ascend_xdsl.dialects import formats
-from ascend_xdsl.hw.instructions import DataCopy, Fixpipe, Load2d, Load3d, Mmad
+from ascend_xdsl.hw.instructions import DataCopy, Fill, Fixpipe, Load2d, Load3d, Mmad
 from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
@@ -139,6 +139,21 @@ def data_copy(
     ``dst_off + i * (length + dst_stride) * B``, with ``B = 32 / itemsize``.
     """
     data_copy_g(src, src_off, dst, dst_off, DataCopy.decode(count, length, src_stride, dst_stride))
+
+
+def fill_g(dst: np.ndarray, dst_off: int, g: Fill, element_bytes: int | None = None) -> None:
+    """``ascend.fill``: zero ``g.repeat`` runs of ``g.run`` bytes, ``g.step`` bytes apart, from
+    ``dst`` element ``dst_off``. ``element_bytes`` is the instruction's element size when
+    ``dst`` is the float32 decoding of it (the machine's L1 mirror); offsets are in elements."""
+    op = "fill"
+    _check_flat(op, "destination", dst)
+    eb = element_bytes or dst.itemsize
+    run, step = g.run // eb, g.step // eb
+    check_extent(op, "destination", dst_off, g.dst_bytes // eb, dst.size)
+    if g.repeat == 1 or step == run:
+        dst[dst_off : dst_off + g.repeat * run] = 0
+        return
+    _strided(dst, dst_off, (g.repeat, run), (step, 1))[...] = 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,11 +340,13 @@ def load3d(
 
 
 def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: Load2d) -> None:
-    """:func:`load2d` with a decoded geometry."""
+    """:func:`load2d` with a decoded geometry. ``src`` may also be the float32 decoding of
+    the source's 16-bit values (the machine's L1 mirror); they are written back exactly."""
     op = "load2d"
     _check_flat(op, "source", src)
     _check_flat(op, "destination", dst)
-    check_same_type(op, src, dst)
+    if src.dtype != F32 or dst.dtype == F32:
+        check_same_type(op, src, dst)
     check_extent(op, "source", src_off, g.src_elems, src.size)
     check_extent(op, "destination", dst_off, g.dst_elems, dst.size)
     fractals = _strided(src, src_off, (g.repeat, FRACTAL, FRACTAL), (g.src_step, FRACTAL, 1))

@@ -20,7 +20,9 @@ integer inputs: their float32 sums are exact, so the check has tolerance 0 (``is
 The forward conv's y (:func:`check_forward`) is checked the same way, with ``n = Cin/g·kD·kH·kW``
 products per element and ``Σ|x·w|`` the forward reference on ``|x|`` and ``|w|``, plus the
 rounding of the float32 sum to y's type by the fixpipe: half a unit in the last place of
-f16/bf16 (2⁻¹¹ / 2⁻⁸ relative), and half the spacing of f16's subnormals.
+f16/bf16 (2⁻¹¹ / 2⁻⁸ relative), and half the spacing of f16's subnormals. The input
+gradient's dX (:func:`check_input_grad`) likewise, with at most ``n = Cout/g·kD·kH·kW`` products
+per element and ``Σ|w·dy|`` the dX reference on ``|w|`` and ``|dy|``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.runtime.reference import conv3d_reference, conv3d_weight_reference
+from ascend_xdsl.runtime.reference import (
+    conv3d_input_reference,
+    conv3d_reference,
+    conv3d_weight_reference,
+)
 from ascend_xdsl.runtime.reports.precision import PrecisionVerdict, precision_verdict
 from ascend_xdsl.runtime.reports.progress import CheckProgress
 
@@ -217,7 +223,42 @@ def check_forward(
     else:
         magnitude = conv3d_reference(np.abs(x64), np.abs(w64), None, *args, accumulate=np.float64)
         sums = CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(n) * magnitude
-    relative, subnormal = _OUTPUT_ROUNDING[problem.dtype]
+    return _rounded_check(problem.dtype, exact, sums, got, start)
+
+
+def check_input_grad(
+    problem: ConvBpFilterShape, w: np.ndarray, dy: np.ndarray, got: np.ndarray
+) -> CheckResult:
+    """Compare an input gradient's ``got`` (dX, in the inputs' type) with the exact dX of
+    ``problem`` on the weight ``w`` and ``dy``: as :func:`check_forward`, with at most
+    ``n = Cout/g·kD·kH·kW`` products per element and ``Σ|w·dy|`` the dX reference on ``|w|``
+    and ``|dy|``."""
+    start = time.perf_counter()
+    if got.shape != problem.input_shape:
+        raise ValueError(
+            f"dX has shape {list(got.shape)}, the problem's is {list(problem.input_shape)}"
+        )
+    args = (problem.strides, problem.pads, problem.dilations, problem.groups)
+    w64, dy64 = w.astype(np.float64), dy.astype(np.float64)
+    size = problem.input_shape
+    exact = conv3d_input_reference(size, w64, dy64, *args, accumulate=np.float64)
+    n = problem.cout // problem.groups * problem.kd * problem.kh * problem.kw
+    if is_exact_forward(n, dy64, w64):
+        sums = np.zeros(exact.shape)
+    else:
+        magnitude = conv3d_input_reference(
+            size, np.abs(w64), np.abs(dy64), *args, accumulate=np.float64
+        )
+        sums = CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(n) * magnitude
+    return _rounded_check(problem.dtype, exact, sums, got, start)
+
+
+def _rounded_check(
+    dtype: str, exact: np.ndarray, sums: np.ndarray, got: np.ndarray, start: float
+) -> CheckResult:
+    """``got`` (rounded to ``dtype``) against ``exact``, allowing the float32 sums' error
+    bound ``sums`` and the output rounding (see the module docstring)."""
+    relative, subnormal = _OUTPUT_ROUNDING[dtype]
     tol = sums + relative * (np.abs(exact) + sums) + subnormal + np.finfo(np.float32).tiny
     tol = np.nan_to_num(tol, nan=0.0, posinf=0.0)
     got64 = got.astype(np.float64)

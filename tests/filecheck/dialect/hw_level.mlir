@@ -15,6 +15,7 @@ func.func @hw(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, %dw: !ascend.gm_
   %b1 = ascend.alloc_buffer slots 2 offset 1024 : !ascend.local_tensor<B1, 256xf16>
   %b2 = ascend.alloc_buffer slots 1 : !ascend.local_tensor<B2, 256xf16>
   %co1 = ascend.alloc_buffer slots 2 offset 0 : !ascend.local_tensor<CO1, 256xf32>
+  ascend.fill %a1[%slot, %c0] repeat %c1 blocks %c16 gap %c0 : !ascend.local_tensor<A1, 256xf16>
   ascend.data_copy %dy[%c0] -> %a1[%slot, %c0] count %c1 len %c16 src_stride %c0 dst_stride %c0 : !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16> -> !ascend.local_tensor<A1, 256xf16>
   ascend.load3d %a1[%slot, %c0] -> %a2[%c0] fmap %c1, %c16, %c16 window %c0, %c16, %c0, %c16 pad %c0, %c0, %c0, %c0 kernel [1, 1] stride [1, 1] dilation [1, 1] transpose : !ascend.local_tensor<A1, 256xf16> -> !ascend.local_tensor<A2, 256xf16>
   ascend.load3d %b1[%c1, %c0] -> %b2[%c0] fmap %c16, %c16, %c16 window %c0, %c16, %c0, %c16 pad %c1, %c1, %c1, %c1 kernel [3, 3] stride [2, 2] dilation [1, 1] : !ascend.local_tensor<B1, 256xf16> -> !ascend.local_tensor<B2, 256xf16>
@@ -43,6 +44,7 @@ func.func @hw(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, %dw: !ascend.gm_
 // CHECK-NEXT:    %b1 = ascend.alloc_buffer slots 2 offset 1024 : !ascend.local_tensor<B1, 256xf16>
 // CHECK-NEXT:    %b2 = ascend.alloc_buffer slots 1 : !ascend.local_tensor<B2, 256xf16>
 // CHECK-NEXT:    %co1 = ascend.alloc_buffer slots 2 offset 0 : !ascend.local_tensor<CO1, 256xf32>
+// CHECK-NEXT:    ascend.fill %a1[%slot, %c0] repeat %c1 blocks %c16 gap %c0 : !ascend.local_tensor<A1, 256xf16>
 // CHECK-NEXT:    ascend.data_copy %dy[%c0] -> %a1[%slot, %c0] count %c1 len %c16 src_stride %c0 dst_stride %c0 : !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16> -> !ascend.local_tensor<A1, 256xf16>
 // CHECK-NEXT:    ascend.load3d %a1[%slot, %c0] -> %a2[%c0] fmap %c1, %c16, %c16 window %c0, %c16, %c0, %c16 pad %c0, %c0, %c0, %c0 kernel [1, 1] stride [1, 1] dilation [1, 1] transpose : !ascend.local_tensor<A1, 256xf16> -> !ascend.local_tensor<A2, 256xf16>
 // CHECK-NEXT:    ascend.load3d %b1[%c1, %c0] -> %b2[%c0] fmap %c16, %c16, %c16 window %c0, %c16, %c0, %c16 pad %c1, %c1, %c1, %c1 kernel [3, 3] stride [2, 2] dilation [1, 1] : !ascend.local_tensor<B1, 256xf16> -> !ascend.local_tensor<B2, 256xf16>
@@ -64,7 +66,8 @@ func.func @hw(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, %dw: !ascend.gm_
 
 // GENERIC:       %a1 = "ascend.alloc_buffer"() <{slots = 2 : i64}> : () -> !ascend.local_tensor<A1, 256xf16>
 // GENERIC-NEXT:  %a2 = "ascend.alloc_buffer"() <{slots = 1 : i64, offset = 512 : i64}> : () -> !ascend.local_tensor<A2, 256xf16>
-// GENERIC:       "ascend.data_copy"(%dy, %c0, %a1, %slot, %c0, %c1, %c16, %c0, %c0) : (!ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, index, !ascend.local_tensor<A1, 256xf16>, index, index, index, index, index, index) -> ()
+// GENERIC:       "ascend.fill"(%a1, %slot, %c0, %c1, %c16, %c0) : (!ascend.local_tensor<A1, 256xf16>, index, index, index, index, index) -> ()
+// GENERIC-NEXT:  "ascend.data_copy"(%dy, %c0, %a1, %slot, %c0, %c1, %c16, %c0, %c0) : (!ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, index, !ascend.local_tensor<A1, 256xf16>, index, index, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.load3d"(%a1, %slot, %c0, %a2, %c0, %c1, %c16, %c16, %c0, %c16, %c0, %c16, %c0, %c0, %c0, %c0) <{kernel = array<i64: 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transpose}> : (!ascend.local_tensor<A1, 256xf16>, index, index, !ascend.local_tensor<A2, 256xf16>, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.load3d"(%b1, %c1, %c0, %b2, %c0, %c16, %c16, %c16, %c0, %c16, %c0, %c16, %c1, %c1, %c1, %c1) <{kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>}> : (!ascend.local_tensor<B1, 256xf16>, index, index, !ascend.local_tensor<B2, 256xf16>, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.load2d"(%b1, %c1, %c0, %b2, %c0, %c0, %c1, %c1) <{transpose}> : (!ascend.local_tensor<B1, 256xf16>, index, index, !ascend.local_tensor<B2, 256xf16>, index, index, index, index) -> ()

@@ -120,6 +120,44 @@ ascend.data_copy %src[%c0] -> %dst[%c0, %c0] count %c0 len %c16 src_stride %c0 d
 
 // -----
 
+// fill: dst in A1 or B1 (Fill into L1; the lowering zeroes nothing else)
+%dst = "test.op"() : () -> (!ascend.local_tensor<A2, 256xf16>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.fill %dst[%c0, %c0] repeat %c1 blocks %c1 gap %c0 : !ascend.local_tensor<A2, 256xf16>
+// CHECK: Operation does not verify: dst must be in A1 or B1, got A2
+
+// -----
+
+// fill: repeat >= 1 (0 is the hardware's NOP)
+%dst = "test.op"() : () -> (!ascend.local_tensor<A1, 256xf16>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.fill %dst[%c0, %c0] repeat %c0 blocks %c1 gap %c0 : !ascend.local_tensor<A1, 256xf16>
+// CHECK: Operation does not verify: repeat must be in [1, 32767], got 0
+
+// -----
+
+// fill: block_num <= 32767
+%dst = "test.op"() : () -> (!ascend.local_tensor<B1, 256xf16>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%n = arith.constant 32768 : index
+ascend.fill %dst[%c0, %c0] repeat %c1 blocks %n gap %c0 : !ascend.local_tensor<B1, 256xf16>
+// CHECK: Operation does not verify: block_num must be in [1, 32767], got 32768
+
+// -----
+
+// fill: dst_gap <= 32767
+%dst = "test.op"() : () -> (!ascend.local_tensor<B1, 256xf16>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%n = arith.constant 32768 : index
+ascend.fill %dst[%c0, %c0] repeat %c1 blocks %c1 gap %n : !ascend.local_tensor<B1, 256xf16>
+// CHECK: Operation does not verify: dst_gap must be in [0, 32767], got 32768
+
+// -----
+
 // data_copy: count <= 4095
 %src, %dst = "test.op"() : () -> (!ascend.gm_tensor<ND, 4096xf16>, !ascend.local_tensor<A1, 256xf16>)
 %c0 = arith.constant 0 : index

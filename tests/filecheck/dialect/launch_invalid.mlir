@@ -327,3 +327,47 @@ func.func @host() {
   func.return
 }
 // CHECK: Operation does not verify: ascend.conv3d needs a launch of the GM tensors x, weight, (bias,) y
+
+// -----
+
+// The ascend.conv3d_backprop_input record of a dX launch (dy, weight -> dX): pads that contradict dy (no padding gives dy 1x16x2x6x6 for dX 1x16x4x8x8).
+func.func @kernel(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>, %dx: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %dy = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>
+  %dx = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%dy, %w, %dx) {ascend.conv3d_backprop_input = {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d_backprop_input gives dy 1x16x2x6x6 for the launched dX and weight, the launched dy is 1x16x4x8x8: its strides, pads or dilations contradict the tensors
+
+// -----
+
+// The dX record on a launch of two tensors: there is no dy, weight and dX.
+func.func @kernel(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %dx: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %dy = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %dx = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%dy, %dx) {ascend.conv3d_backprop_input = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d_backprop_input needs a launch of the three GM tensors dy, weight, dX
+
+// -----
+
+// The dX record: a malformed field (shared with the other records' checks).
+func.func @kernel(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>, %dx: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>) {
+  func.return
+}
+func.func @host() {
+  %dy = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %w = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>
+  %dx = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%dy, %w, %dx) {ascend.conv3d_backprop_input = {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>, !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  func.return
+}
+// CHECK: Operation does not verify: ascend.conv3d_backprop_input strides must be an array of 3 integers

@@ -1,0 +1,476 @@
+"""The input gradient's ``Conv3DBackpropInput`` object at the hardware level: the buffers
+``Init`` allocates and the walk of one ``while (Iterate) GetTensorC`` loop (hicann/asc-devkit
+``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/dav_v220/``:
+``conv3d_bp_input_mte2_sub_func.h`` ``LoadToA1`` and ``LoadToB1``, ``conv3d_bp_input_sub_func.h``
+``LoadToB2V1`` and the ``Mmad``/``LoadL0c2Gm`` steps).
+
+dX is a plain convolution of dy, dilated by the strides and padded by the *backprop pads*
+(``dialects/conv3d_bp_input_tiling.backprop_pads``), with the weight rotated by 180° in H and W
+and its Cin and Cout exchanged. One single shape (``singleShapeM`` dX positions Hi·Wi in whole
+rows × ``singleShapeN`` Cin channels × the tiling's ``singleCoreDin`` dX depths) is a GEMM per
+dX depth ``dX[m, ci] = Σ_k img2col(dy)[m, k] · W'[k, ci]`` with K = (kd, Cout1, kh, kw, C0),
+walked as ``scf.for`` loops whose tails are ``arith``:
+
+* per dX depth and ``base_m × base_n`` L0C tile (``CO1``, ping-pong per tile);
+* per kernel depth ``kd`` whose dy depth ``(di + pad_front − kd·dil_d) / stride_d`` is an
+  integer inside dy (the others add nothing: the walk steps over the kd of one residue class,
+  the vendor's rotated D loop read forwards), and per chunk of ``kc1`` Cout1 blocks: the dy rows
+  the tile's positions read, dilated by the strides, ``[C1][rows][width][C0]`` GM → A1
+  (``LoadToA1``: at stride 1 one copy of ``rows·Wo`` blocks per Cout1 block; with a stride the
+  slot is first zeroed by a ``fill``, the vendor's ``InitConstValue``, and each real row copied
+  to every sH-th row, its elements sW − 1 blocks apart by the copy's destination gap), and the
+  chunk's weight fractals of every tap and the tile's Cin1 blocks GM → B1 (``LoadToB1``:
+  ``Cin1·kH·kW`` runs of ``Cout1`` fractals). When no kd reaches dy, one still runs with an
+  empty window, whose img2col reads zeros, so that L0C is initialised;
+* per k step of ``base_k`` columns: img2col of the A1 window into L0A by a non-transposed
+  ``load3d`` (Zz) over the *backprop* pads at stride 1 with the forward's dilation (the Fmatrix
+  over the dilated width); one transposing ``load2d`` per K fractal row into L0B, reading the
+  weight taps backwards (the rotation; ``LoadToB2V1``'s "transpose reverse order"), then
+  ``mmad`` (``init`` on the tile's first k step);
+* the tile ends with a quantising ``fixpipe``: L0C float32 → dX (NDC1HWC0, f16 / bf16).
+
+Every dX element is summed on one core (the API kernel does not split K), so no atomic add is
+needed. More than one enlarged group is refused with one line (the runtime runs one launch per
+group; the vendor's tiler takes groups 1 only).
+
+``patterns.py`` replaces each iterate loop of a ``conv3d_bp_input_create`` object by
+:meth:`InputGradWalk.emit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import f32
+from xdsl.ir import Attribute, SSAValue
+from xdsl.utils.exceptions import PassFailedException
+
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
+from ascend_xdsl.dialects.conv_shape import C0, align_up
+from ascend_xdsl.dialects.enums import TPosition
+from ascend_xdsl.dialects.formats import fractal_z_3d_strides, ndc1hwc0_strides
+from ascend_xdsl.dialects.hw_level import DataCopyOp, FillOp, FixpipeOp, Load2dOp, MmadOp
+from ascend_xdsl.hw import isa
+from ascend_xdsl.lowering.index_arith import (
+    Idx,
+    add,
+    align_up_idx,
+    and_,
+    bool_value,
+    ceildiv,
+    cmp,
+    floordiv,
+    for_loop,
+    if_,
+    max_,
+    min_,
+    mul,
+    rem,
+    sub,
+    sum_,
+    value,
+)
+from ascend_xdsl.lowering.lower_api_to_hw.conv_common import (
+    Img2colWindow,
+    alloc,
+    pingpong,
+    select_or_zero,
+)
+
+FRACTAL_ELEMS = C0 * C0
+"""Elements of one 16 × 16 fractal (the unit of load2d)."""
+
+FRACTAL_BLOCKS = FRACTAL_ELEMS // C0
+"""32-byte blocks of one 2-byte fractal (the unit of data_copy's lengths)."""
+
+MAX_COPY_COUNT = isa.limit("data_copy", "count").hi
+MAX_COPY_LEN = isa.limit("data_copy", "len").hi
+MAX_COPY_STRIDE = isa.limit("data_copy", "src_stride").hi
+MAX_LOAD2D_REPEAT = isa.limit("load2d", "repeat").hi
+
+
+def _fail(message: str) -> PassFailedException:
+    return PassFailedException(f"lower-ascend-api-to-hw: {message}")
+
+
+@dataclass(frozen=True)
+class InputGradBuffers:
+    """What ``Init`` allocates: A1 (dy rows), B1 (weight fractals), A2, B2, CO1."""
+
+    a1: SSAValue
+    b1: SSAValue
+    a2: SSAValue
+    b2: SSAValue
+    co1: SSAValue
+
+
+@dataclass(frozen=True)
+class InputGradShape:
+    """What the ``set_*`` calls before one iterate loop hand over, and where ``GetTensorC``
+    writes."""
+
+    dy: SSAValue
+    off_dy: SSAValue
+    w: SSAValue
+    off_w: SSAValue
+    dx: SSAValue
+    off_dx: SSAValue
+    m: SSAValue
+    k: SSAValue
+    n: SSAValue
+    din_start: Idx
+    ho_start: Idx
+
+
+@dataclass(frozen=True)
+class InputGradPlan:
+    """The static sizes of the walk, from the tiling and the L1 size."""
+
+    t: Conv3DBpInputTiling
+    m_al: int
+    n_al: int
+    k_step: int
+    """Columns of one k step (whole C0 blocks)."""
+    kc1: int
+    """Cout1 blocks of one A1 window (and of one B1 load)."""
+    rows_max: int
+    """dy rows of one A1 window at most."""
+    width: int
+    """dy columns copied into a window row: those the dX row's taps can reach."""
+    pad_right: int
+    """Load3D's right pad over ``width`` columns, so that a row gives exactly Wi positions."""
+
+    @staticmethod
+    def of(t: Conv3DBpInputTiling, l1_size: int) -> InputGradPlan:
+        if t.group != 1:
+            raise _fail(
+                f"the input gradient's hardware lowering takes one enlarged group, got {t.group}"
+            )
+        m_al, n_al = align_up(t.base_m, C0), align_up(t.base_n, C0)
+        k_step = max(C0, t.base_k // C0 * C0)
+        hwk = t.hk * t.wk
+        reach_w = t.dilation_w * (t.wk - 1)
+        # The stride-dilated dy row is (Wo − 1)·sW + 1 wide; its column c is read by dX column
+        # c − pad_left + tap·dil, so the columns past Wi − 1 + reach − pad_left reach no dX
+        # column (a pad after above the reach) and are not copied.
+        width = min((t.wo - 1) * t.stride_w + 1, t.wi + reach_w - t.backprop_pad_left)
+        pad_right = t.wi + reach_w - t.backprop_pad_left - width
+        span = (t.base_m - 1) // t.wi + 2  # dX rows one tile's positions touch
+        rows_max = min((t.ho - 1) * t.stride_h + 1, span + t.dilation_h * (t.hk - 1))
+        if t.ho * t.wo > MAX_COPY_LEN or t.ho * t.wo > MAX_COPY_STRIDE:
+            raise _fail(
+                f"a dy plane of {t.ho}x{t.wo} positions exceeds one data_copy "
+                f"({MAX_COPY_LEN} blocks)"
+            )
+        n1 = n_al // C0
+        a1_per_c1 = rows_max * width * C0 * 2 * t.al1_pbuffer
+        b1_per_c1 = n1 * hwk * FRACTAL_ELEMS * 2 * t.bl1_pbuffer
+        kc1 = min(t.cout1_g, l1_size // (a1_per_c1 + b1_per_c1))
+        if kc1 < 1:
+            raise _fail(
+                f"the {rows_max} dy rows and the {n1}x{hwk} weight fractals of one Cout1 block "
+                f"({a1_per_c1 + b1_per_c1} bytes) do not fit L1 ({l1_size} bytes)"
+            )
+        if n1 * hwk > MAX_COPY_COUNT or n1 > MAX_LOAD2D_REPEAT:
+            raise _fail(
+                f"base_n {t.base_n} with a {t.hk}x{t.wk} kernel exceeds one weight data_copy "
+                f"({MAX_COPY_COUNT} runs) or load2d ({MAX_LOAD2D_REPEAT} fractals)"
+            )
+        if (t.stride_h - 1) * width > isa.limit("data_copy", "dst_stride").hi:
+            raise _fail(
+                f"stride_h {t.stride_h} over a {width}-wide dilated dy row exceeds one "
+                "data_copy's destination gap"
+            )
+        plan = InputGradPlan(t, m_al, n_al, k_step, kc1, rows_max, width, pad_right)
+        if plan.a1_blocks > isa.limit("fill", "block_num").hi:
+            raise _fail(f"an A1 slot of {plan.a1_blocks} blocks exceeds one fill")
+        return plan
+
+    @property
+    def a1_blocks(self) -> int:
+        """32-byte blocks of one A1 slot (what the zeroing ``fill`` covers)."""
+        return self.kc1 * self.rows_max * self.width
+
+    def allocate(self, element_type: Attribute) -> InputGradBuffers:
+        t = self.t
+        n1 = self.n_al // C0
+        return InputGradBuffers(
+            a1=alloc(
+                TPosition.A1,
+                self.kc1 * C0 * self.rows_max * self.width,
+                element_type,
+                t.al1_pbuffer,
+            ),
+            b1=alloc(
+                TPosition.B1,
+                self.kc1 * n1 * t.hk * t.wk * FRACTAL_ELEMS,
+                element_type,
+                t.bl1_pbuffer,
+            ),
+            a2=alloc(TPosition.A2, self.m_al * self.k_step, element_type, t.al0_pbuffer),
+            b2=alloc(TPosition.B2, self.k_step * self.n_al, element_type, t.bl0_pbuffer),
+            co1=alloc(TPosition.CO1, self.m_al * self.n_al, f32, t.cl0_pbuffer),
+        )
+
+
+class InputGradWalk:
+    """Emits one iterate loop: the walk of one single shape of one batch."""
+
+    def __init__(self, plan: InputGradPlan, bufs: InputGradBuffers, s: InputGradShape):
+        self.p, self.t, self.b, self.s = plan, plan.t, bufs, s
+        t = self.t
+        self.hwk = t.hk * t.wk
+        self.dy_s = ndc1hwc0_strides((t.batch, t.cout, t.dout, t.ho, t.wo), C0)
+        self.dx_s = ndc1hwc0_strides((t.batch, t.cin, t.di, t.hi, t.wi), C0)
+        self.w_s = fractal_z_3d_strides(t.dk, t.hk, t.wk, t.cin1_g, t.cout1_g, C0)
+        # The kd of one dX depth that reach dy step by q = stride_d / gcd(dil_d, stride_d);
+        # inv solves kd·(dil_d/g) ≡ (di + pad_front)/g (mod q).
+        g = _gcd(t.dilation_d, t.stride_d)
+        self.kd_gcd, self.kd_step = g, t.stride_d // g
+        self.kd_inv = pow(t.dilation_d // g, -1, self.kd_step) if self.kd_step > 1 else 0
+
+    def emit(self) -> None:
+        t, s = self.t, self.s
+        m_tiles = ceildiv(s.m, t.base_m)
+        n_tiles = ceildiv(s.n, t.base_n)
+        depths = min_(t.single_core_din, sub(t.di, s.din_start))
+        with (
+            for_loop(0, depths, name="dl") as dl,
+            for_loop(0, m_tiles, name="mt") as mt,
+            for_loop(0, n_tiles, name="nt") as nt,
+        ):
+            tile = add(mul(add(mul(dl, m_tiles), mt), n_tiles), nt)
+            self.tile(add(s.din_start, dl), mt, nt, pingpong(tile, t.cl0_pbuffer))
+
+    def _kd_walk(self, di: Idx) -> tuple[Idx, Idx, Idx]:
+        """``(first, count, trips)``: the kd that reach dy from dX depth ``di`` are
+        ``first + i·kd_step`` for ``i < count``; the loop runs ``trips = max(count, 1)``."""
+        t = self.t
+        q = self.kd_step
+        num = add(di, t.pad_front)  # dy depth · stride_d = num − kd·dil_d
+        # kd ≤ num / dil_d (dy depth ≥ 0) and kd ≥ (num − (Dout − 1)·stride_d) / dil_d.
+        kd_hi = min_(add(floordiv(num, t.dilation_d), 1), t.dk)
+        kd_lo = max_(ceildiv(max_(sub(num, (t.dout - 1) * t.stride_d), 0), t.dilation_d), 0)
+        g = self.kd_gcd
+        first: Idx = kd_lo
+        if q > 1:
+            residue = rem(mul(floordiv(num, g), self.kd_inv), q)
+            first = add(kd_lo, rem(add(sub(residue, rem(kd_lo, q)), q), q))
+        # No kd reaches dy when g does not divide num (kd·dil_d ≡ num mod stride_d).
+        solvable = cmp("eq", rem(num, g), 0) if g > 1 else True
+        count = ceildiv(max_(sub(kd_hi, first), 0), q)
+        if solvable is not True:
+            count = select_or_zero(solvable, count)
+        return first, count, max_(count, 1)
+
+    def tile(self, di: Idx, mt: Idx, nt: Idx, c_slot: Idx) -> None:
+        t, s, b, p = self.t, self.s, self.b, self.p
+        use_m = min_(t.base_m, sub(s.m, mul(mt, t.base_m)))
+        use_n = min_(t.base_n, sub(s.n, mul(nt, t.base_n)))
+        n_al = align_up_idx(use_n, C0)
+        n1 = floordiv(n_al, C0)
+        # The dilated dy rows the tile's positions read: dX rows [h_a, h_b] (relative to the
+        # single shape's first row) read rows h + ho_start + tap·dil_h of the stride-dilated dy,
+        # whose real rows are the multiples of stride_h. The window starts at the first real
+        # one, r0·sH, and holds ``rows`` real rows sH apart.
+        p0 = mul(mt, t.base_m)
+        h_a = floordiv(p0, t.wi)
+        h_b = floordiv(sub(add(p0, use_m), 1), t.wi)
+        lo = add(s.ho_start, h_a)
+        hi = add(add(s.ho_start, h_b), t.dilation_h * (t.hk - 1))
+        r0 = ceildiv(max_(lo, 0), t.stride_h)
+        r1 = min_(floordiv(hi, t.stride_h), t.ho - 1)
+        rows = max_(add(sub(r1, r0), 1), 0)
+        rows_exp = max_(add(mul(sub(rows, 1), t.stride_h), 1), 0)
+        m_first = sub(p0, mul(h_a, t.wi))
+        # SetGradOutput points at the first real dy row of the single shape (the API kernel's
+        # max(0, ceil(ho_start / stride_h))).
+        real_ho = ceildiv(max_(s.ho_start, 0), t.stride_h)
+        cout1 = floordiv(s.k, t.dk * self.hwk * C0)
+        chunks = ceildiv(cout1, p.kc1)
+        kd_first, kd_count, kd_trips = self._kd_walk(di)
+        ci1_first = floordiv(mul(nt, t.base_n), C0)
+        with for_loop(0, kd_trips, name="kdi") as kdi:
+            # An empty trip (no kd reaches dy) reads a kd inside the weight, with no dy rows.
+            kd = min_(add(kd_first, mul(kdi, self.kd_step)), t.dk - 1)
+            inside = cmp("slt", kdi, kd_count)
+            dout = floordiv(sub(add(di, t.pad_front), mul(kd, t.dilation_d)), t.stride_d)
+            window_rows = select_or_zero(inside, rows_exp)
+            with for_loop(0, chunks, name="cc") as cc:
+                run = add(mul(kdi, chunks), cc)
+                a_slot = pingpong(run, t.al1_pbuffer)
+                b_slot = pingpong(run, t.bl1_pbuffer)
+                c1_first = mul(cc, p.kc1)
+                c1_rows = min_(p.kc1, sub(cout1, c1_first))
+                with if_(and_(inside, cmp("sgt", rows, 0))):
+                    self._copy_dy(dout, c1_first, c1_rows, r0, rows, rows_exp, real_ho, a_slot)
+                # LoadToB1: per (Cin1, tap), the chunk's Cout1 fractals, one run each.
+                w_src = sum_(
+                    s.off_w,
+                    mul(kd, self.w_s.kd),
+                    mul(ci1_first, self.w_s.c1),
+                    mul(c1_first, FRACTAL_ELEMS),
+                )
+                DataCopyOp(
+                    s.w,
+                    value(w_src),
+                    b.b1,
+                    value(b_slot),
+                    value(0),
+                    value(mul(n1, self.hwk)),
+                    value(mul(c1_rows, FRACTAL_BLOCKS)),
+                    value(mul(sub(t.cout1_g, c1_rows), FRACTAL_BLOCKS)),
+                    value(0),
+                )
+                window = Img2colWindow(
+                    rows=window_rows,
+                    width=p.width,
+                    channels=mul(c1_rows, C0),
+                    pad_top=sub(mul(r0, t.stride_h), lo),
+                    pad_bottom=min(t.backprop_pad_down, isa.limit("load3d", "pad").hi),
+                    pad_left=t.backprop_pad_left,
+                    pad_right=p.pad_right,
+                    kernel=(t.hk, t.wk),
+                    stride=(1, 1),
+                    dilation=(t.dilation_h, t.dilation_w),
+                )
+                columns = mul(c1_rows, self.hwk * C0)
+                k_steps = ceildiv(columns, p.k_step)
+                with for_loop(0, k_steps, name="ks") as ks:
+                    k0 = mul(ks, p.k_step)
+                    use_k = min_(p.k_step, sub(columns, k0))
+                    l0 = pingpong(add(mul(run, k_steps), ks), t.al0_pbuffer)
+                    window.load3d(
+                        b.a1, a_slot, 0, b.a2, l0, k0, use_k, m_first, align_up_idx(use_m, C0)
+                    )
+                    self._load_weight(b_slot, l0, k0, use_k, c1_rows, n1)
+                    first = and_(and_(cmp("eq", kdi, 0), cmp("eq", cc, 0)), cmp("eq", ks, 0))
+                    MmadOp(
+                        b.a2,
+                        value(l0),
+                        b.b2,
+                        value(l0),
+                        b.co1,
+                        value(c_slot),
+                        value(use_m),
+                        value(use_n),
+                        value(use_k),
+                        bool_value(first),
+                    )
+        dst = sum_(
+            s.off_dx,
+            mul(di, self.dx_s.d),
+            mul(ci1_first, self.dx_s.c1),
+            mul(p0, C0),
+        )
+        FixpipeOp(
+            b.co1,
+            value(c_slot),
+            s.dx,
+            value(dst),
+            value(use_m),
+            value(n_al),
+            value(align_up_idx(use_m, C0)),
+            value(self.dx_s.c1 // C0),
+        )
+
+    def _copy_dy(
+        self,
+        dout: Idx,
+        c1_first: Idx,
+        c1_rows: Idx,
+        r0: Idx,
+        rows: Idx,
+        rows_exp: Idx,
+        real_ho: Idx,
+        slot: Idx,
+    ) -> None:
+        """LoadToA1: dy rows ``[r0, r0 + rows)`` of depth ``dout`` and the chunk's Cout1 blocks
+        GM → A1, dilated by the strides: ``[C1][rows_exp][width][C0]`` with real row ``j`` at
+        row ``j·sH`` and real column ``c`` at column ``c·sW``, the rest zero (the slot is
+        zeroed first, as the vendor's ``InitConstValue``)."""
+        t, s, b, p = self.t, self.s, self.b, self.p
+        src = sum_(
+            s.off_dy,
+            mul(dout, self.dy_s.d),
+            mul(c1_first, self.dy_s.c1),
+            mul(sub(r0, real_ho), self.dy_s.h),
+        )
+        sh, sw = t.stride_h, t.stride_w
+        if sh == 1 and sw == 1 and p.width == t.wo:
+            # Whole rows: one run of rows·Wo blocks per Cout1 block.
+            DataCopyOp(
+                s.dy,
+                value(src),
+                b.a1,
+                value(slot),
+                value(0),
+                value(c1_rows),
+                value(mul(rows, t.wo)),
+                value(mul(sub(t.ho, rows), t.wo)),
+                value(0),
+            )
+            return
+        if sh * sw > 1:
+            FillOp(b.a1, value(slot), value(0), value(1), value(p.a1_blocks), value(0))
+        plane = mul(rows_exp, p.width * C0)
+        cols = (p.width - 1) // sw + 1  # the real dy columns of a window row
+        with for_loop(0, c1_rows, name="c1") as c1:
+            c1_src, c1_dst = add(src, mul(c1, self.dy_s.c1)), mul(c1, plane)
+            if sw == 1:
+                # One run of ``cols`` blocks per real row, rows sH apart.
+                DataCopyOp(
+                    s.dy,
+                    value(c1_src),
+                    b.a1,
+                    value(slot),
+                    value(c1_dst),
+                    value(rows),
+                    value(cols),
+                    value(t.wo - cols),
+                    value((sh - 1) * p.width),
+                )
+            else:
+                # One C0 block per run, sW − 1 blocks apart, per real row (LoadToA1's
+                # strideW > 1 branch).
+                with for_loop(0, rows, name="r") as r:
+                    DataCopyOp(
+                        s.dy,
+                        value(add(c1_src, mul(r, self.dy_s.h))),
+                        b.a1,
+                        value(slot),
+                        value(add(c1_dst, mul(r, sh * p.width * C0))),
+                        value(cols),
+                        value(1),
+                        value(0),
+                        value(sw - 1),
+                    )
+
+    def _load_weight(
+        self, b_slot: Idx, l0: Idx, k0: Idx, use_k: Idx, c1_rows: Idx, n1: Idx
+    ) -> None:
+        """LoadToB2: K fractal row ``kb`` of the k step is (Cout1 block, tap) of the chunk; its
+        ``n1`` fractals are B1's ``[ci1][hwk − 1 − tap][c1]`` (the tap read backwards: the 180°
+        rotation), each transposed from ``[cout][cin]`` to the Zn ``[cin][cout]``."""
+        b = self.b
+        kb0 = floordiv(k0, C0)
+        with for_loop(0, floordiv(use_k, C0), name="kb") as kb:
+            c1, tap = floordiv(add(kb0, kb), self.hwk), rem(add(kb0, kb), self.hwk)
+            src = mul(add(mul(sub(self.hwk - 1, tap), c1_rows), c1), FRACTAL_ELEMS)
+            Load2dOp(
+                b.b1,
+                value(b_slot),
+                value(src),
+                b.b2,
+                value(l0),
+                value(mul(mul(kb, n1), FRACTAL_ELEMS)),
+                value(n1),
+                value(mul(c1_rows, self.hwk)),
+                transpose=True,
+            )
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
