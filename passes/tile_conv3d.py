@@ -71,8 +71,10 @@ def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
             )
         try:
             attr = Conv3DTilingAttr(Conv3DTiling.from_dict(data))
-        except ValueError as e:
+        except ValueError as e:  # from_dict's unknown, missing or non-integer fields
             raise PassFailedException(f"{path}: {e}") from None
+        except VerifyException as e:
+            raise PassFailedException(f"{path}: {_first_line(e)}") from None
     else:
         parser = Parser(ctx, text, name=path)
         try:

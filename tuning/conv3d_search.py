@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tqdm import tqdm
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl.dialects.attributes import Conv3DTilingAttr
@@ -159,17 +160,31 @@ class ForwardTuneResult:
         return cls(h, hs, t, ts, data["candidates"], data["rejected"], data["seconds"], cached)
 
 
+def one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
+    """The problem of one group's launch (the runtime runs a grouped forward conv as one
+    launch per group on its channels, ``runtime/forward.py``)."""
+    g = problem.groups
+    return replace(problem, cin=problem.cin // g, cout=problem.cout // g, groups=1)
+
+
+def forward_hw_module(problem: ConvBpFilterShape, hw: str, tiling: Conv3DTiling) -> ModuleOp:
+    """The forward conv of ``problem`` compiled with ``tiling`` to the hardware level,
+    unverified (the tuner's inner loop): the tiling is put on the op-level ``ascend.conv3d``,
+    which ``ascend-tile-conv3d`` keeps when it fits."""
+    module = build_forward_module(problem)
+    for op in module.walk():
+        if isinstance(op, Conv3DOp):
+            op.properties["tiling"] = Conv3DTilingAttr(tiling)
+    return compile_levels(module, CompileOptions.create(hw=hw), verify=False)["hw"]
+
+
 def score_forward(
     problem: ConvBpFilterShape, hw: str, tiling: Conv3DTiling, cycle_limit: float = math.inf
 ) -> Score:
     """Compile the forward ``problem`` with ``tiling`` to the hardware level and time it, cost
     only; :data:`SLOWER` once it is sure to take more than ``cycle_limit`` cycles."""
-    module = build_forward_module(problem)
-    for op in module.walk():
-        if isinstance(op, Conv3DOp):
-            op.properties["tiling"] = Conv3DTilingAttr(tiling)
     options = CompileOptions.create(hw=hw)
-    hw_module = compile_levels(module, options, verify=False)["hw"]
+    hw_module = forward_hw_module(problem, hw, tiling)
     try:
         (report,) = COST_ONLY.predict(
             hw_module, options.hw, entry=FORWARD_FUNC_NAME, problem=problem, cycle_limit=cycle_limit
@@ -624,7 +639,9 @@ def verified(
     if result.heuristic != conv3d_tiling(problem, config, cores):
         raise BadForwardEntry("heuristic tiling is not the one the heuristic gives")
     heuristic = _rescored("heuristic", result.heuristic_score, problem, hw, result.heuristic)
-    same = result.tuned == result.heuristic
+    # The same tiling twice is scored once, if both claim the same cycles.
+    claimed = result.tuned_score.cycles
+    same = result.tuned == result.heuristic and claimed == result.heuristic_score.cycles
     tuned = heuristic if same else _rescored("tuned", result.tuned_score, problem, hw, result.tuned)
     if tuned.cycles > heuristic.cycles:
         raise BadForwardEntry("tuned tiling is slower than the heuristic's, which the search keeps")
