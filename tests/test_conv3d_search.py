@@ -35,6 +35,7 @@ from ascend_xdsl.tuning.conv3d_search import (
     search_forward,
     tune_forward,
 )
+from ascend_xdsl.tuning.sweep import network_totals, parse_layers, tune_layers
 
 HW = "atlas-a2-910b2"
 BUDGET = 12
@@ -291,3 +292,38 @@ def test_python_api_tiling_tuned_matches_the_heuristic_result(tmp_path, monkeypa
     assert tuned.cycles < base.cycles
     with pytest.raises(ValueError, match="unknown tiling 'best'"):
         run_conv3d(x, w, None, stride, padding, dilation, hw=HW, tiling="best")
+
+
+# -- ascend-tune's forward rows -----------------------------------------------------------------
+def test_forward_rows_and_network_totals_per_op(tmp_path, monkeypatch):
+    """A layers file naming a layer's bp-filter and forward ops, and a grouped forward layer:
+    one row each, the forward rows from the forward search (one group's, counted per group),
+    and --network's totals per op plus the network's line over both ops."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = json.dumps([
+        {"name": "c", "network": "n", "input": [1, 16, 4, 8, 8], "weight": [32, 16, 3, 3, 3],
+         "padding": 1},
+        {"name": "c", "network": "n", "op": "forward", "input": [1, 16, 4, 8, 8],
+         "weight": [32, 16, 3, 3, 3], "padding": 1},
+        {"name": "g", "network": "n", "op": "forward", "input": [1, 32, 4, 6, 6],
+         "weight": [32, 16, 3, 3, 3], "padding": 1, "groups": 2},
+    ])  # fmt: skip
+    layers = parse_layers(text, "f.json")
+    rows = tune_layers(layers, hw=HW, budget=4)
+    assert [r["op"] for r in rows] == ["bp-filter", "forward", "forward"]
+    single = tune_forward(problem_of("3x3x3"), HW, budget=4)
+    assert rows[1]["tuned_cycles"] == single.tuned_score.cycles and single.cached
+    assert Conv3DTiling.from_dict(rows[1]["tiling"]) == single.tuned
+    one = tune_forward(
+        shape_from_torch_args((1, 16, 4, 6, 6), (16, 16, 3, 3, 3), padding=1), HW, budget=4
+    )
+    assert rows[2]["tuned_cycles"] == pytest.approx(2 * one.tuned_score.cycles)
+    assert rows[2]["problem"]["groups"] == 2
+    for r in rows:
+        assert r["tuned_end_to_end_seconds"] <= r["heuristic_end_to_end_seconds"] * (1 + 1e-9)
+    totals = {t["op"]: t for t in network_totals(rows) if t["network"] == "n"}
+    assert set(totals) == {"bp-filter", "forward", "all"}
+    assert totals["forward"]["layers"] == 2
+    key = "tuned_end_to_end_seconds"
+    assert totals["forward"][key] == pytest.approx(rows[1][key] + rows[2][key])
+    assert totals["all"][key] == pytest.approx(sum(r[key] for r in rows))
