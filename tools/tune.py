@@ -13,7 +13,7 @@ efficiency against the roofline and its bottleneck, and the tuned tiling. A laye
   ...), or CSV with the same columns (``problem`` and ``tiling`` as JSON text).
 * ``--network``: after the layers, per network (a layer's ``network`` key) and op, the
   heuristic's and the tuned end-to-end time of its layers (each layer's whole operator: its dW
-  kernel with the TransData and MemSet kernels around it) and of their dW kernels alone
+  kernel with the TransData and MemSet kernels around it) and of their own kernels alone
   (``tuning/sweep.network_totals``); in JSON a ``networks`` list beside ``layers``, in CSV
   those totals alone.
 * ``--workers N``: a local process pool of N processes (the default: 1, in this process).
@@ -179,7 +179,7 @@ def make_parser() -> argparse.ArgumentParser:
         "--network",
         action="store_true",
         help="after the layers, the totals of each network (a layer's 'network' key): the "
-        "heuristic's and the tuned end-to-end time of its layers' operators and of their dW "
+        "heuristic's and the tuned end-to-end time of its layers' operators and of their own "
         "kernels; with --format json a 'networks' list too, with --format csv the totals only",
     )
     p.add_argument(
@@ -241,9 +241,10 @@ def _columns(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
 
 def format_networks(totals: Sequence[dict[str, Any]]) -> str:
     """``--network``'s table: per network and op, the layers and the summed times in
-    microseconds, end to end (every kernel of each layer's operator) and of the dW kernels."""
+    microseconds, end to end (every kernel of each layer's operator) and of the op's own
+    kernels (the dW or the forward conv's launches)."""
     header = ("network", "op", "layers", "end to end: heuristic us", "tuned us", "speedup",
-              "dW kernels: heuristic us", "tuned us", "speedup")  # fmt: skip
+              "kernels: heuristic us", "tuned us", "speedup")  # fmt: skip
     body = [
         (
             table_cell(t["network"]),
