@@ -275,7 +275,7 @@ def repaired(t: Conv3DTiling, hw: HwConfig, cores: int) -> Conv3DTiling | None:
         else:
             break
     errors = fit_errors(t, hw, cores)
-    if errors and any("L1" in e for e in errors):
+    if errors and any("do not fit L1" in e for e in errors):  # ForwardPlan's L1 message
         for bit in (_AL1, _BL1):
             if t.buffered(bit) == 2:
                 t = _with_buffer(t, bit, 1)
