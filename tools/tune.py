@@ -67,8 +67,8 @@ from ascend_xdsl.tools.flags import (
 )
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.sweep import (
-    BUDGETS,
     RAY_TIMEOUT,
+    TUNERS,
     LayerError,
     RayUnavailable,
     network_totals,
@@ -193,7 +193,7 @@ def make_parser() -> argparse.ArgumentParser:
         metavar="N",
         type=int_at_least(1),
         help="candidates scored per layer at most (default: each op's, "
-        + ", ".join(f"{op} {n}" for op, n in BUDGETS.items())
+        + ", ".join(f"{op} {tuner.budget}" for op, tuner in TUNERS.items())
         + ")",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
@@ -311,7 +311,7 @@ def run(args: argparse.Namespace) -> str:
         raise CliError(str(e)) from None
     # Candidates, not layers: a one-layer file would show 0/1 until it ends. The total is the
     # budget of every layer; a search that stops early or a cache hit jumps to its layer's end.
-    budgets = [args.budget or BUDGETS[layer.op] for layer in layers]
+    budgets = [args.budget or TUNERS[layer.op].budget for layer in layers]
     ends = [sum(budgets[: i + 1]) for i in range(len(budgets))]
     bar = tqdm(
         total=sum(budgets),

@@ -9,8 +9,9 @@ changing its problem and pass through to its row: ``network`` (``ascend-tune --n
 each network's layers), ``source`` and ``notes`` (strings). ``op`` names the operator tuned, one
 of :data:`OPS`: ``bp-filter`` (the default: the dW search, ``tuning/search.py``) or ``forward``
 (the forward conv's, ``tuning/conv3d_search.py``); ``bp-input`` is refused until it has a
-hardware lowering (:data:`NOT_YET`). Any other key is refused: a typo in ``padding`` must not
-tune another problem. A bad entry is a :class:`LayerError` naming the file and the layer.
+hardware lowering (it has no entry in :data:`TUNERS`). Any other key is refused: a typo in
+``padding`` must not tune another problem. A bad entry is a :class:`LayerError` naming the
+file and the layer.
 
 :func:`tune_layers` runs :func:`tune_layer` for each layer (its op's row builder, from the
 table :data:`TUNERS`), on a local
@@ -70,9 +71,8 @@ OPS = ("bp-filter", "forward", "bp-input")
 """The operators a layer's ``op`` may name, the default first (the issue's order: forward,
 bp-input, bp-filter are the three kernels a training step runs per layer)."""
 
-NOT_YET: dict[str, str] = {"bp-input": "it has no hardware lowering yet"}
-"""Ops a layers file may name but ``ascend-tune`` cannot tune yet, with the reason; an op
-leaves this table when it gets an entry in :data:`TUNERS`."""
+UNTUNED = "it has no hardware lowering yet"
+"""Why an op of :data:`OPS` without an entry in :data:`TUNERS` (bp-input) cannot be tuned."""
 
 _DEFAULTS: dict[str, Any] = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "dtype": "f16"}
 
@@ -145,10 +145,10 @@ def layer_from_record(record: Any, where: str) -> Layer:
     op = _text(where, "op", record.get("op")) or OPS[0]
     if op not in OPS:
         raise LayerError(f"{where}: op {op!r} is not one of {', '.join(OPS)}")
-    if op in NOT_YET:
+    if op not in TUNERS:
         named = record.get("name")
         layer = f" ({named})" if isinstance(named, str) and named else ""
-        raise LayerError(f"{where}{layer}: op {op} cannot be tuned: {NOT_YET[op]}")
+        raise LayerError(f"{where}{layer}: op {op} cannot be tuned: {UNTUNED}")
     for key in ("input", "weight"):
         if record.get(key) in (None, ""):
             raise LayerError(f"{where}: '{key}' is missing")
@@ -376,16 +376,27 @@ def tune_forward_layer(
     }
 
 
-TUNERS: dict[str, Callable[..., dict[str, Any]]] = {
-    "bp-filter": tune_bp_filter,
-    "forward": tune_forward_layer,
+@dataclass(frozen=True)
+class OpTuner:
+    """How ``ascend-tune`` tunes one op: its row builder, (name, problem, hw, cores, budget,
+    use_cache, on_candidate) → the row, and its search's default budget."""
+
+    row: Callable[..., dict[str, Any]]
+    budget: int
+
+
+TUNERS: dict[str, OpTuner] = {
+    "bp-filter": OpTuner(tune_bp_filter, BUDGET),
+    "forward": OpTuner(tune_forward_layer, FORWARD_BUDGET),
 }
-"""Each tunable op's row builder: (name, problem, hw, cores, budget, use_cache, on_candidate)
-→ the row. Adding an op is one entry here (and its removal from :data:`NOT_YET`)."""
+"""Each tunable op of :data:`OPS`. Adding an op (bp-input, once it is lowered to the hardware
+level) is one entry here; an op of :data:`OPS` without one is refused when a layers file is
+read."""
 
 
-BUDGETS: dict[str, int] = {"bp-filter": BUDGET, "forward": FORWARD_BUDGET}
-"""Each tunable op's default budget (its search's), used when no ``budget`` is given."""
+def default_budget(op: str) -> int:
+    """The budget a layer of ``op`` is tuned with when none is given."""
+    return TUNERS[op].budget
 
 
 def tune_layer(
@@ -401,7 +412,7 @@ def tune_layer(
     """Tune one layer's ``op``; the row ``ascend-tune`` prints, as plain JSON data (pool and
     Ray alike). ``on_candidate(n)``: after the n-th candidate of its search (not called on a
     cache hit)."""
-    return TUNERS[op](name, problem, hw, cores, budget, use_cache, on_candidate)
+    return TUNERS[op].row(name, problem, hw, cores, budget, use_cache, on_candidate)
 
 
 def _tune_args(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -449,7 +460,7 @@ def tune_layers(
 ) -> list[dict[str, Any]]:
     """One :func:`tune_layer` row per layer, in the order of ``layers``, with the layer's op
     and descriptive columns (:data:`PASSED_THROUGH`) after its name; ``budget`` None: each op's
-    own (:data:`BUDGETS`).
+    own (:func:`default_budget`).
 
     ``ray_address`` None: a local pool of ``workers`` processes (1: in this process). Otherwise
     one Ray task per layer: ``"local"`` starts a local Ray instance (``ray_num_cpus`` CPUs),
@@ -461,7 +472,7 @@ def tune_layers(
     (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
     """
     jobs = [
-        (layer.name, layer.problem, hw, cores, budget or BUDGETS[layer.op], use_cache, None,
+        (layer.name, layer.problem, hw, cores, budget or default_budget(layer.op), use_cache, None,
          layer.op)
         for layer in layers
     ]  # fmt: skip
