@@ -159,6 +159,16 @@ def test_every_knob_has_values_and_repair_makes_them_fit(results):
     assert repaired(replace(t, m_l0=512, n_l0=256), hw, hw.aic_count) is None  # L0C: no way
 
 
+def test_a_heuristic_that_leaves_a_core_idle_is_still_the_baseline(tmp_path, monkeypatch):
+    """Batch 5 over 4 cores: the heuristic's batch split (shares 2, 2, 1 and none) is no
+    candidate the search would make, but it is the baseline, scored and cached as such."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    problem = shape_from_torch_args((5, 16, 2, 6, 6), (16, 16, 1, 3, 3), padding=(0, 1, 1))
+    r = tune_forward(problem, HW, 4, budget=6)
+    assert r.heuristic.batch_dim == 4 and r.tuned_score.cycles <= r.heuristic_score.cycles
+    assert tune_forward(problem, HW, 4, budget=6).cached
+
+
 def test_search_refuses_grouped_problems_and_bad_cores():
     grouped = shape_from_torch_args((1, 32, 4, 6, 6), (32, 16, 3, 3, 3), padding=1, groups=2)
     with pytest.raises(ValueError, match="one group's problem"):
