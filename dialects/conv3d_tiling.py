@@ -14,7 +14,8 @@ because the vendor's L1 tiler (``Conv3dTilingAlgorithm::GetL1Tiling``) is not re
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any
 
 from ascend_xdsl.dialects.conv_shape import FRACTAL, ConvBpFilterShape, ceil_div
 
@@ -70,6 +71,22 @@ class Conv3DTiling:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Conv3DTiling:
+        """The inverse of :meth:`as_dict` (a tuned tiling read back from the tuning cache or a
+        ``fixed:FILE``); rejects unknown or missing fields and non-integers."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - names)
+        if unknown:
+            raise ValueError(f"unknown Conv3DTiling field(s): {', '.join(unknown)}")
+        missing = [f.name for f in fields(cls) if f.default is MISSING and f.name not in d]
+        if missing:
+            raise ValueError(f"missing Conv3DTiling field(s): {', '.join(missing)}")
+        for name, value in d.items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"Conv3DTiling field {name} must be an integer, got {value!r}")
+        return cls(**d)
 
     def buffered(self, bit: int) -> int:
         """1 or 2: the slots of the buffer of ``pbuffer_flag`` bit ``bit``."""

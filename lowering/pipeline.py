@@ -8,7 +8,8 @@ IR level, a pass name and the map from the typed compile options
 =================================  ===========================================================
 ``ascend-tile-conv3d-bp-filter``   ``strategy``, ``hw``, ``cores``, ``tiling-file``,
                                    ``override``, ``dk``, ``budget``, ``use-cache``, ``progress``
-``ascend-tile-conv3d``             ``hw``, ``cores``
+``ascend-tile-conv3d``             ``strategy``, ``hw``, ``cores``, ``tiling-file``,
+                                   ``budget``, ``use-cache``, ``progress``
 ``ascend-tile-conv3d-bp-input``    ``hw``
 ``ascend-plan-buffers``            ``hw``
 ``ascend-insert-sync``             ``hw``
@@ -76,7 +77,15 @@ def _tiler_options(options: CompileOptions) -> dict[str, object]:
 
 
 def _forward_tiler_options(options: CompileOptions) -> dict[str, object]:
-    return {"hw": options.hw.name, "cores": options.cores}
+    return {
+        "strategy": options.strategy,
+        "hw": options.hw.name,
+        "cores": options.cores,
+        "tiling_file": options.tiling_file,
+        "budget": options.budget,
+        "use_cache": options.use_cache,
+        "progress": options.progress,
+    }
 
 
 def _target_options(options: CompileOptions) -> dict[str, object]:

@@ -185,11 +185,35 @@ def _cut(whole: int, cores: int, granule: int) -> tuple[int, int]:
     return ceil_div(whole, share), share
 
 
-def conv3d_tiling(
-    problem: ConvBpFilterShape, hw: HwConfig, cores: int = 1, has_bias: bool = False
-) -> Conv3DTiling:
-    """The heuristic tiling of the forward ``problem`` on ``cores`` cores of ``hw``; a bias
-    (f16 with f16 inputs, f32 with bf16) takes L1 and the bias table, which bounds nL0."""
+@dataclass(frozen=True)
+class ForwardSplit:
+    """How the forward problem is cut over cores: the pieces of batch, Dout, Cout and M =
+    Ho·Wo, and one core's share of Dout, Cout and M (of the batch: ceil(batch / batch_dim))."""
+
+    batch_dim: int
+    do_dim: int
+    co_dim: int
+    m_dim: int
+    single_do: int
+    single_co: int
+    single_m: int
+
+    @property
+    def cores(self) -> int:
+        return self.batch_dim * self.do_dim * self.co_dim * self.m_dim
+
+    @classmethod
+    def of_tiling(cls, t: Conv3DTiling) -> ForwardSplit:
+        """The split ``t`` carries."""
+        return cls(
+            t.batch_dim, t.do_dim, t.co_dim, t.m_dim,
+            t.single_core_do, t.single_core_co, t.single_core_m,
+        )  # fmt: skip
+
+
+def heuristic_split(problem: ConvBpFilterShape, cores: int) -> ForwardSplit:
+    """The project's split over ``cores`` cores: whole batches first, then Dout, then Cout in
+    C0 blocks (groups 1 only), then M in 16-row blocks, each cut so that no core is idle."""
     batch_dim = min(problem.batch, cores)
     left = cores // batch_dim
     do_dim, single_do = _cut(problem.dout, min(problem.dout, left), 1)
@@ -197,8 +221,25 @@ def conv3d_tiling(
     # Grouped weights are stored per enlarged group (FRACTAL_Z_3D): Cout is then not split.
     co_dim, single_co = _cut(problem.cout, left if problem.groups == 1 else 1, FRACTAL)
     left //= co_dim
-    m_whole = problem.ho * problem.wo
-    m_dim, single_m = _cut(m_whole, left, FRACTAL)
+    m_dim, single_m = _cut(problem.ho * problem.wo, left, FRACTAL)
+    return ForwardSplit(batch_dim, do_dim, co_dim, m_dim, single_do, single_co, single_m)
+
+
+def conv3d_tiling(
+    problem: ConvBpFilterShape, hw: HwConfig, cores: int = 1, has_bias: bool = False
+) -> Conv3DTiling:
+    """The heuristic tiling of the forward ``problem`` on ``cores`` cores of ``hw``; a bias
+    (f16 with f16 inputs, f32 with bf16) takes L1 and the bias table, which bounds nL0."""
+    return split_tiling(problem, hw, heuristic_split(problem, cores), has_bias)
+
+
+def split_tiling(
+    problem: ConvBpFilterShape, hw: HwConfig, split: ForwardSplit, has_bias: bool = False
+) -> Conv3DTiling:
+    """The vendor's L0 tiling of one core's share under ``split`` (the tuner's starting
+    points use it for splits other than the heuristic's)."""
+    batch_dim, do_dim, co_dim, m_dim = split.batch_dim, split.do_dim, split.co_dim, split.m_dim
+    single_do, single_co, single_m = split.single_do, split.single_co, split.single_m
     # A group's GEMM has N = Cout/g channels (C0-aligned enlarged groups, as the formats pack
     # them); a core's share of Cout bounds it too.
     cout1_g = problem.group_enlargement.cout1_g

@@ -53,6 +53,12 @@ SEARCHES: dict[str, tuple[str, str]] = {"tuned": ("ascend_xdsl.tuning.cached_sea
 strings, so no layer below ``tuning/`` imports it (the import-linter counts imports, not
 strings)."""
 
+FORWARD_SEARCHES: dict[str, tuple[str, str]] = {
+    "tuned": ("ascend_xdsl.tuning.conv3d_search", "tune_forward")
+}
+"""The same table for the forward conv's tiler (``ascend-tile-conv3d``): the search of a
+``Conv3DTiling`` (``tuning/conv3d_search.py``), under the same strategy names."""
+
 STRATEGIES: tuple[str, ...] = ("heuristic", "fixed", *SEARCHES)
 """``heuristic``: the vendor host tiler re-derived; ``fixed``: a tiling given in a file (or
 already on the op); ``tuned``: the best tiling the search of ``tuning/`` finds."""
@@ -65,9 +71,10 @@ class SearchUnavailable(Exception):
     """A searched strategy whose module cannot be imported (a broken or missing install)."""
 
 
-def search_for(strategy: str) -> Search:
-    """The search behind ``strategy`` (a key of :data:`SEARCHES`), imported now."""
-    module, function = SEARCHES[strategy]
+def search_for(strategy: str, searches: dict[str, tuple[str, str]] | None = None) -> Search:
+    """The search behind ``strategy`` (a key of ``searches``, :data:`SEARCHES` by default),
+    imported now."""
+    module, function = (SEARCHES if searches is None else searches)[strategy]
     try:
         return getattr(import_module(module), function)
     except (ImportError, AttributeError) as e:

@@ -47,7 +47,7 @@ __all__ = ["Conv3dResult", "conv3d", "forward_levels", "run_conv3d"]
 
 IntOr3 = int | Sequence[int]
 _DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
-_CACHE: dict[tuple[str, ConvBpFilterShape, str, int | None], dict[str, ModuleOp]] = {}
+_CACHE: dict[tuple[str, ConvBpFilterShape, str, int | None, str], dict[str, ModuleOp]] = {}
 _CACHE_SIZE = 32
 
 
@@ -88,11 +88,22 @@ def _array(name: str, value: Any, cast: str | None) -> np.ndarray:
 
 
 def forward_levels(
-    problem: ConvBpFilterShape, hw: str | HwConfig = DEFAULT_HW, cores: int | None = None
+    problem: ConvBpFilterShape,
+    hw: str | HwConfig = DEFAULT_HW,
+    cores: int | None = None,
+    tiling: str = "heuristic",
+    *,
+    use_cache: bool = True,
+    progress: bool = False,
 ) -> dict[str, ModuleOp]:
     """The module after each level of the forward conv of ``problem`` (groups 1, no bias),
-    cached per problem, target and cores."""
-    return cached_levels(build_forward_module, problem, hw, cores)
+    cached per problem, target, cores and ``tiling`` (``heuristic``, ``tuned``: the forward
+    search of ``tuning/conv3d_search.py`` through the tiler, or ``fixed:FILE``, read each
+    time: the file may change). ``use_cache`` False: ``tuned`` searches again (and the levels
+    are compiled again); ``progress``: the search's bar on standard error when a terminal."""
+    return cached_levels(
+        build_forward_module, problem, hw, cores, tiling, use_cache=use_cache, progress=progress
+    )
 
 
 def cached_levels(
@@ -100,20 +111,27 @@ def cached_levels(
     problem: ConvBpFilterShape,
     hw: str | HwConfig = DEFAULT_HW,
     cores: int | None = None,
+    tiling: str = "heuristic",
+    *,
+    use_cache: bool = True,
+    progress: bool = False,
 ) -> dict[str, ModuleOp]:
     """The module after each level of the op-level module ``build(problem)``, cached per
-    builder (the conv op), problem, target and cores (shared with the input gradient's
-    ``runtime/input_grad.py``)."""
+    builder (the conv op), problem, target, cores and tiling strategy (shared with the input
+    gradient's ``runtime/input_grad.py``); a ``fixed:FILE`` tiling is compiled each time."""
     target = load_target(hw)
-    key = (build.__name__, problem, target.name, cores)
+    key = (build.__name__, problem, target.name, cores, tiling)
     with BUILD_LOCK:
-        hit = _CACHE.get(key)
+        hit = _CACHE.get(key) if use_cache else None
         if hit is None:
-            options = CompileOptions.create(hw=target, cores=cores)
+            options = CompileOptions.create(
+                hw=target, cores=cores, tiling=tiling, use_cache=use_cache, progress=progress
+            )
             hit = compile_levels(build(problem), options)
             if len(_CACHE) >= _CACHE_SIZE:
                 _CACHE.clear()
-            _CACHE[key] = hit
+            if not tiling.startswith("fixed"):
+                _CACHE[key] = hit
         return hit
 
 
@@ -128,6 +146,7 @@ def run_conv3d(
     *,
     hw: str | HwConfig = DEFAULT_HW,
     cores: int | None = None,
+    tiling: str = "heuristic",
     executor: str = "compiled",
     cost: bool = True,
     sanitizer: Sanitizer | None = None,
@@ -136,7 +155,8 @@ def run_conv3d(
 ) -> Conv3dResult:
     """Compile and run the forward conv on the hardware-level program; with ``cost`` (the
     default) each launch is also timed by the cost model. Arguments as :func:`conv3d`;
-    ``sanitizer`` checks the run's synchronisation (its hazards stay on it)."""
+    ``sanitizer`` checks the run's synchronisation (its hazards stay on it); ``tiling`` as
+    :func:`forward_levels`."""
     if bias is not None:
         raise NotImplementedError(
             "conv3d: a bias is not supported on the simulator yet (the bias table is not "
@@ -154,7 +174,7 @@ def run_conv3d(
     )
     cin_g, cout_g = x.shape[1] // groups, w.shape[0] // groups
     problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
-    modules = forward_levels(problem, hw, cores)
+    modules = forward_levels(problem, hw, cores, tiling)
     target = load_target(hw)
     outputs, costs, seconds = [], [], 0.0
     for g in range(groups):
@@ -195,6 +215,7 @@ def conv3d(
     groups: int = 1,
     *,
     hw: str | HwConfig = DEFAULT_HW,
+    tiling: str = "heuristic",
     executor: str = "compiled",
     max_iterations: int | None = None,
     cast: str | None = None,
@@ -208,7 +229,9 @@ def conv3d(
     conversion, unless ``cast`` asks to round them. stride, padding and dilation are an int or
     3 values (padding also 6: front, back, up, down, left, right). y is accumulated in float32
     on the Cube and rounded to the input type (nearest even) by the fixpipe. A bad problem
-    raises ``ValueError`` with the CLI's one-line message; a bias ``NotImplementedError``."""
+    raises ``ValueError`` with the CLI's one-line message; a bias ``NotImplementedError``.
+    ``tiling``: ``heuristic`` (default), ``tuned`` (the forward tiling search, cached on disk:
+    docs/passes.md, "tuned (forward)") or ``fixed:FILE``."""
     return run_conv3d(
         input,
         weight,
@@ -218,6 +241,7 @@ def conv3d(
         dilation,
         groups,
         hw=hw,
+        tiling=tiling,
         executor=executor,
         cost=False,
         max_iterations=max_iterations,

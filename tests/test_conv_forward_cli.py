@@ -1,6 +1,7 @@
 """tools/conv_forward.py: ``ascend-conv forward`` — a small layer run and checked, the levels it
 prints, cost only, and what it refuses (one line, exit 2 for what is not supported yet)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -73,10 +74,41 @@ def test_bias_is_refused_with_exit_2(capsys):
     assert_one_line_error(err, "--bias is not supported yet")
 
 
-def test_tuned_tiling_is_refused_with_exit_2(capsys):
-    code, _, err = run(capsys, "forward", *SMALL, "--tiling", "tuned")
-    assert code == 2
-    assert_one_line_error(err, "--tiling tuned is not supported yet")
+def test_tuned_tiling_runs_checks_and_reports_its_strategy(capsys, tmp_path, monkeypatch):
+    """--tiling tuned: the forward search's tiling, checked against the reference; its
+    --report json names the strategy, and that report is a fixed:FILE giving the same cost."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    code, out, err = run(capsys, "forward", *SMALL, "--tiling", "tuned", "--report", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["tiling_strategy"] == "tuned" and report["check"]["ok"]
+    saved = tmp_path / "tiling.json"
+    saved.write_text(out)
+    code, fixed, err = run(capsys, "forward", *SMALL, "--tiling", f"fixed:{saved}", "--cost-only")
+    assert code == 0, err
+    code, tuned, err = run(capsys, "forward", *SMALL, "--tiling", "tuned", "--cost-only")
+    assert code == 0, err
+    assert fixed.splitlines()[1:3] == tuned.splitlines()[1:3]  # the tiling and the cycles
+
+
+def test_bad_tiling_flags_are_one_line_errors(capsys, tmp_path):
+    for flags, fragment, status in (
+        (["--tiling", "bogus"], "unknown tiling 'bogus'", 2),
+        (["--tiling", "fixed"], "tiling 'fixed' needs a file", 2),
+        (["--no-cache"], "--no-cache goes with --tiling tuned", 2),
+        (["--tiling", f"fixed:{tmp_path / 'nope'}"], "cannot read tiling file", 1),
+    ):
+        code, _, err = run(capsys, "forward", *SMALL, *flags, "--cost-only")
+        assert code == status, (flags, err)
+        assert_one_line_error(err, fragment)
+    other = tmp_path / "other.json"
+    code, out, _ = run(capsys, "forward", "--input", "1,16,4,6,6", "--weight", "16,16,1,1,1",
+                       "--report", "json", "--cost-only")  # fmt: skip
+    assert code == 0
+    other.write_text(out)
+    code, _, err = run(capsys, "forward", *SMALL, "--tiling", f"fixed:{other}", "--cost-only")
+    assert code == 1
+    assert_one_line_error(err, "does not match the problem's")
 
 
 def test_illegal_problem(capsys):

@@ -430,9 +430,11 @@ def test_cost_only_refuses_what_the_data_run_refuses(program: str):
 LAYER_CELLS = [
     "1,16,2,6,6", "16,16,1,3,3", "[1, 16, 2, 6, 6]", "1", "0", "-1", "2", "3", "1,1,1",
     "1_000", "١", "+1", " 1 ", "1,,2", "", "f16", "bf16", "f64", "x", "1e3", "99999999999999999999",
-    "a\nb", "0",
+    "a\nb", "0", "forward", "bp-input", "bp-filter", "Forward", "bp_filter",
 ]  # fmt: skip
-LAYER_COLUMNS = ["name", "input", "weight", "stride", "padding", "dilation", "groups", "dtype"]
+LAYER_COLUMNS = [
+    "name", "input", "weight", "stride", "padding", "dilation", "groups", "dtype", "op",
+]  # fmt: skip
 
 
 def _fake_rows(layers, **kwargs) -> list[dict]:
@@ -442,7 +444,7 @@ def _fake_rows(layers, **kwargs) -> list[dict]:
         "heuristic_efficiency": 0.1, "efficiency": 0.2, "bound": "memory",
         "bottleneck": "mte1", "tiling_summary": "base 16/16/16",
     }  # fmt: skip
-    return [{"layer": layer.name, **row} for layer in layers]
+    return [{"layer": layer.name, "op": layer.op, **row} for layer in layers]
 
 
 @st.composite

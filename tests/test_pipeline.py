@@ -125,7 +125,10 @@ def _fake_registry() -> dict:
         ),
     )
     registry["convert-conv-to-ascend-api"] = lambda: _fake("convert-conv-to-ascend-api")
-    registry["ascend-tile-conv3d"] = lambda: _fake("ascend-tile-conv3d", ("hw", "cores"))
+    registry["ascend-tile-conv3d"] = lambda: _fake(
+        "ascend-tile-conv3d",
+        ("strategy", "hw", "cores", "tiling_file", "budget", "use_cache", "progress"),
+    )
     registry["ascend-tile-conv3d-bp-input"] = lambda: _fake(
         "ascend-tile-conv3d-bp-input", ("hw", "cores")
     )
@@ -156,9 +159,12 @@ def test_options_reach_the_passes(tmp_path):
         str(tiling),
     )
     assert passes["ascend-plan-buffers"].hw == "atlas-a2-910b3"
-    assert (passes["ascend-tile-conv3d"].hw, passes["ascend-tile-conv3d"].cores) == (
+    forward = passes["ascend-tile-conv3d"]
+    assert (forward.strategy, forward.hw, forward.cores, forward.tiling_file) == (
+        "fixed",
         "atlas-a2-910b3",
         4,
+        str(tiling),
     )
     assert passes["ascend-tile-conv3d-bp-input"].hw == "atlas-a2-910b3"
     assert passes["lower-ascend-api-to-hw"].hw == "atlas-a2-910b3"

@@ -147,9 +147,14 @@ def test_output_file(tmp_path, layers_json):
         ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "bias": 1}]', "unknown key(s) bias"),
         ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "network": 3}]', "network must be a"),
         (
-            '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": "forward"}]',
-            "layer 1: op 'forward' cannot be tuned: the ops are bp-filter",
+            '[{"name": "c1", "input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": "bp-input"}]',
+            "layer 1 (c1): op bp-input cannot be tuned: it has no hardware lowering yet",
         ),
+        (
+            '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": "Forward"}]',
+            "layer 1: op 'Forward' is not one of bp-filter, forward, bp-input",
+        ),
+        ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": 3}]', "op must be a string"),
         ("[1]", "layers.json: layer 1: expected an object"),
         (
             '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3]}, '
@@ -368,3 +373,24 @@ def test_network_totals_group_by_network_and_op():
     assert only["network"] == "b"
     text = tune_cli.format_networks(totals)
     assert text.splitlines()[-1].split()[:3] == ["all", "all", "5"]
+
+
+@pytest.mark.parametrize(
+    "op", ["forward ", " bp-filter", "bp_input", "FORWARD", "fwd", "bp-filter\n", "dx", "-", "all"]
+)
+def test_bad_op_values_fail_in_one_line_naming_the_layer(op):
+    """A layers file's op, JSON or CSV: anything but the three names is one LayerError line
+    naming the file, the layer and the value; an empty op is the default, bp-filter."""
+    record = {"name": "n1", "input": [1, 16, 4, 8, 8], "weight": [16, 16, 3, 3, 3], "op": op}
+    with pytest.raises(LayerError) as info:
+        parse_layers(json.dumps([record]), "f.json")
+    message = str(info.value)
+    assert message.startswith("f.json: layer 1") and repr(op) in message
+    assert "\n" not in message or repr(op) in message  # the value escaped, one line
+    csv_text = f'name,input,weight,op\nn1,"1,16,4,8,8","16,16,3,3,3",{json.dumps(op)}\n'
+    with pytest.raises(LayerError, match="is not one of"):
+        parse_layers(csv_text, "f.csv")
+    (layer,) = parse_layers(json.dumps([{**record, "op": ""}]), "f.json")
+    assert layer.op == "bp-filter"
+    (layer,) = parse_layers(json.dumps([{**record, "op": "forward"}]), "f.json")
+    assert layer.op == "forward"

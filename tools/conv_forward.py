@@ -11,9 +11,11 @@ forward program), printing a short summary. A check outside the tolerance exits 
 ``--report json`` prints instead the one report of docs/report.schema.json (problem with ``op``
 forward, the tiling, the cost of each launch, and that check).
 
-What the forward path does not support yet is refused before anything runs, in one line with
-exit code 2: ``--bias`` (the bias table is not lowered), a ``--tiling`` other than
-``heuristic``.
+``--tiling heuristic|tuned|fixed:FILE`` as for ``bp-filter``: ``tuned`` runs the forward tiling
+search (``tuning/conv3d_search.py``, cached on disk, ``--no-cache`` searches again) through the
+forward tiler; ``fixed:FILE`` reads one ``#ascend.conv3d_tiling`` or its JSON (a ``--report
+json``'s ``tiling``). What the forward path does not support yet is refused before anything
+runs, in one line with exit code 2: ``--bias`` (the bias table is not lowered).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
-from ascend_xdsl.lowering.options import load_target
+from ascend_xdsl.lowering.options import PipelineError, load_target, parse_tiling
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.runtime.forward import forward_levels, run_conv3d
@@ -63,7 +65,16 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
     add_problem_flags(fwd)
     fwd.add_argument("--bias", action="store_true", help="add a bias (not supported yet)")
     fwd.add_argument(
-        "--tiling", metavar="heuristic", default="heuristic", help="tiling strategy (heuristic)"
+        "--tiling",
+        metavar="heuristic|tuned|fixed:FILE",
+        default="heuristic",
+        help="tiling strategy: the vendor's heuristic (default), the tiling search's best "
+        "(tuned, cached on disk), or the #ascend.conv3d_tiling in FILE",
+    )
+    fwd.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="with --tiling tuned: search again, ignoring the tuning cache",
     )
     add_hw_flag(fwd)
     fwd.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
@@ -91,10 +102,12 @@ def forward(args: argparse.Namespace) -> str:
         raise CliError(
             "forward: --bias is not supported yet (the bias table is not lowered)", exit_code=2
         )
-    if args.tiling != "heuristic":
-        raise CliError(
-            f"forward: --tiling {args.tiling} is not supported yet (only heuristic)", exit_code=2
-        )
+    try:
+        strategy, _ = parse_tiling(args.tiling)
+    except PipelineError as e:
+        raise CliError(f"forward: --tiling: {e}", exit_code=2) from None
+    if args.no_cache and strategy != "tuned":
+        raise CliError("forward: --no-cache goes with --tiling tuned", exit_code=2)
     problem = problem_from_args(args)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
@@ -102,7 +115,12 @@ def forward(args: argparse.Namespace) -> str:
     g = problem.groups
     single = problem if g == 1 else _one_group(problem)
     start = time.perf_counter()
-    levels = forward_levels(single, target, cores)
+    try:
+        levels = forward_levels(
+            single, target, cores, args.tiling, use_cache=not args.no_cache, progress=True
+        )
+    except PipelineError as e:  # the tiler: a tiling file that does not fit, a search
+        raise CliError(f"forward: {e}") from None
     compile_seconds = time.perf_counter() - start
     if args.emit is not None:
         return ir_text(levels[args.emit])
@@ -114,7 +132,9 @@ def forward(args: argparse.Namespace) -> str:
             RunOptions(cost="cost-only", progress=False),
         )
         if as_json:  # every group's launch is the same kernel on its slice: the same cost
-            return _json_report(problem, target.name, levels, list(result.costs) * g, None)
+            return _json_report(
+                problem, target.name, levels, list(result.costs) * g, None, strategy
+            )
         cycles = sum(c.cycles for c in result.costs) * g
         return (
             f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"
@@ -136,6 +156,7 @@ def forward(args: argparse.Namespace) -> str:
         g,
         hw=target,
         cores=cores,
+        tiling=args.tiling,
         executor=args.executor,
     )
     # One check for the summary and the report: the derived tolerance of ascend-run --check.
@@ -150,7 +171,7 @@ def forward(args: argparse.Namespace) -> str:
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )
     if as_json:
-        text = _json_report(problem, target.name, levels, res.costs, checked)
+        text = _json_report(problem, target.name, levels, res.costs, checked, strategy)
     if not ok:
         raise ForwardCheckFailed(text)
     return text
@@ -162,6 +183,7 @@ def _json_report(
     levels: dict[str, ModuleOp],
     costs: Sequence[CostReport],
     checked: CheckResult | None,
+    strategy: str = "heuristic",
 ) -> str:
     """``--report json``: the one report of docs/report.schema.json (op forward), with one
     group's tiling (every group's launch has it) and the check of the derived tolerance
@@ -172,7 +194,7 @@ def _json_report(
         problem=problem,
         op="forward",
         tiling=_tiling(levels["api"]),
-        tiling_strategy="heuristic",
+        tiling_strategy=strategy,
         costs=costs,
         check=checked,
         cost_only=checked is None,

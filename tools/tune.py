@@ -1,7 +1,8 @@
 """``ascend-tune LAYERS``: tune every layer of a file and compare with the heuristic.
 
-Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling search
-(``tuning/search.py``, cached on disk by ``tuning/cache.py``) on each layer and prints one row per
+Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling search of each
+layer's ``op`` (``bp-filter``, the default: ``tuning/search.py``; ``forward``:
+``tuning/conv3d_search.py``; both cached on disk by ``tuning/cache.py``) and prints one row per
 layer: the heuristic's and the tuned tiling's modelled cycles, the speedup, the tuned tiling's
 efficiency against the roofline and its bottleneck, and the tuned tiling. A layer's ``op``,
 ``network``, ``source`` and ``notes`` keys pass through to its row (``tuning/sweep.py``).
@@ -12,7 +13,7 @@ efficiency against the roofline and its bottleneck, and the tuned tiling. A laye
   ...), or CSV with the same columns (``problem`` and ``tiling`` as JSON text).
 * ``--network``: after the layers, per network (a layer's ``network`` key) and op, the
   heuristic's and the tuned end-to-end time of its layers (each layer's whole operator: its dW
-  kernel with the TransData and MemSet kernels around it) and of their dW kernels alone
+  kernel with the TransData and MemSet kernels around it) and of their own kernels alone
   (``tuning/sweep.network_totals``); in JSON a ``networks`` list beside ``layers``, in CSV
   those totals alone.
 * ``--workers N``: a local process pool of N processes (the default: 1, in this process).
@@ -21,7 +22,7 @@ efficiency against the roofline and its bottleneck, and the tuned tiling. A laye
   local instance's CPUs). The searches are deterministic, so both give the same rows.
 * ``--no-cache`` searches again (and stores the new answer), without starting from the cached
   layers that differ only in batch or spatial size (``tuning/transfer.py``); ``--budget``
-  bounds the candidates scored per layer.
+  bounds the candidates scored per layer (default: each op's own, bp-filter 96, forward 48).
 * ``--ray-timeout SECONDS`` (default 30): how long connecting to the cluster, and the start of
   its first worker, may take before a one-line error naming the address.
 * ``-o FILE`` writes the output atomically (``runtime/reports/output.py``; a device or a FIFO
@@ -65,9 +66,9 @@ from ascend_xdsl.tools.flags import (
     positive_seconds,
 )
 from ascend_xdsl.tuning import cache
-from ascend_xdsl.tuning.search import BUDGET
 from ascend_xdsl.tuning.sweep import (
     RAY_TIMEOUT,
+    TUNERS,
     LayerError,
     RayUnavailable,
     network_totals,
@@ -122,8 +123,9 @@ NETWORK_COLUMNS = (
 def make_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=PROG,
-        description="Tune the dW tiling of every layer in LAYERS (a JSON list or a CSV of\n"
-        "input, weight, stride, padding, dilation, groups, dtype) against the heuristic.",
+        description="Tune the tiling of every layer in LAYERS (a JSON list or a CSV of\n"
+        "input, weight, stride, padding, dilation, groups, dtype, and optionally op: bp-filter\n"
+        "(default) or forward) against the heuristic.",
         epilog=TILING_WORDS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -177,7 +179,7 @@ def make_parser() -> argparse.ArgumentParser:
         "--network",
         action="store_true",
         help="after the layers, the totals of each network (a layer's 'network' key): the "
-        "heuristic's and the tuned end-to-end time of its layers' operators and of their dW "
+        "heuristic's and the tuned end-to-end time of its layers' operators and of their own "
         "kernels; with --format json a 'networks' list too, with --format csv the totals only",
     )
     p.add_argument(
@@ -190,8 +192,9 @@ def make_parser() -> argparse.ArgumentParser:
         "--budget",
         metavar="N",
         type=int_at_least(1),
-        default=BUDGET,
-        help=f"candidates scored per layer at most (default {BUDGET})",
+        help="candidates scored per layer at most (default: each op's, "
+        + ", ".join(f"{op} {tuner.budget}" for op, tuner in TUNERS.items())
+        + ")",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
     return p
@@ -206,10 +209,15 @@ def table_cell(text: str) -> str:
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
+    """One line per layer; with an ``op`` column when a row tunes another op than dW's."""
     header = ("layer", "heuristic cycles", "tuned cycles", "speedup", "efficiency", "bottleneck")
+    ops = any(r.get("op", "bp-filter") != "bp-filter" for r in rows)
+    if ops:
+        header = ("layer", "op", *header[1:])
     body = [
         (
             table_cell(str(r["layer"])),
+            *((r["op"],) if ops else ()),
             f"{r['heuristic_cycles']:,.0f}",
             f"{r['tuned_cycles']:,.0f}",
             f"{r['speedup']:.2f}x",
@@ -233,9 +241,10 @@ def _columns(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
 
 def format_networks(totals: Sequence[dict[str, Any]]) -> str:
     """``--network``'s table: per network and op, the layers and the summed times in
-    microseconds, end to end (every kernel of each layer's operator) and of the dW kernels."""
+    microseconds, end to end (every kernel of each layer's operator) and of the op's own
+    kernels (the dW or the forward conv's launches)."""
     header = ("network", "op", "layers", "end to end: heuristic us", "tuned us", "speedup",
-              "dW kernels: heuristic us", "tuned us", "speedup")  # fmt: skip
+              "kernels: heuristic us", "tuned us", "speedup")  # fmt: skip
     body = [
         (
             table_cell(t["network"]),
@@ -302,9 +311,10 @@ def run(args: argparse.Namespace) -> str:
         raise CliError(str(e)) from None
     # Candidates, not layers: a one-layer file would show 0/1 until it ends. The total is the
     # budget of every layer; a search that stops early or a cache hit jumps to its layer's end.
-    budget = args.budget
+    budgets = [args.budget or TUNERS[layer.op].budget for layer in layers]
+    ends = [sum(budgets[: i + 1]) for i in range(len(budgets))]
     bar = tqdm(
-        total=len(layers) * budget,
+        total=sum(budgets),
         desc=f"tuning {len(layers)} layer{'s' if len(layers) != 1 else ''}",
         unit="candidate",
         file=sys.stderr,
@@ -323,8 +333,8 @@ def run(args: argparse.Namespace) -> str:
             ray_address=args.ray,
             ray_num_cpus=args.workers if args.ray == "local" and args.workers > 1 else None,
             ray_timeout=args.ray_timeout,
-            on_done=lambda n: bar.update(n * budget - bar.n),
-            on_candidate=lambda i, n: bar.update(i * budget + min(n, budget) - bar.n),
+            on_done=lambda n: bar.update(ends[n - 1] - bar.n),
+            on_candidate=lambda i, n: bar.update(ends[i] - budgets[i] + min(n, budgets[i]) - bar.n),
         )
     except RayUnavailable as e:
         raise CliError(str(e)) from None

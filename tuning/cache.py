@@ -91,8 +91,13 @@ def _digest(**request: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def cache_key(problem: ConvBpFilterShape, hw: str, cores: int, budget: int) -> str:
-    return _digest(problem=asdict(problem), hw=hw, cores=cores, budget=budget)
+def cache_key(
+    problem: ConvBpFilterShape, hw: str, cores: int, budget: int, op: str | None = None
+) -> str:
+    """The key of one search; ``op`` names a search other than dW's (``forward``:
+    ``tuning/conv3d_search.py``), left out of the request for dW so its keys stay as they were."""
+    extra = {} if op is None else {"op": op}
+    return _digest(problem=asdict(problem), hw=hw, cores=cores, budget=budget, **extra)
 
 
 SCALED = ("batch", "di", "hi", "wi")

@@ -6,12 +6,15 @@ W], "weight": [Co, Ci/g, kD, kH, kW], "stride", "padding", "dilation", "groups",
 ``groups`` and ``dtype``; an optional ``"name"``), or a CSV with the same columns (lists written
 ``1,16,4,8,8`` or ``[1, 16, 4, 8, 8]``). Three more optional keys describe a layer without
 changing its problem and pass through to its row: ``network`` (``ascend-tune --network`` adds up
-each network's layers), ``source`` and ``notes`` (strings); ``op`` names the operator,
-``bp-filter`` (the default, and the only one tuned so far). Any other key is refused: a typo in
-``padding`` must not tune another problem. A bad entry is a :class:`LayerError` naming the file
-and the layer.
+each network's layers), ``source`` and ``notes`` (strings). ``op`` names the operator tuned, one
+of :data:`OPS`: ``bp-filter`` (the default: the dW search, ``tuning/search.py``) or ``forward``
+(the forward conv's, ``tuning/conv3d_search.py``); ``bp-input`` is refused until it has a
+hardware lowering (it has no entry in :data:`TUNERS`). Any other key is refused: a typo in
+``padding`` must not tune another problem. A bad entry is a :class:`LayerError` naming the
+file and the layer.
 
-:func:`tune_layers` runs :func:`tune_layer` for each layer, on a local
+:func:`tune_layers` runs :func:`tune_layer` for each layer (its op's row builder, from the
+table :data:`TUNERS`), on a local
 ``ProcessPoolExecutor`` (``workers``) or as one Ray task per layer (``ray_address``: an existing
 cluster, or ``"local"`` to start a local instance). Each task returns plain JSON data, so both
 give byte-identical results; the searches are deterministic. Ray is the optional ``[ray]`` extra
@@ -36,17 +39,26 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
 from ascend_xdsl.hw import DEFAULT_HW
 from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.ir.files import InputFileError, read_text
-from ascend_xdsl.lowering.build import ConvProblemError, build_module, shape_from_torch_args
+from ascend_xdsl.lowering.build import (
+    FORWARD_FUNC_NAME,
+    FUNC_NAME,
+    ConvProblemError,
+    build_module,
+    shape_from_torch_args,
+)
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
 from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.cached_search import tune
+from ascend_xdsl.tuning.conv3d_search import BUDGET as FORWARD_BUDGET
+from ascend_xdsl.tuning.conv3d_search import forward_hw_module, one_group, tune_forward
 from ascend_xdsl.tuning.search import BUDGET
 
 COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype")
@@ -55,9 +67,12 @@ COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype"
 PASSED_THROUGH = ("network", "source", "notes")
 """Optional columns that describe a layer and reach its row unchanged (null when absent)."""
 
-OPS = ("bp-filter",)
-"""The operators ``ascend-tune`` tunes (a layer's ``op``; the forward and bp-input ops of a
-network's layers are to join them as rows of their own)."""
+OPS = ("bp-filter", "forward", "bp-input")
+"""The operators a layer's ``op`` may name, the default first (the issue's order: forward,
+bp-input, bp-filter are the three kernels a training step runs per layer)."""
+
+UNTUNED = "it has no hardware lowering yet"
+"""Why an op of :data:`OPS` without an entry in :data:`TUNERS` (bp-input) cannot be tuned."""
 
 _DEFAULTS: dict[str, Any] = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "dtype": "f16"}
 
@@ -129,7 +144,11 @@ def layer_from_record(record: Any, where: str) -> Layer:
     described = tuple((k, _text(where, k, record.get(k))) for k in PASSED_THROUGH)
     op = _text(where, "op", record.get("op")) or OPS[0]
     if op not in OPS:
-        raise LayerError(f"{where}: op {op!r} cannot be tuned: the ops are {', '.join(OPS)}")
+        raise LayerError(f"{where}: op {op!r} is not one of {', '.join(OPS)}")
+    if op not in TUNERS:
+        named = record.get("name")
+        layer = f" ({named})" if isinstance(named, str) and named else ""
+        raise LayerError(f"{where}{layer}: op {op} cannot be tuned: {UNTUNED}")
     for key in ("input", "weight"):
         if record.get(key) in (None, ""):
             raise LayerError(f"{where}: '{key}' is missing")
@@ -243,20 +262,43 @@ def tiling_summary(t: DwTiling) -> str:
     )
 
 
+def forward_summary(t: Conv3DTiling) -> str:
+    """A forward tiling in one line: the L0 tile, the buffering and the core split."""
+    slots = "/".join(str(t.buffered(bit)) for bit in range(5))
+    split = [f"{a}{d}" for a, d in (("b", t.batch_dim), ("d", t.do_dim), ("c", t.co_dim),
+                                    ("m", t.m_dim)) if d > 1]  # fmt: skip
+    return (
+        f"L0 M/K/N {t.m_l0}/{t.k_l0}/{t.n_l0} buffers L0A/L0B/L0C/AL1/BL1 {slots} "
+        f"cores {'x'.join(split) or '1'}"
+    )
+
+
 def operator_seconds(problem: ConvBpFilterShape, hw: str, tiling: DwTiling) -> tuple[float, float]:
     """The modelled time of the whole operator with ``tiling`` (cost only: TransData of x and
     dy in, the MemSet of dW, the dW launch, TransData of dW out; ``runtime/cost/operator.py``)
     and of its dW kernel alone (the launch with its overhead), in seconds."""
     options = CompileOptions.create(hw=hw, tiling=tiling)
     module = compile_levels(build_module(problem), options, verify=False)["hw"]
-    report = model_cost(module, options.hw, problem=problem)[-1]
+    return _seconds(module, hw, problem, FUNC_NAME)
+
+
+def forward_operator_seconds(
+    problem: ConvBpFilterShape, hw: str, tiling: Conv3DTiling
+) -> tuple[float, float]:
+    """:func:`operator_seconds` of the forward conv of one group: TransData of x and the
+    weight in, the MemSet of y, the conv launch, TransData of y out."""
+    return _seconds(forward_hw_module(problem, hw, tiling), hw, problem, FORWARD_FUNC_NAME)
+
+
+def _seconds(module: Any, hw: str, problem: ConvBpFilterShape, entry: str) -> tuple[float, float]:
+    report = model_cost(module, hw, entry=entry, problem=problem)[-1]
     if report.operator is None or report.end_to_end_seconds is None:
         raise ValueError("the cost model gave no end-to-end time")  # the runner always does
     kernel = sum(k.seconds for k in report.operator.kernels if k.launch)
     return report.end_to_end_seconds, kernel
 
 
-def tune_layer(
+def tune_bp_filter(
     name: str,
     problem: ConvBpFilterShape,
     hw: str,
@@ -265,8 +307,7 @@ def tune_layer(
     use_cache: bool,
     on_candidate: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Tune one layer; the row ``ascend-tune`` prints, as plain JSON data (pool and Ray alike).
-    ``on_candidate(n)``: after the n-th candidate of its search (not called on a cache hit)."""
+    """The ``bp-filter`` row of one layer (the dW search, ``tuning/cached_search.tune``)."""
     r = tune(problem, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate)
     heuristic = operator_seconds(problem, hw, r.heuristic)
     tuned = heuristic if r.tuned == r.heuristic else operator_seconds(problem, hw, r.tuned)
@@ -293,6 +334,87 @@ def tune_layer(
     }
 
 
+def tune_forward_layer(
+    name: str,
+    problem: ConvBpFilterShape,
+    hw: str,
+    cores: int | None,
+    budget: int,
+    use_cache: bool,
+    on_candidate: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """The ``forward`` row of one layer (``tuning/conv3d_search.tune_forward``). A grouped conv
+    runs as one launch per group on the simulator (``runtime/forward.py``): one group's
+    problem is tuned, and its cycles and seconds count ``groups`` times."""
+    single = one_group(problem)
+    r = tune_forward(
+        single, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate
+    )
+    g = problem.groups
+    heuristic = forward_operator_seconds(single, hw, r.heuristic)
+    tuned = heuristic if r.tuned == r.heuristic else forward_operator_seconds(single, hw, r.tuned)
+    return {
+        "layer": name,
+        "problem": problem.as_json(),
+        "heuristic_cycles": r.heuristic_score.cycles * g,
+        "tuned_cycles": r.tuned_score.cycles * g,
+        "speedup": r.speedup,
+        "heuristic_efficiency": r.heuristic_score.efficiency,
+        "efficiency": r.tuned_score.efficiency,
+        "bound": r.tuned_score.bound,
+        "bottleneck": r.tuned_score.bottleneck,
+        "heuristic_end_to_end_seconds": heuristic[0] * g,
+        "tuned_end_to_end_seconds": tuned[0] * g,
+        "heuristic_kernel_seconds": heuristic[1] * g,
+        "tuned_kernel_seconds": tuned[1] * g,
+        "tiling_summary": forward_summary(r.tuned),
+        "tiling": r.tuned.as_dict(),
+        "heuristic_tiling": r.heuristic.as_dict(),
+        "candidates": r.candidates,
+        "tuning_seconds": r.seconds,
+        "cached": r.cached,
+    }
+
+
+@dataclass(frozen=True)
+class OpTuner:
+    """How ``ascend-tune`` tunes one op: its row builder, (name, problem, hw, cores, budget,
+    use_cache, on_candidate) → the row, and its search's default budget."""
+
+    row: Callable[..., dict[str, Any]]
+    budget: int
+
+
+TUNERS: dict[str, OpTuner] = {
+    "bp-filter": OpTuner(tune_bp_filter, BUDGET),
+    "forward": OpTuner(tune_forward_layer, FORWARD_BUDGET),
+}
+"""Each tunable op of :data:`OPS`. Adding an op (bp-input, once it is lowered to the hardware
+level) is one entry here; an op of :data:`OPS` without one is refused when a layers file is
+read."""
+
+
+def default_budget(op: str) -> int:
+    """The budget a layer of ``op`` is tuned with when none is given."""
+    return TUNERS[op].budget
+
+
+def tune_layer(
+    name: str,
+    problem: ConvBpFilterShape,
+    hw: str,
+    cores: int | None,
+    budget: int,
+    use_cache: bool,
+    on_candidate: Callable[[int], None] | None = None,
+    op: str = OPS[0],
+) -> dict[str, Any]:
+    """Tune one layer's ``op``; the row ``ascend-tune`` prints, as plain JSON data (pool and
+    Ray alike). ``on_candidate(n)``: after the n-th candidate of its search (not called on a
+    cache hit)."""
+    return TUNERS[op].row(name, problem, hw, cores, budget, use_cache, on_candidate)
+
+
 def _tune_args(args: tuple[Any, ...]) -> dict[str, Any]:
     return tune_layer(*args)
 
@@ -311,7 +433,10 @@ def transfer_waves(layers: Sequence[Layer], hw: str, cores: int | None) -> list[
     seen: dict[str, int] = {}
     waves: list[list[int]] = []
     for i, layer in enumerate(layers):
+        # Only dW searches transfer; a forward row is its own family (the same layer's two
+        # ops need not wait for each other).
         family = cache.family_key(layer.problem, hw, cores)
+        family = family if layer.op == "bp-filter" else f"{layer.op}:{i}"
         rank = seen[family] = seen.get(family, -1) + 1
         if rank == len(waves):
             waves.append([])
@@ -324,7 +449,7 @@ def tune_layers(
     *,
     hw: str = DEFAULT_HW,
     cores: int | None = None,
-    budget: int = BUDGET,
+    budget: int | None = None,
     use_cache: bool = True,
     workers: int = 1,
     ray_address: str | None = None,
@@ -334,7 +459,8 @@ def tune_layers(
     on_candidate: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """One :func:`tune_layer` row per layer, in the order of ``layers``, with the layer's op
-    and descriptive columns (:data:`PASSED_THROUGH`) after its name.
+    and descriptive columns (:data:`PASSED_THROUGH`) after its name; ``budget`` None: each op's
+    own (:func:`default_budget`).
 
     ``ray_address`` None: a local pool of ``workers`` processes (1: in this process). Otherwise
     one Ray task per layer: ``"local"`` starts a local Ray instance (``ray_num_cpus`` CPUs),
@@ -345,7 +471,11 @@ def tune_layers(
     ``on_done(n)`` is called as the n-th layer finishes (a progress bar), and in this process
     (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
     """
-    jobs = [(layer.name, layer.problem, hw, cores, budget, use_cache) for layer in layers]
+    jobs = [
+        (layer.name, layer.problem, hw, cores, budget or default_budget(layer.op), use_cache, None,
+         layer.op)
+        for layer in layers
+    ]  # fmt: skip
     waves = transfer_waves(layers, hw, cores) if use_cache else [list(range(len(jobs)))]
     if ray_address is not None:
         rows = _on_ray(jobs, waves, ray_address, ray_num_cpus, on_done, ray_timeout)
@@ -353,7 +483,7 @@ def tune_layers(
         rows = []
         for i, job in enumerate(jobs):  # file order: every wave before the next
             scored = None if on_candidate is None else partial(on_candidate, i)
-            rows.append(tune_layer(*job, on_candidate=scored))
+            rows.append(tune_layer(*job[:6], on_candidate=scored, op=job[7]))
             if on_done:
                 on_done(len(rows))
     else:
