@@ -10,7 +10,7 @@ IR level, a pass name and the map from the typed compile options
                                    ``override``, ``dk``, ``budget``, ``use-cache``, ``progress``
 ``ascend-tile-conv3d``             ``strategy``, ``hw``, ``cores``, ``tiling-file``,
                                    ``budget``, ``use-cache``, ``progress``
-``ascend-tile-conv3d-bp-input``    ``hw``
+``ascend-tile-conv3d-bp-input``    ``hw``, ``cores``
 ``ascend-plan-buffers``            ``hw``
 ``ascend-insert-sync``             ``hw``
 =================================  ===========================================================
@@ -88,6 +88,10 @@ def _forward_tiler_options(options: CompileOptions) -> dict[str, object]:
     }
 
 
+def _bp_input_tiler_options(options: CompileOptions) -> dict[str, object]:
+    return {"hw": options.hw.name, "cores": options.cores}
+
+
 def _target_options(options: CompileOptions) -> dict[str, object]:
     return {"hw": options.hw.name}
 
@@ -110,7 +114,7 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("api", "ascend-tile-conv3d", _forward_tiler_options),
     # The input gradient's tiler (the vendor's; the target and a core cap, as the forward's):
     # ascend.conv3d_backprop_input ops only.
-    Stage("api", "ascend-tile-conv3d-bp-input", _forward_tiler_options),
+    Stage("api", "ascend-tile-conv3d-bp-input", _bp_input_tiler_options),
     Stage("api", "convert-conv-to-ascend-api"),
     Stage("hw", "lower-ascend-api-to-hw", _target_options),
     Stage("hw", "ascend-plan-buffers", _target_options),
