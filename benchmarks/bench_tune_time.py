@@ -8,7 +8,8 @@ which a loaded machine inflates less than wall time):
   (default r3d50-stem and i3d-conv1 of ``benchmarks/layers.json``), with its candidates and
   the tuned tiling's cycles;
 * the cost-only run (``runtime.api.model_cost``) of the huge layer 8x512x16x112x112, weight
-  512x512x3x3x3, padding 1 (heuristic tiling), best of ``--repeat``.
+  512x512x3x3x3, padding 1 (heuristic tiling), best of ``--repeat``: dW (``huge``) and the
+  forward conv of the same layer (``huge-forward``, issue 17: under 1 s for each op).
 
 Each measurement runs in a fresh process of this tree's Python and, with ``--baseline DIR``
 (a checkout with its own ``.venv``, e.g. main's), of that tree's, one after the other in
@@ -61,18 +62,23 @@ def measure_layer(name: str) -> dict[str, object]:
     }
 
 
-def measure_huge(repeat: int) -> dict[str, object]:
-    """The huge layer's cost-only run, best of ``repeat``, in this process."""
-    from ascend_xdsl.lowering.build import shape_from_torch_args
+def measure_huge(repeat: int, forward: bool = False) -> dict[str, object]:
+    """The huge layer's cost-only run (dW, or with ``forward`` the forward conv), best of
+    ``repeat``, in this process."""
+    from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME, FUNC_NAME, shape_from_torch_args
     from ascend_xdsl.runtime.api import compiled_levels, model_cost
+    from ascend_xdsl.runtime.forward import forward_levels
 
     x, w, padding = HUGE
     problem = shape_from_torch_args(x, w, padding=padding)
-    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    if forward:
+        module, entry = forward_levels(problem, HW)["hw"], FORWARD_FUNC_NAME
+    else:
+        module, entry = compiled_levels(problem, HW, "heuristic", None, "")["hw"], FUNC_NAME
     best, cycles = math.inf, 0.0
     for _ in range(repeat):
         start = time.process_time()
-        (report, *_) = model_cost(module, HW, problem=problem)
+        (report, *_) = model_cost(module, HW, entry=entry, problem=problem)
         best = min(best, time.process_time() - start)
         cycles = report.cycles
     return {"seconds": best, "candidates": 0, "cycles": repr(cycles)}
@@ -95,12 +101,19 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="a checkout with its own .venv")
     parser.add_argument("--layers", default=SLOWEST, help="comma-separated suite layers")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--huge",
+        default="huge,huge-forward",
+        help="huge-layer cost-only cases: huge (dW), huge-forward (comma-separated)",
+    )
     parser.add_argument("--repeat", type=int, default=6, help="huge layer: best of N")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        huge = args.measure == "huge"
-        out = measure_huge(args.repeat) if huge else measure_layer(args.measure)
+        if args.measure in ("huge", "huge-forward"):
+            out = measure_huge(args.repeat, forward=args.measure == "huge-forward")
+        else:
+            out = measure_layer(args.measure)
         import ascend_xdsl.runtime
 
         out["tree"] = str(Path(ascend_xdsl.runtime.__file__).resolve().parent.parent)
@@ -110,7 +123,7 @@ def main() -> None:
     if args.baseline is not None:
         base = args.baseline.resolve()
         trees.append(("baseline", str(base / ".venv" / "bin" / "python"), base))
-    cases = [*[n for n in args.layers.split(",") if n], "huge"]
+    cases = [*[n for n in args.layers.split(",") if n], *[n for n in args.huge.split(",") if n]]
     best: dict[tuple[str, str], float] = {}
     seen: dict[tuple[str, str], dict[str, object]] = {}
     ratios: dict[str, list[float]] = {case: [] for case in cases}
@@ -129,7 +142,9 @@ def main() -> None:
         head += f" {'base CPU s':>10s} {'ratio':>6s}  rounds          same cycles"
     print(head + "  candidates  cycles")
     for case in cases:
-        label = "huge cost-only" if case == "huge" else f"tune {case}"
+        label = {"huge": "huge cost-only", "huge-forward": "huge forward cost-only"}.get(
+            case, f"tune {case}"
+        )
         mine = seen["this", case]
         line = f"{label:22s} {best['this', case]:10.2f}"
         if len(trees) > 1:

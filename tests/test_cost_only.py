@@ -137,3 +137,53 @@ def test_a_cycle_limit_stops_a_launch_sure_to_take_longer():
         model_cost(module, HW, problem=problem, cycle_limit=full.core_cycles * 0.9)
     (limited,) = model_cost(module, HW, problem=problem, cycle_limit=full.core_cycles)
     assert limited.to_json() == full.to_json()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cycle_collector_is_paused_during_a_run_and_left_as_it_was(enabled, monkeypatch):
+    """cost_only pauses Python's cycle collector while it runs (its many small tuples hold no
+    cycles; the collections walked the growing heap) and leaves it as the caller had it."""
+    import gc
+
+    from ascend_xdsl.runtime.cost.cost_core import CostCore
+
+    seen: list[bool] = []
+    finish = CostCore.finish
+
+    def watched(self):
+        seen.append(gc.isenabled())
+        finish(self)
+
+    monkeypatch.setattr(CostCore, "finish", watched)
+    problem = shape_from_torch_args((1, 16, 4, 8, 8), (16, 16, 3, 3, 3), padding=1)
+    module = compiled_levels(problem, HW, "heuristic", 1, "")["hw"]
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        model_cost(module, HW, problem=problem)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)
+
+
+def test_the_flag_counts_stay_sorted_as_events_are_added():
+    """FlagState.sorted_counts (the cost-only snapshot's flags) sorts its events again only
+    when one is added: it must equal the plain sorted counts after every set and wait."""
+    from ascend_xdsl.runtime.machine.flags import FlagState
+
+    flags = FlagState(8)
+    steps = [
+        ("set", "MTE2", "MTE1", 3), ("set", "M", "MTE1", 0), ("wait", "MTE2", "MTE1", 3),
+        ("set", "FIX", "M", 1), ("set", "M", "MTE1", 0), ("set", "MTE1", "MTE2", 2),
+        ("wait", "M", "MTE1", 0), ("set", "MTE2", "MTE1", 0),
+    ]  # fmt: skip
+    for kind, src, dst, event in steps:
+        (flags.set if kind == "set" else flags.wait)(src, dst, event)
+        plain = flags.counts()
+        assert flags.sorted_counts() == (
+            tuple(k for k, _ in plain),
+            tuple(n for _, n in plain),
+        )
+    flags.add((((("M", "MTE1", 0)), 2),), times=3)
+    assert flags.sorted_counts()[1] == tuple(n for _, n in flags.counts())

@@ -39,6 +39,10 @@ from ascend_xdsl.runtime.machine.values import Buffer
 _MIN_TRIPS = 5
 """Loops shorter than this run exactly: a steady state needs four iterations to show."""
 
+_MAX_ON_CHIP = 4096
+"""Operand sets of on-chip instructions remembered per instruction and core (a kernel whose
+operands never repeat starts over)."""
+
 _PERIODS = (1, 2)
 """The periods of steady state looked for: every iteration, or every second (ping-pong loops
 alternate slots and event ids)."""
@@ -79,9 +83,8 @@ class _State(NamedTuple):
 
     @staticmethod
     def of(core: CostCore) -> _State:
-        counts = core.flags.counts()
-        keys = tuple([k for k, _ in counts])
-        return _State(core.line.snapshot(), keys, tuple([n for _, n in counts]))
+        keys, counts = core.flags.sorted_counts()
+        return _State(core.line.snapshot(), keys, counts)
 
     def key(self) -> tuple[Any, ...]:
         """What the timing from here on depends on: the shape, the flag counts, and every time
@@ -172,17 +175,32 @@ class CostCore(MachineBase):
         changes only the GM range), so the effects are costed once per ``(geometry, chip)``;
         the key holds the geometry itself, so its identity in the key stays unique."""
         costs, timeline, bounds = self._costs, self.line, self.bounds
+        # An instruction with no GM operand (load3d, load2d, mmad) binds, checks and costs as
+        # a pure function of its operand values, which a kernel's inner loops repeat: each
+        # set is done once per core (its buffers are this core's, so the values are too).
+        on_chip: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
-        def run(op: Operation, *values: Any) -> None:
+        def cost(values: tuple[Any, ...]) -> tuple[Any, ...]:
             bound = spec.bind(*values)
             bounds(spec, bound, values)
             key = (bound.geometry, bound.chip)
             hit = costs.get(key)
             if hit is None:
                 hit = costs[key] = timeline.cost_of(spec.effects(bound))
+            return hit
+
+        def run(op: Operation, *values: Any) -> None:
+            timeline.run(op, *cost(values))
+
+        def run_on_chip(op: Operation, *values: Any) -> None:
+            hit = on_chip.get(values)
+            if hit is None:
+                if len(on_chip) >= _MAX_ON_CHIP:
+                    on_chip.clear()
+                hit = on_chip[values] = cost(values)
             timeline.run(op, *hit)
 
-        return run
+        return run if spec.gm_operand is not None else run_on_chip
 
     def check_cycle_limit(self) -> None:
         """A pipe busy past :attr:`cycle_limit` means the core, and so the launch, takes

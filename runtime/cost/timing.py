@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -221,10 +221,15 @@ class Timeline:
     _gm_durations: dict[tuple[str, Work, float], float] = field(default_factory=dict)
     _queues: dict[Pipe, deque[tuple[float, int]]] = field(init=False)
     """Per pipe, the (start, slice) of its last ``queue_depth`` instructions."""
+    _starts: dict[Pipe, deque[float]] = field(init=False)
+    """Per pipe, the same instructions' start times alone (kept beside :attr:`_queues` so that
+    :meth:`snapshot`, taken at every loop iteration the cost-only mode runs, copies them in
+    one call instead of unpacking every pair)."""
 
     def __post_init__(self) -> None:
         depth = self.figures.pipe_queue_depth
         self._queues = {p: deque(maxlen=depth) for p in TIMED_PIPES}
+        self._starts = {p: deque(maxlen=depth) for p in TIMED_PIPES}
         f = self.figures
         self._streams = 0.0
         """How many cores stream at once (the launch's, :func:`l2_share`); 0 for a core timed
@@ -340,6 +345,7 @@ class Timeline:
         index = len(slices)
         self._last[pipe] = index
         queue.append((start, index))
+        self._starts[pipe].append(start)
         work = effects.work if effects is not None else None
         slices.append(Slice(op, pipe, start, end, cause, why, work, done=done, effects=effects))
 
@@ -452,17 +458,17 @@ class Timeline:
     def snapshot(self) -> TimelineState:
         """The timing state now: what decides the timing of the instructions still to come.
         (Taken once per loop iteration the cost-only mode runs: written for speed.)"""
-        free, done, queues, all_events = self.free, self.done, self._queues, self._events
+        free, done, starts, all_events = self.free, self.done, self._starts, self._events
         events = sorted([(k, len(q)) for k, q in all_events.items() if q])
         holds = tuple(sorted(self._hold))
-        timed = [queues[p] for p in TIMED_PIPES]
+        timed = [starts[p] for p in TIMED_PIPES]
         later = [free[p] for p in TIMED_PIPES]
         later += [done[p] for p in TIMED_PIPES]
         if holds:
             hold = self._hold
             later += [hold[p][0] for p in holds]
         for q in timed:
-            later += [start for start, _ in q]
+            later += q
         for k, _ in events:
             later += [arrival for arrival, _, _ in all_events[k]]
         busy, count = self.busy, self.count
@@ -535,9 +541,11 @@ class Timeline:
             p: (base + t, last[p], p) for p, t in zip(shape.holds, record.holds(), strict=True)
         }
         for p, starts in zip(TIMED_PIPES, record.queues(), strict=True):
-            queue = self._queues[p]
+            queue, times = self._queues[p], self._starts[p]
+            times.clear()
+            times.extend([base + t for t in starts])
             queue.clear()
-            queue.extend((base + t, last[p]) for t in starts)
+            queue.extend([(t, last[p]) for t in times])
         self._events.clear()
         for (k, _), arrivals in zip(shape.events, record.events(), strict=True):
             src = k[0]
@@ -564,8 +572,12 @@ class Timeline:
             self._hold[p] = (time + d * times, span.get(why, cause), why)
         for p, ds in zip(TIMED_PIPES, change.queues(), strict=True):
             queue = self._queues[p]  # the queued instructions were the span's: they start with it
-            for j, ((start, _), d) in enumerate(zip(list(queue), ds, strict=True)):
-                queue[j] = (start + d * times, span.get(p, self._last.get(p, -1)))
+            cause = span.get(p, self._last.get(p, -1))
+            moved = [start + d * times for start, d in zip(self._starts[p], ds, strict=True)]
+            self._starts[p].clear()
+            self._starts[p].extend(moved)
+            queue.clear()
+            queue.extend([(start, cause) for start in moved])
         pending = sorted(k for k, q in self._events.items() if q)
         for k, ds in zip(pending, change.events(), strict=True):
             events = self._events[k]
@@ -590,22 +602,27 @@ class Timeline:
         if not self.slices:
             share["S"] = self.cycles
             return dict(share)
-        for link in self.critical_chain():
-            if link.gap > 0:
-                share[link.gap_kind] += link.gap
-            share[str(link.slice.bottleneck or link.slice.pipe)] += link.cycles
-            if link.slice.cause < 0:
-                share["S"] += link.lead
+        # the links as plain tuples: a cost-only run's chain is long, a ChainLink each costs
+        for _, s, cycles, gap, gap_kind, lead in self._chain():
+            if gap > 0:
+                share[gap_kind] += gap
+            share[str(s.bottleneck or s.pipe)] += cycles
+            if s.cause < 0:
+                share["S"] += lead
         return dict(share)
 
     def critical_chain(self) -> list[ChainLink]:
         """The chain of waits :meth:`critical_path` sums, from the last instruction back to
         the first: per slice on it, the cycles of the makespan it covers and the gap after
         it (flag latency or issue) up to the slice that waited for it."""
-        chain: list[ChainLink] = []
+        return [ChainLink(*link) for link in self._chain()]
+
+    def _chain(self) -> Iterator[tuple[int, Slice, float, float, str, float]]:
+        """The links of :meth:`critical_chain`, as tuples of its fields."""
         if not self.slices:
-            return chain
-        i = max(range(len(self.slices)), key=lambda j: self.slices[j].completes)
+            return
+        ends = [s.end if s.done is None else s.done for s in self.slices]  # each .completes
+        i = ends.index(max(ends))  # the first that completes last
         reached = self.cycles
         gap_kind = "S"
         while True:
@@ -615,9 +632,8 @@ class Timeline:
             covered = max(0.0, min(end, reached) - s.start)
             reached = min(reached, s.start)
             last = s.cause < 0
-            chain.append(ChainLink(i, s, covered, gap, gap_kind, reached if last else 0.0))
+            yield (i, s, covered, gap, gap_kind, reached if last else 0.0)
             if last:
                 break
             gap_kind = "flag" if s.cause_pipe not in (s.pipe, Pipe.S) else "S"
             i = s.cause
-        return chain

@@ -38,6 +38,9 @@ class FlagState:
         self.event_ids = hw.load().int("user_event_ids") if event_ids is None else event_ids
         self._counts: dict[FlagKey, int] = {}
         """Sets not yet waited for; a key is present once it has been checked."""
+        self._sorted: tuple[FlagKey, ...] = ()
+        """The keys of :attr:`_counts`, sorted, as of when it had that many (keys are only
+        ever added, so the count tells whether they are current)."""
 
     def _check(self, op: str, src: str, dst: str, event: int) -> FlagKey:
         if (src, dst, event, self.event_ids) in _VALID:
@@ -86,6 +89,16 @@ class FlagState:
         """Every event used so far with its count of sets not yet waited for, sorted (the
         cost-only mode's snapshot of the flags)."""
         return tuple(sorted(self._counts.items()))
+
+    def sorted_counts(self) -> tuple[tuple[FlagKey, ...], tuple[int, ...]]:
+        """:meth:`counts` as two tuples, the events and their counts (the cost-only mode takes
+        this at every loop iteration it runs: the events are sorted again only when one was
+        added)."""
+        counts = self._counts
+        keys = self._sorted
+        if len(keys) != len(counts):
+            keys = self._sorted = tuple(sorted(counts))
+        return keys, tuple([counts[k] for k in keys])
 
     def add(self, growth: tuple[tuple[FlagKey, int], ...], times: int = 1) -> None:
         """Add ``times`` x ``growth`` (a difference of two :meth:`counts` over the same
