@@ -14,6 +14,8 @@ padded input), never the code under test.
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -326,3 +328,17 @@ def test_a_strided_backward_gives_dx_or_the_simulators_refusal() -> None:
     else:
         y.backward(dy)
         assert torch.equal(x.grad, direct)
+        conv = {"stride": m.stride, "pads6": (1,) * 6, "dilation": m.dilation, "groups": 1}
+        zero = torch.zeros(x.shape, dtype=torch.float64)
+        b = layer_bounds(x.double(), zero, m.weight.double(), dy.double(), 0.0, conv, x.dtype)
+        assert_within("dX", x.grad, b["dx"], b["edx"])
+        assert_within("dW", m.weight.grad, b["dw"], b["edw"])
+
+
+def test_importing_the_runtime_does_not_import_torch() -> None:
+    """torch is optional: the drop-in's names load it on first use only."""
+    code = (
+        "import sys, ascend_xdsl.runtime as r; assert 'torch' not in sys.modules; "
+        "r.Conv3d; assert 'torch' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
