@@ -34,12 +34,14 @@ from ascend_xdsl.hw.instructions.events import PIPE_BARRIER, SET_FLAG, WAIT_FLAG
 from ascend_xdsl.hw.instructions.fixpipe import FIXPIPE, Fixpipe
 from ascend_xdsl.hw.instructions.load2d import LOAD2D, Load2d
 from ascend_xdsl.hw.instructions.load3d import LOAD3D, Load3d, out_width
+from ascend_xdsl.hw.instructions.load_bias import LOAD_BIAS, LoadBias
 from ascend_xdsl.hw.instructions.mmad import MMAD, Mmad, fractals, mmad_cycles
 
 INSTRUCTIONS: tuple[Instruction, ...] = (
     DATA_COPY,
     LOAD3D,
     LOAD2D,
+    LOAD_BIAS,
     MMAD,
     FIXPIPE,
     SET_FLAG,
@@ -47,7 +49,14 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
     PIPE_BARRIER,
 )
 
-DATA_INSTRUCTIONS: tuple[DataInstruction, ...] = (DATA_COPY, LOAD3D, LOAD2D, MMAD, FIXPIPE)
+DATA_INSTRUCTIONS: tuple[DataInstruction, ...] = (
+    DATA_COPY,
+    LOAD3D,
+    LOAD2D,
+    LOAD_BIAS,
+    MMAD,
+    FIXPIPE,
+)
 """The instructions that move or compute data (each binds, has effects and a cost)."""
 
 BY_NAME: dict[str, Instruction] = {spec.name: spec for spec in INSTRUCTIONS}
@@ -68,6 +77,7 @@ __all__ = [
     "INSTRUCTIONS",
     "LOAD2D",
     "LOAD3D",
+    "LOAD_BIAS",
     "MMAD",
     "PIPE_BARRIER",
     "SET_FLAG",
@@ -82,6 +92,7 @@ __all__ = [
     "Instruction",
     "Load2d",
     "Load3d",
+    "LoadBias",
     "Mmad",
     "data_instruction",
     "fractals",
