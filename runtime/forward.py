@@ -9,7 +9,8 @@ each launch next to the result. Both go through the runner (``runtime/runner.py`
 The hardware lowering walks one group (``groups`` 1), so a grouped convolution runs as one
 launch per group on its slice of channels, as a framework splits a grouped conv it has no
 grouped kernel for; the launches' costs are reported one by one and their cycles add up.
-A bias is refused (``NotImplementedError``): the bias table is not lowered yet.
+A bias goes through the bias table: torch's bias (the input's type) becomes the Conv3D API's
+(half with half, float with bfloat16_t: exact), and each group's launch takes its slice.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ __all__ = ["Conv3dResult", "conv3d", "forward_levels", "run_conv3d"]
 
 IntOr3 = int | Sequence[int]
 _DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
-_CACHE: dict[tuple[ConvBpFilterShape, str, int | None], dict[str, ModuleOp]] = {}
+_CACHE: dict[tuple[ConvBpFilterShape, str, int | None, bool], dict[str, ModuleOp]] = {}
 _CACHE_SIZE = 32
 
 
@@ -88,17 +89,20 @@ def _array(name: str, value: Any, cast: str | None) -> np.ndarray:
 
 
 def forward_levels(
-    problem: ConvBpFilterShape, hw: str | HwConfig = DEFAULT_HW, cores: int | None = None
+    problem: ConvBpFilterShape,
+    hw: str | HwConfig = DEFAULT_HW,
+    cores: int | None = None,
+    bias: bool = False,
 ) -> dict[str, ModuleOp]:
-    """The module after each level of the forward conv of ``problem`` (groups 1, no bias),
-    cached per problem, target and cores."""
+    """The module after each level of the forward conv of ``problem`` (groups 1), with a bias
+    argument when ``bias``, cached per problem, target, cores and bias."""
     target = load_target(hw)
-    key = (problem, target.name, cores)
+    key = (problem, target.name, cores, bias)
     with BUILD_LOCK:
         hit = _CACHE.get(key)
         if hit is None:
             options = CompileOptions.create(hw=target, cores=cores)
-            hit = compile_levels(build_forward_module(problem), options)
+            hit = compile_levels(build_forward_module(problem, bias), options)
             if len(_CACHE) >= _CACHE_SIZE:
                 _CACHE.clear()
             _CACHE[key] = hit
@@ -125,13 +129,10 @@ def run_conv3d(
     """Compile and run the forward conv on the hardware-level program; with ``cost`` (the
     default) each launch is also timed by the cost model. Arguments as :func:`conv3d`;
     ``sanitizer`` checks the run's synchronisation (its hazards stay on it)."""
-    if bias is not None:
-        raise NotImplementedError(
-            "conv3d: a bias is not supported on the simulator yet (the bias table is not "
-            "lowered); add it to the result in the framework"
-        )
-    if is_tensor(input) != is_tensor(weight):
-        raise TypeError("input and weight must both be torch tensors or both numpy arrays")
+    if is_tensor(input) != is_tensor(weight) or (
+        bias is not None and is_tensor(bias) != is_tensor(input)
+    ):
+        raise TypeError("input, weight and bias must all be torch tensors or all numpy arrays")
     x, w = _array("input", input, cast), _array("weight", weight, cast)
     if x.dtype != w.dtype:
         raise TypeError(f"input and weight must have the same type, got {x.dtype} and {w.dtype}")
@@ -140,16 +141,18 @@ def run_conv3d(
     whole = shape_from_torch_args(
         x.shape, w.shape, stride, padding, dilation, groups, _DTYPES[x.dtype]
     )
+    b = None if bias is None else _bias(bias, x.dtype, w.shape[0], cast)
     cin_g, cout_g = x.shape[1] // groups, w.shape[0] // groups
     problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
-    modules = forward_levels(problem, hw, cores)
+    modules = forward_levels(problem, hw, cores, b is not None)
     target = load_target(hw)
     outputs, costs, seconds = [], [], 0.0
     for g in range(groups):
         xg = np.ascontiguousarray(x[:, g * cin_g : (g + 1) * cin_g])
         wg = np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
+        args = (xg, wg) if b is None else (xg, wg, b[g * cout_g : (g + 1) * cout_g].copy())
         result = run(
-            ModuleJob(modules["hw"], target, FORWARD_FUNC_NAME, (xg, wg), problem),
+            ModuleJob(modules["hw"], target, FORWARD_FUNC_NAME, args, problem),
             RunOptions(
                 cost="full" if cost else "none",
                 executor=executor,
@@ -163,6 +166,17 @@ def run_conv3d(
         seconds += result.run_seconds
     y = outputs[0] if groups == 1 else np.concatenate(outputs, axis=1)
     return Conv3dResult(_like(y, input), problem, modules, costs, seconds)
+
+
+def _bias(bias: Any, dtype: np.dtype, cout: int, cast: str | None) -> np.ndarray:
+    """torch's bias (Cout,) in the input's type, as the Conv3D API takes it: half with a half
+    input, float with a bfloat16 one (exact; ``op_level.BIAS_ELEMENT_TYPE``)."""
+    b = _array("bias", bias, cast)
+    if b.dtype != dtype:
+        raise TypeError(f"bias must have the input's type {dtype}, got {b.dtype}")
+    if b.shape != (cout,):
+        raise ValueError(f"bias shape {tuple(b.shape)} must be ({cout},) (Cout of the weight)")
+    return b.astype(np.float16 if dtype == np.float16 else np.float32)
 
 
 def _like(y: np.ndarray, input: Any) -> Any:
@@ -196,7 +210,8 @@ def conv3d(
     conversion, unless ``cast`` asks to round them. stride, padding and dilation are an int or
     3 values (padding also 6: front, back, up, down, left, right). y is accumulated in float32
     on the Cube and rounded to the input type (nearest even) by the fixpipe. A bad problem
-    raises ``ValueError`` with the CLI's one-line message; a bias ``NotImplementedError``."""
+    raises ``ValueError`` with the CLI's one-line message. ``bias`` (Cout,) has the input's
+    type and goes through the bias table (float on the Cube, as a bfloat16 input's bias is)."""
     return run_conv3d(
         input,
         weight,

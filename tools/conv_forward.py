@@ -11,9 +11,9 @@ forward program), printing a short summary. A check outside the tolerance exits 
 ``--report json`` prints instead the one report of docs/report.schema.json (problem with ``op``
 forward, the tiling, the cost of each launch, and that check).
 
-What the forward path does not support yet is refused before anything runs, in one line with
-exit code 2: ``--bias`` (the bias table is not lowered), a ``--tiling`` other than
-``heuristic``.
+``--bias`` adds a seeded random bias (the input's type; through the bias table) to the run
+and to the check. What the forward path does not support yet is refused before anything runs,
+in one line with exit code 2: a ``--tiling`` other than ``heuristic``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         "used.",
     )
     add_problem_flags(fwd)
-    fwd.add_argument("--bias", action="store_true", help="add a bias (not supported yet)")
+    fwd.add_argument(
+        "--bias", action="store_true", help="add a bias (Cout,), through the bias table"
+    )
     fwd.add_argument(
         "--tiling", metavar="heuristic", default="heuristic", help="tiling strategy (heuristic)"
     )
@@ -87,10 +89,6 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 def forward(args: argparse.Namespace) -> str:
     """Run the ``forward`` command; return what goes to standard output."""
-    if args.bias:
-        raise CliError(
-            "forward: --bias is not supported yet (the bias table is not lowered)", exit_code=2
-        )
     if args.tiling != "heuristic":
         raise CliError(
             f"forward: --tiling {args.tiling} is not supported yet (only heuristic)", exit_code=2
@@ -102,7 +100,7 @@ def forward(args: argparse.Namespace) -> str:
     g = problem.groups
     single = problem if g == 1 else _one_group(problem)
     start = time.perf_counter()
-    levels = forward_levels(single, target, cores)
+    levels = forward_levels(single, target, cores, args.bias)
     compile_seconds = time.perf_counter() - start
     if args.emit is not None:
         return ir_text(levels[args.emit])
@@ -126,10 +124,11 @@ def forward(args: argparse.Namespace) -> str:
     dtype = _TYPES[problem.dtype]
     x = rng.standard_normal(problem.input_shape).astype(dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
+    bias = rng.standard_normal(problem.cout).astype(dtype) if args.bias else None
     res = run_conv3d(
         x,
         w,
-        None,
+        bias,
         problem.strides,
         problem.pads,
         problem.dilations,
@@ -139,7 +138,7 @@ def forward(args: argparse.Namespace) -> str:
         executor=args.executor,
     )
     # One check for the summary and the report: the derived tolerance of ascend-run --check.
-    checked = check_forward(problem, x, w, np.asarray(res.output))
+    checked = check_forward(problem, x, w, np.asarray(res.output), bias)
     ok = checked.ok
     text = (
         f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"

@@ -138,7 +138,8 @@ def _check(entry: func.FuncOp, result: RunResult) -> CheckResult:
     if fwd is None:
         return result.check()
     x, w = (np.asarray(v) for v in result.inputs[:2])
-    return check_forward(fwd, x, w, np.asarray(result.outputs[0]))
+    bias = np.asarray(result.inputs[2]) if len(result.inputs) > 2 else None
+    return check_forward(fwd, x, w, np.asarray(result.outputs[0]), bias)
 
 
 def run_entry(args: argparse.Namespace, job: ModuleJob, sanitizer: Sanitizer | None) -> RunResult:
