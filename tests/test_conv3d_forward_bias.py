@@ -139,3 +139,20 @@ def test_bias_type_and_shape_are_checked() -> None:
         conv3d(x, w, b.astype(ml_dtypes.bfloat16))
     with pytest.raises(ValueError, match=r"bias shape \(19,\) must be \(20,\)"):
         conv3d(x, w, b[:19])
+
+
+def test_many_n_tiles_with_a_channel_tail_exactly_and_without_hazards() -> None:
+    """Cout 300 on one core: five L0C tiles along N (n_l0 64), each reloading the one bias
+    buffer in C1 and in the bias table, the last a 44-channel tail whose whole-block copies
+    read past Cout into the ND tensor's padding."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-2, 3, (1, 32, 2, 6, 6)).astype(np.float16)
+    w = rng.integers(-2, 3, (300, 32, 1, 3, 3)).astype(np.float16)
+    b = rng.integers(-20, 21, 300).astype(np.float16)
+    sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
+    result = run_conv3d(x, w, b, 1, 1, cores=1, sanitizer=sanitizer)
+    init = next(op for op in result.modules["api"].walk() if op.name == "ascend.conv3d_init")
+    assert init.tiling.tiling.n_l0 == 64
+    assert sanitizer.hazards == []
+    want = reference(x, w, b, (1, 1, 1), (1,) * 6, (1, 1, 1), 1).astype(np.float16)
+    np.testing.assert_array_equal(result.output, want)
