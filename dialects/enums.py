@@ -2,9 +2,9 @@
 
 * ``TPosition`` — the logical buffer positions of Ascend C (``TPosition::A1`` …). Each position
   lives in one physical memory of the AI Core (``PhysicalMemory``): A1/B1/C1 in L1, A2 in L0A,
-  B2 in L0B, CO1 in L0C, the vector positions in UB, GM in global memory (hicann/asc-devkit docs
-  ``docs/zh/api/SIMD-API/通用说明和约束.md``, table 1, for Atlas A2; the memories are those of
-  ``NPU架构版本2201.md``).
+  B2 in L0B, CO1 in L0C, C2 in the bias table (BT), the vector positions in UB, GM in global
+  memory (hicann/asc-devkit docs ``docs/zh/api/SIMD-API/通用说明和约束.md``, table 1, for
+  Atlas A2; the memories are those of ``NPU架构版本2201.md``).
 * ``ConvFormat`` — the data formats of ``ConvCommonApi::ConvFormat`` that a dW kernel uses.
 * ``Pipe`` — the AI Core's instruction queues: S (scalar), V (vector), M (Cube), MTE1 (L1→L0),
   MTE2 (GM→L1), MTE3 (UB→GM), FIX (fixpipe L0C→GM/L1), and ALL for a full barrier; the enum is
@@ -30,6 +30,8 @@ class PhysicalMemory(StrEnum):
     L0A = "L0A"
     L0B = "L0B"
     L0C = "L0C"
+    BT = "BT"
+    """The bias table (BiasTable Buffer) the Cube's first mmad of a tile may start from."""
     UB = "UB"
 
 
@@ -60,9 +62,10 @@ _POSITION_MEMORY: dict[TPosition, PhysicalMemory] = {
     TPosition.C1: PhysicalMemory.L1,
     TPosition.A2: PhysicalMemory.L0A,
     TPosition.B2: PhysicalMemory.L0B,
-    # C2 is the bias-table position and CO2 the fixpipe-side output; on Atlas A2 both stage
-    # through L1 / UB, which is where this model places them.
-    TPosition.C2: PhysicalMemory.L1,
+    # C2 is the bias table (hicann/asc-devkit DataCopy（L1ToBiasTable-Buffer数据搬运）.md:
+    # "BiasTable Buffer（TPosition为C2）"); CO2, the fixpipe-side output, stages through UB,
+    # which is where this model places it.
+    TPosition.C2: PhysicalMemory.BT,
     TPosition.CO1: PhysicalMemory.L0C,
     TPosition.CO2: PhysicalMemory.UB,
     TPosition.VECIN: PhysicalMemory.UB,

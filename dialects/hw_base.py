@@ -204,6 +204,10 @@ class HwOp(IRDLOperation, ABC):
         for a in accesses:
             if a.unless_true is not None and constant_value(getattr(self, a.unless_true)) == 1:
                 continue
+            if a.only_if_true is not None and constant_value(getattr(self, a.only_if_true)) == 0:
+                continue
+            if getattr(self, a.buffer) is None:  # an absent optional operand
+                continue
             found.append(Access(getattr(self, a.buffer), a.slot and getattr(self, a.slot)))
         return found
 

@@ -1,5 +1,5 @@
 """The hardware-level ops that move or compute data: ``data_copy`` and ``fill`` (MTE2),
-``load3d`` and ``load2d`` (MTE1), ``mmad`` (M) and ``fixpipe`` (FIX).
+``load3d``, ``load2d`` and ``load_bias`` (MTE1), ``mmad`` (M) and ``fixpipe`` (FIX).
 
 Each op is its instruction spec's op (``SPEC``, ``hw/instructions/``): the spec gives its pipe,
 the buffers it reads and writes and the order of its operands; this file gives the syntax, the
@@ -22,8 +22,10 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     traits_def,
@@ -51,7 +53,8 @@ from ascend_xdsl.hw.instructions import Instruction
 
 @irdl_op_definition
 class DataCopyOp(HwOp):
-    """MTE2, GM → A1/B1: Ascend C ``DataCopy(local, global, DataCopyParams)``.
+    """MTE2, GM → A1/B1/C1: Ascend C ``DataCopy(local, global, DataCopyParams)`` (C1: a bias
+    on its way to the bias table).
 
     For ``i in [0, count)`` copy ``len`` 32-byte blocks from GM element
     ``src_offset + i * (len + src_stride) * B`` to the dst slot at element
@@ -108,7 +111,7 @@ class DataCopyOp(HwOp):
         src = self.src.type
         if not isinstance(src, GmTensorType):
             raise VerifyException(f"src must be a !ascend.gm_tensor, got {src}")
-        dst = _local(self.dst, "dst", (TPosition.A1, TPosition.B1))
+        dst = _local(self.dst, "dst", (TPosition.A1, TPosition.B1, TPosition.C1))
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
         _slot_in_range(self.dst, self.dst_slot, "dst")
         _limit(self.block_count, "data_copy", "count")
@@ -349,9 +352,60 @@ class Load2dOp(HwOp):
 
 
 @irdl_op_definition
+class LoadBiasOp(HwOp):
+    """MTE1, C1 → C2: ``len`` 64-byte blocks of a half or float bias from L1 into the bias
+    table as floats, Ascend C ``DataCopy(bt, l1, DataCopyParams)`` (L1ToBiasTable)."""
+
+    name = "ascend.load_bias"
+    SPEC: ClassVar[Instruction | None] = instructions.LOAD_BIAS
+
+    src = operand_def()
+    src_slot = operand_def(_INDEX)
+    src_offset = operand_def(_INDEX)
+    dst = operand_def()
+    dst_slot = operand_def(_INDEX)
+    length = operand_def(_INDEX)
+
+    assembly_format = (
+        "$src `[` $src_slot `,` $src_offset `]` `->` $dst `[` $dst_slot `]` `len` $length"
+        " attr-dict `:` type($src) `->` type($dst)"
+    )
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(
+        self,
+        src: Value,
+        src_slot: Value,
+        src_offset: Value,
+        dst: Value,
+        dst_slot: Value,
+        length: Value,
+    ):
+        super().__init__(operands=[src, src_slot, src_offset, dst, dst_slot, length])
+
+    def verify_(self) -> None:
+        src = _local(self.src, "src", (TPosition.C1,))
+        dst = _local(self.dst, "dst", (TPosition.C2,))
+        if src.element_type not in (f16, f32):
+            raise VerifyException(
+                "a load_bias source must hold f16 or f32 (Atlas A2 has no bf16 path into the "
+                f"bias table), got {element_type_name(src.element_type)}"
+            )
+        if dst.element_type != f32:
+            raise VerifyException(
+                f"the bias table holds f32, got {element_type_name(dst.element_type)}"
+            )
+        _slot_in_range(self.src, self.src_slot, "src")
+        _slot_in_range(self.dst, self.dst_slot, "dst")
+        _limit(self.length, "load_bias", "len")
+
+
+@irdl_op_definition
 class MmadOp(HwOp):
     """M: ``C[r, c] = (init ? 0 : C[r, c]) + sum_t A[r, t] * B[t, c]`` in fp32 on the Cube,
-    Ascend C ``Mmad(c, a, b, MmadParams)`` (A Zz in A2, B Zn in B2, C Nz in CO1)."""
+    Ascend C ``Mmad(c, a, b, MmadParams)`` (A Zz in A2, B Zn in B2, C Nz in CO1); with a
+    ``bias`` (a float slot in C2, the bias table) ``init`` starts C from ``bias[c]`` instead
+    of 0 (``Mmad(c, a, b, bias, MmadParams)``, ``cmatrixSource``)."""
 
     name = "ascend.mmad"
     SPEC: ClassVar[Instruction | None] = instructions.MMAD
@@ -366,11 +420,15 @@ class MmadOp(HwOp):
     n = operand_def(_INDEX)
     k = operand_def(_INDEX)
     init = operand_def(i1)
+    bias = opt_operand_def()
+    bias_slot = opt_operand_def(_INDEX)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     assembly_format = (
         "$a `[` $a_slot `]` `,` $b `[` $b_slot `]` `->` $c `[` $c_slot `]`"
-        " `m` $m `n` $n `k` $k `init` $init"
-        " attr-dict `:` type($a) `,` type($b) `->` type($c)"
+        " `m` $m `n` $n `k` $k `init` $init (`bias` $bias^ `[` $bias_slot `]`)?"
+        " attr-dict `:` type($a) `,` type($b) `->` type($c) (`bias` type($bias)^)?"
     )
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
@@ -386,8 +444,11 @@ class MmadOp(HwOp):
         n: Value,
         k: Value,
         init: Value,
+        bias: tuple[Value, Value] | None = None,
     ):
-        super().__init__(operands=[a, a_slot, b, b_slot, c, c_slot, m, n, k, init])
+        """``bias``: the bias table buffer and slot of the bias-init mode."""
+        tail: list[list[Value]] = [[], []] if bias is None else [[bias[0]], [bias[1]]]
+        super().__init__(operands=[a, a_slot, b, b_slot, c, c_slot, m, n, k, init, *tail])
 
     def verify_(self) -> None:
         a = _local(self.a, "a", (TPosition.A2,))
@@ -402,6 +463,15 @@ class MmadOp(HwOp):
         _limit(self.m, "mmad", "m")
         _limit(self.n, "mmad", "n")
         _limit(self.k, "mmad", "k")
+        if (self.bias is None) != (self.bias_slot is None):
+            raise VerifyException("a bias needs its slot and a slot its bias")
+        if self.bias is not None:
+            bias = _local(self.bias, "bias", (TPosition.C2,))
+            if bias.element_type != f32:
+                raise VerifyException(
+                    f"the bias table holds f32, got {element_type_name(bias.element_type)}"
+                )
+            _slot_in_range(self.bias, self.bias_slot, "bias")
 
 
 @irdl_op_definition

@@ -18,7 +18,8 @@ An Atlas A2 AI Cube core (AIC) is a set of independent in-order instruction queu
   instruction to its pipe and does not wait for it to finish.
 * **MTE2** — the DMA engine GM → L1 (``DataCopy`` into A1/B1): ``ascend.data_copy``.
 * **MTE1** — L1 → L0A/L0B (``LoadData``, img2col with ``LoadData3DParamsV2`` or fractal copies
-  with ``LoadData2DParams``): ``ascend.load3d``, ``ascend.load2d``.
+  with ``LoadData2DParams``): ``ascend.load3d``, ``ascend.load2d``; L1 → the bias table
+  (``DataCopy`` C1 → C2): ``ascend.load_bias``.
 * **M** — the Cube unit, C += A·B on 16x16 fractals from L0A/L0B into L0C (``Mmad``):
   ``ascend.mmad``.
 * **FIX** — the fixpipe L0C → GM, optionally an fp32 atomic add (``Fixpipe``):
@@ -85,6 +86,7 @@ from ascend_xdsl.dialects.hw_data_ops import (
     FixpipeOp,
     Load2dOp,
     Load3dOp,
+    LoadBiasOp,
     MmadOp,
 )
 from ascend_xdsl.hw import HwConfig, UnknownHardwareError, instructions, load
@@ -104,6 +106,7 @@ __all__ = [
     "HwOp",
     "Load2dOp",
     "Load3dOp",
+    "LoadBiasOp",
     "MmadOp",
     "PipeBarrierOp",
     "SetFlagOp",
@@ -244,6 +247,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     FillOp,
     Load3dOp,
     Load2dOp,
+    LoadBiasOp,
     MmadOp,
     FixpipeOp,
     SetFlagOp,

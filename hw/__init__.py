@@ -25,6 +25,7 @@ MEMORY_FIGURES: dict[str, tuple[str, str]] = {
     "L0A": ("l0a_size", "l0ab_align"),
     "L0B": ("l0b_size", "l0ab_align"),
     "L0C": ("l0c_size", "l0c_align"),
+    "BT": ("bias_table_size", "bias_table_align"),
     "UB": ("ub_size", "ub_align"),
 }
 """On-chip memory name -> the names of its (size, buffer alignment) figures, in bytes."""
@@ -118,7 +119,7 @@ class HwConfig:
         return self.int("user_event_ids")
 
     def memory_size(self, memory: str) -> int:
-        """Bytes of the on-chip ``memory`` (``L1``, ``L0A``, ``L0B``, ``L0C``, ``UB``)."""
+        """Bytes of the on-chip ``memory`` (``L1``, ``L0A``, ``L0B``, ``L0C``, ``BT``, ``UB``)."""
         return self.int(self._memory_figures(memory)[0])
 
     def memory_alignment(self, memory: str) -> int:

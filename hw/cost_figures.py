@@ -97,6 +97,16 @@ class CostFigures:
 
     # -- MTE1 ---------------------------------------------------------------------------------
 
+    @property
+    def l1_to_bt_bytes_per_cycle(self) -> float:
+        """Bytes per cycle of a DataCopy from L1 into the bias table (MTE1)."""
+        return float(self._int("l1_to_bt_bytes_per_cycle"))
+
+    @property
+    def l1_to_bt_latency_cycles(self) -> int:
+        """Cycles from a lone L1 -> bias table copy's last byte to its completion."""
+        return self._int("l1_to_bt_latency_cycles")
+
     def load2d_bytes_per_cycle(self, memory: str) -> float:
         """Bytes per cycle of a 2-D LoadData from L1 into ``memory`` ("L0A" or "L0B")."""
         return float(self._int(f"load2d_{self._l0(memory)}_bytes_per_cycle"))

@@ -100,11 +100,11 @@ def conv_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
 
 
 def forward_problem(entry: func.FuncOp) -> ConvBpFilterShape | None:
-    """The forward conv ``entry`` computes (y of its two arguments x and the weight, torch's
-    names as for dW), or None if it computes none that is recognisable: with a bias (not
-    lowered yet) or another signature."""
+    """The forward conv ``entry`` computes (y of its arguments x, the weight and optionally a
+    bias, torch's names as for dW), or None if it computes none that is recognisable (another
+    signature)."""
     for op in entry.walk():
-        if isinstance(op, Conv3DOp) and op.bias is None:
+        if isinstance(op, Conv3DOp):
             attrs = {
                 "strides": op.strides,
                 "pads": pads6_attr(op.pads),
@@ -163,7 +163,8 @@ def _from_attributes(
     """The problem of the entry's signature and the conv attributes: x, dy -> dW (the weight's
     shape from the result) or, with ``weight_argument``, x, weight -> y."""
     inputs, outputs = entry.function_type.inputs.data, entry.function_type.outputs.data
-    if len(inputs) != 2 or len(outputs) != 1:
+    # A forward conv may take a third argument, its bias (Cout,).
+    if len(inputs) not in ((2, 3) if weight_argument else (2,)) or len(outputs) != 1:
         return None
     x, dw = inputs[0], inputs[1] if weight_argument else outputs[0]
     return _from_shapes(x, dw, attrs)

@@ -9,7 +9,8 @@ each launch next to the result. Both go through the runner (``runtime/runner.py`
 The hardware lowering walks one group (``groups`` 1), so a grouped convolution runs as one
 launch per group on its slice of channels, as a framework splits a grouped conv it has no
 grouped kernel for; the launches' costs are reported one by one and their cycles add up.
-A bias is refused (``NotImplementedError``): the bias table is not lowered yet.
+A bias goes through the bias table: torch's bias (the input's type) becomes the Conv3D API's
+(half with half, float with bfloat16_t: exact), and each group's launch takes its slice.
 """
 
 from __future__ import annotations
@@ -93,17 +94,24 @@ def forward_levels(
     cores: int | None = None,
     tiling: str = "heuristic",
     *,
+    bias: bool = False,
     use_cache: bool = True,
     progress: bool = False,
 ) -> dict[str, ModuleOp]:
-    """The module after each level of the forward conv of ``problem`` (groups 1, no bias),
-    cached per problem, target, cores and ``tiling`` (``heuristic``, ``tuned``: the forward
-    search of ``tuning/conv3d_search.py`` through the tiler, or ``fixed:FILE``, read each
-    time: the file may change). ``use_cache`` False: ``tuned`` searches again (and the levels
-    are compiled again); ``progress``: the search's bar on standard error when a terminal."""
-    return cached_levels(
-        build_forward_module, problem, hw, cores, tiling, use_cache=use_cache, progress=progress
-    )
+    """The module after each level of the forward conv of ``problem`` (groups 1), with a bias
+    argument when ``bias``, cached per problem, target, cores, bias and ``tiling``
+    (``heuristic``, ``tuned``: the forward search of ``tuning/conv3d_search.py`` through the
+    tiler, or ``fixed:FILE``, read each time: the file may change). ``use_cache`` False:
+    ``tuned`` searches again (and the levels are compiled again); ``progress``: the search's
+    bar on standard error when a terminal."""
+    build = _build_forward_with_bias if bias else build_forward_module
+    return cached_levels(build, problem, hw, cores, tiling, use_cache=use_cache, progress=progress)
+
+
+def _build_forward_with_bias(problem: ConvBpFilterShape) -> ModuleOp:
+    """The forward's op-level module with its bias argument (a builder of its own name, which
+    is part of :func:`cached_levels`'s key)."""
+    return build_forward_module(problem, bias=True)
 
 
 def cached_levels(
@@ -117,8 +125,9 @@ def cached_levels(
     progress: bool = False,
 ) -> dict[str, ModuleOp]:
     """The module after each level of the op-level module ``build(problem)``, cached per
-    builder (the conv op), problem, target, cores and tiling strategy (shared with the input
-    gradient's ``runtime/input_grad.py``); a ``fixed:FILE`` tiling is compiled each time."""
+    builder (the conv op, with or without its bias), problem, target, cores and tiling
+    strategy (shared with the input gradient's ``runtime/input_grad.py``); a ``fixed:FILE``
+    tiling is compiled each time."""
     target = load_target(hw)
     key = (build.__name__, problem, target.name, cores, tiling)
     with BUILD_LOCK:
@@ -157,13 +166,10 @@ def run_conv3d(
     default) each launch is also timed by the cost model. Arguments as :func:`conv3d`;
     ``sanitizer`` checks the run's synchronisation (its hazards stay on it); ``tiling`` as
     :func:`forward_levels`."""
-    if bias is not None:
-        raise NotImplementedError(
-            "conv3d: a bias is not supported on the simulator yet (the bias table is not "
-            "lowered); add it to the result in the framework"
-        )
-    if is_tensor(input) != is_tensor(weight):
-        raise TypeError("input and weight must both be torch tensors or both numpy arrays")
+    if is_tensor(input) != is_tensor(weight) or (
+        bias is not None and is_tensor(bias) != is_tensor(input)
+    ):
+        raise TypeError("input, weight and bias must all be torch tensors or all numpy arrays")
     x, w = _array("input", input, cast), _array("weight", weight, cast)
     if x.dtype != w.dtype:
         raise TypeError(f"input and weight must have the same type, got {x.dtype} and {w.dtype}")
@@ -172,16 +178,18 @@ def run_conv3d(
     whole = shape_from_torch_args(
         x.shape, w.shape, stride, padding, dilation, groups, _DTYPES[x.dtype]
     )
+    b = None if bias is None else _bias(bias, x.dtype, w.shape[0], cast)
     cin_g, cout_g = x.shape[1] // groups, w.shape[0] // groups
     problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
-    modules = forward_levels(problem, hw, cores, tiling)
+    modules = forward_levels(problem, hw, cores, tiling, bias=b is not None)
     target = load_target(hw)
     outputs, costs, seconds = [], [], 0.0
     for g in range(groups):
         xg = np.ascontiguousarray(x[:, g * cin_g : (g + 1) * cin_g])
         wg = np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
+        args = (xg, wg) if b is None else (xg, wg, b[g * cout_g : (g + 1) * cout_g].copy())
         result = run(
-            ModuleJob(modules["hw"], target, FORWARD_FUNC_NAME, (xg, wg), problem),
+            ModuleJob(modules["hw"], target, FORWARD_FUNC_NAME, args, problem),
             RunOptions(
                 cost="full" if cost else "none",
                 executor=executor,
@@ -195,6 +203,17 @@ def run_conv3d(
         seconds += result.run_seconds
     y = outputs[0] if groups == 1 else np.concatenate(outputs, axis=1)
     return Conv3dResult(_like(y, input), problem, modules, costs, seconds)
+
+
+def _bias(bias: Any, dtype: np.dtype, cout: int, cast: str | None) -> np.ndarray:
+    """torch's bias (Cout,) in the input's type, as the Conv3D API takes it: half with a half
+    input, float with a bfloat16 one (exact; ``op_level.BIAS_ELEMENT_TYPE``)."""
+    b = _array("bias", bias, cast)
+    if b.dtype != dtype:
+        raise TypeError(f"bias must have the input's type {dtype}, got {b.dtype}")
+    if b.shape != (cout,):
+        raise ValueError(f"bias shape {tuple(b.shape)} must be ({cout},) (Cout of the weight)")
+    return b.astype(np.float16 if dtype == np.float16 else np.float32)
 
 
 def _like(y: np.ndarray, input: Any) -> Any:
@@ -229,7 +248,8 @@ def conv3d(
     conversion, unless ``cast`` asks to round them. stride, padding and dilation are an int or
     3 values (padding also 6: front, back, up, down, left, right). y is accumulated in float32
     on the Cube and rounded to the input type (nearest even) by the fixpipe. A bad problem
-    raises ``ValueError`` with the CLI's one-line message; a bias ``NotImplementedError``.
+    raises ``ValueError`` with the CLI's one-line message. ``bias`` (Cout,) has the input's
+    type and goes through the bias table (float on the Cube, as a bfloat16 input's bias is).
     ``tiling``: ``heuristic`` (default), ``tuned`` (the forward tiling search, cached on disk:
     docs/passes.md, "tuned (forward)") or ``fixed:FILE``."""
     return run_conv3d(

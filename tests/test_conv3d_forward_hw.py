@@ -160,12 +160,6 @@ def test_sanitizer_cost_and_executors_agree() -> None:
     assert interp.cycles == compiled.cycles
 
 
-def test_bias_is_refused() -> None:
-    x, w = _data(CASES[0], np.float16)
-    with pytest.raises(NotImplementedError, match="bias"):
-        conv3d(x, w, np.zeros(32, np.float16))
-
-
 def test_float32_is_refused_with_the_conversion() -> None:
     x, w = _data(CASES[0], np.float32)
     with pytest.raises(TypeError, match=r"input is a float32 array.*astype\(numpy.float16\)"):

@@ -68,10 +68,12 @@ def test_cost_only(capsys):
     assert "cost-only: " in out and "cycles on atlas-a2-910b2" in out
 
 
-def test_bias_is_refused_with_exit_2(capsys):
-    code, _, err = run(capsys, "forward", *SMALL, "--bias")
-    assert code == 2
-    assert_one_line_error(err, "--bias is not supported yet")
+def test_bias_runs_through_the_bias_table_and_is_checked(capsys):
+    code, out, err = run(capsys, "forward", *SMALL, "--bias")
+    assert code == 0, err
+    assert "(within the tolerance)" in out
+    code, out, _ = run(capsys, "forward", *SMALL, "--bias", "--emit", "hw")
+    assert code == 0 and "ascend.load_bias" in out and "bias !ascend.local_tensor<C2," in out
 
 
 def test_tuned_tiling_runs_checks_and_reports_its_strategy(capsys, tmp_path, monkeypatch):
@@ -119,11 +121,14 @@ def test_illegal_problem(capsys):
 
 def test_console_script_exit_code_and_no_traceback():
     proc = subprocess.run(
-        [SCRIPT, "forward", *SMALL, "--bias"], capture_output=True, text=True, timeout=300
+        [SCRIPT, "forward", *SMALL, "--tiling", "tuned"],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.strip().startswith("ascend-conv: error: forward: --bias")
+    assert proc.stderr.strip().startswith("ascend-conv: error: forward: --tiling tuned")
 
 
 def test_ascend_run_runs_the_emitted_program_without_hazards(capsys, tmp_path):
@@ -146,3 +151,18 @@ def test_ascend_run_runs_the_emitted_program_without_hazards(capsys, tmp_path):
     ref = conv3d_reference(x, w, None, (1, 1, 1), (1,) * 6)
     assert y.dtype == np.float16
     assert np.abs(y.astype(np.float32) - ref).max() <= 2 * 2**-10 * np.abs(ref).max()
+
+
+def test_ascend_run_checks_a_program_with_a_bias(capsys, tmp_path):
+    """``--emit hw --bias`` gives a program of x, weight and bias that ``ascend-run --check``
+    recognises and checks against the reference with the bias, with no hazards."""
+    program = tmp_path / "fwd_bias.mlir"
+    shapes = ["--input", "1,16,4,8,8", "--weight", "20,16,3,3,3", "--padding", "1"]
+    code, _, err = run(capsys, "forward", *shapes, "--bias", "--emit", "hw", "-o", str(program))
+    assert code == 0, err
+    argv = [str(program), "--entry", "conv3d", "--random-inputs", "--check", "--sanitize"]
+    argv += ["--output-dir", str(tmp_path)]
+    code = run_tool.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "sanitizer: no hazards" in out and ": OK" in out

@@ -64,6 +64,7 @@ def test_the_timing_operands_are_the_ones_the_cost_only_signatures_used():
         hw_level.FillOp: ("repeat", "block_num"),
         hw_level.Load3dOp: ("k_ext", "m_ext"),
         hw_level.Load2dOp: ("repeat",),
+        hw_level.LoadBiasOp: ("length",),
         hw_level.MmadOp: ("m", "n", "k"),
         hw_level.FixpipeOp: ("m", "n"),
         hw_level.SetFlagOp: ("event",),

@@ -14,8 +14,8 @@ forward, the tiling, the cost of each launch, and that check).
 ``--tiling heuristic|tuned|fixed:FILE`` as for ``bp-filter``: ``tuned`` runs the forward tiling
 search (``tuning/conv3d_search.py``, cached on disk, ``--no-cache`` searches again) through the
 forward tiler; ``fixed:FILE`` reads one ``#ascend.conv3d_tiling`` or its JSON (a ``--report
-json``'s ``tiling``). What the forward path does not support yet is refused before anything
-runs, in one line with exit code 2: ``--bias`` (the bias table is not lowered).
+json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; through the bias
+table) to the run and to the check.
 """
 
 from __future__ import annotations
@@ -63,7 +63,9 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         "used.",
     )
     add_problem_flags(fwd)
-    fwd.add_argument("--bias", action="store_true", help="add a bias (not supported yet)")
+    fwd.add_argument(
+        "--bias", action="store_true", help="add a bias (Cout,), through the bias table"
+    )
     fwd.add_argument(
         "--tiling",
         metavar="heuristic|tuned|fixed:FILE",
@@ -98,10 +100,6 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 def forward(args: argparse.Namespace) -> str:
     """Run the ``forward`` command; return what goes to standard output."""
-    if args.bias:
-        raise CliError(
-            "forward: --bias is not supported yet (the bias table is not lowered)", exit_code=2
-        )
     try:
         strategy, _ = parse_tiling(args.tiling)
     except PipelineError as e:
@@ -117,7 +115,13 @@ def forward(args: argparse.Namespace) -> str:
     start = time.perf_counter()
     try:
         levels = forward_levels(
-            single, target, cores, args.tiling, use_cache=not args.no_cache, progress=True
+            single,
+            target,
+            cores,
+            args.tiling,
+            bias=args.bias,
+            use_cache=not args.no_cache,
+            progress=True,
         )
     except PipelineError as e:  # the tiler: a tiling file that does not fit, a search
         raise CliError(f"forward: {e}") from None
@@ -146,10 +150,11 @@ def forward(args: argparse.Namespace) -> str:
     dtype = _TYPES[problem.dtype]
     x = rng.standard_normal(problem.input_shape).astype(dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
+    bias = rng.standard_normal(problem.cout).astype(dtype) if args.bias else None
     res = run_conv3d(
         x,
         w,
-        None,
+        bias,
         problem.strides,
         problem.pads,
         problem.dilations,
@@ -160,7 +165,7 @@ def forward(args: argparse.Namespace) -> str:
         executor=args.executor,
     )
     # One check for the summary and the report: the derived tolerance of ascend-run --check.
-    checked = check_forward(problem, x, w, np.asarray(res.output))
+    checked = check_forward(problem, x, w, np.asarray(res.output), bias)
     ok = checked.ok
     text = (
         f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"

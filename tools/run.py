@@ -159,7 +159,8 @@ def _check(entry: func.FuncOp, result: RunResult) -> CheckResult:
     if dx is not None:
         return check_input_grad(dx, b, a, np.asarray(result.outputs[0]))
     assert fwd is not None
-    return check_forward(fwd, a, b, np.asarray(result.outputs[0]))
+    bias = np.asarray(result.inputs[2]) if len(result.inputs) > 2 else None
+    return check_forward(fwd, a, b, np.asarray(result.outputs[0]), bias)
 
 
 def run_entry(args: argparse.Namespace, job: ModuleJob, sanitizer: Sanitizer | None) -> RunResult:

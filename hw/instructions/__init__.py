@@ -35,6 +35,7 @@ from ascend_xdsl.hw.instructions.fill import FILL, Fill
 from ascend_xdsl.hw.instructions.fixpipe import FIXPIPE, Fixpipe
 from ascend_xdsl.hw.instructions.load2d import LOAD2D, Load2d
 from ascend_xdsl.hw.instructions.load3d import LOAD3D, Load3d, out_width
+from ascend_xdsl.hw.instructions.load_bias import LOAD_BIAS, LoadBias
 from ascend_xdsl.hw.instructions.mmad import MMAD, Mmad, fractals, mmad_cycles
 
 INSTRUCTIONS: tuple[Instruction, ...] = (
@@ -42,6 +43,7 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
     FILL,
     LOAD3D,
     LOAD2D,
+    LOAD_BIAS,
     MMAD,
     FIXPIPE,
     SET_FLAG,
@@ -49,7 +51,15 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
     PIPE_BARRIER,
 )
 
-DATA_INSTRUCTIONS: tuple[DataInstruction, ...] = (DATA_COPY, FILL, LOAD3D, LOAD2D, MMAD, FIXPIPE)
+DATA_INSTRUCTIONS: tuple[DataInstruction, ...] = (
+    DATA_COPY,
+    FILL,
+    LOAD3D,
+    LOAD2D,
+    LOAD_BIAS,
+    MMAD,
+    FIXPIPE,
+)
 """The instructions that move or compute data (each binds, has effects and a cost)."""
 
 BY_NAME: dict[str, Instruction] = {spec.name: spec for spec in INSTRUCTIONS}
@@ -71,6 +81,7 @@ __all__ = [
     "INSTRUCTIONS",
     "LOAD2D",
     "LOAD3D",
+    "LOAD_BIAS",
     "MMAD",
     "PIPE_BARRIER",
     "SET_FLAG",
@@ -86,6 +97,7 @@ __all__ = [
     "Instruction",
     "Load2d",
     "Load3d",
+    "LoadBias",
     "Mmad",
     "data_instruction",
     "fractals",

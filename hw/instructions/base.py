@@ -71,12 +71,15 @@ class GmOperand(Protocol):
 
 class Access(NamedTuple):
     """One buffer operand an instruction reads or writes, by IR operand name: the buffer, its
-    slot operand (None for a GM tensor), and the i1 operand that, when it is the constant true,
-    means the access does not happen (an ``mmad`` with ``init`` does not read C)."""
+    slot operand (None for a GM tensor), the i1 operand that, when it is the constant true,
+    means the access does not happen (an ``mmad`` with ``init`` does not read C), and the one
+    that, when it is the constant false, means the same (an ``mmad`` reads its bias only with
+    ``init``). An optional buffer operand that is absent is not accessed."""
 
     buffer: str
     slot: str | None = None
     unless_true: str | None = None
+    only_if_true: str | None = None
 
 
 class Window(NamedTuple):
@@ -187,6 +190,8 @@ class DataInstruction(Instruction):
             if access.buffer in found:
                 continue
             role, value = self.roles.get(access.buffer, access.buffer), named[access.buffer]
+            if value is None:  # an absent optional operand
+                continue
             if access.slot is None:
                 found[access.buffer] = Window(role, "GM", 0, value.nbytes, value.element_bytes)
             else:
@@ -213,7 +218,7 @@ class DataInstruction(Instruction):
         buffers, gm, offset = self._key_plan
         key = list(values)
         for i in buffers:
-            key[i] = values[i].layout
+            key[i] = None if values[i] is None else values[i].layout
         if gm is not None:
             key[gm] = id(values[gm])
         if offset is not None:

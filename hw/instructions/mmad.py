@@ -1,5 +1,14 @@
 """``mmad`` (M, L0A x L0B -> L0C): ``C (+)= A @ B`` on the Cube, Ascend C
-``Mmad(c, a, b, MmadParams)``.
+``Mmad(c, a, b, MmadParams)``, or ``Mmad(c, a, b, bias, MmadParams)`` with a bias table.
+
+The bias-init mode: an mmad with ``init`` and a bias operand (a float slot of the bias table,
+position C2) starts C from the bias broadcast over M, ``C[r, c] = bias[c] + (A @ B)[r, c]``,
+instead of from zero; without ``init`` the bias is not read. It is the Conv3D API's first
+``Mad`` of an L0C tile with a bias (``MmadParams.cmatrixInitVal = false``,
+``cmatrixSource = true``: hicann/asc-devkit ``impl/adv_api/detail/conv/conv3d/dav_m220/
+conv3d_sub_api.h``, ``MMadTools::Mad``; docs ``Mmad.md``). It reads the bias of the N fractals
+it writes, ``n1 * 16`` floats; it costs what the mmad costs (the bias enters with the C
+initialisation, no extra pass over the fractals).
 
 The geometry (:class:`Mmad`: the fractal counts of A Zz, B Zn and C Nz), the Cube's cycle rule
 (:func:`mmad_cycles`) and the spec (:data:`MMAD`); the product itself is
@@ -59,17 +68,28 @@ class Mmad:
     def c_elems(self) -> int:
         return self.n1 * self.m1 * FRACTAL_ELEMS
 
+    @property
+    def bias_elems(self) -> int:
+        """Floats of the bias table the bias-init mode reads: one per column of C's fractals."""
+        return self.n1 * FRACTAL
+
     def effects(
         self,
         a: tuple[str, int],
         b: tuple[str, int],
         c: tuple[str, int],
         init: bool,
+        bias: tuple[str, int] | None = None,
     ) -> Effects:
         eb = self.element_bytes
         (am, a0), (bm, b0), (cm, c0) = a, b, c
         c_span = Span(cm, c0, c0 + self.c_elems * ACC_BYTES)
-        reads = (Span(am, a0, a0 + self.a_elems * eb), Span(bm, b0, b0 + self.b_elems * eb))
+        reads: tuple[Span, ...] = (
+            Span(am, a0, a0 + self.a_elems * eb),
+            Span(bm, b0, b0 + self.b_elems * eb),
+        )
+        if init and bias is not None:
+            reads = (*reads, Span(bias[0], bias[1], bias[1] + self.bias_elems * ACC_BYTES))
         return Effects(
             self.pipe,
             reads if init else (*reads, c_span),
@@ -92,10 +112,28 @@ def mmad_cycles(figures: CostFigures, m: int, n: int, k: int, element_bytes: int
 class MmadInstruction(DataInstruction):
     name = "mmad"
     pipe = Pipe.M
-    operands = ("a", "a_slot", "b", "b_slot", "c", "c_slot", "m", "n", "k", "init")
-    reads = (Access("a", "a_slot"), Access("b", "b_slot"), Access("c", "c_slot", "init"))
+    operands = (
+        "a",
+        "a_slot",
+        "b",
+        "b_slot",
+        "c",
+        "c_slot",
+        "m",
+        "n",
+        "k",
+        "init",
+        "bias",
+        "bias_slot",
+    )
+    reads = (
+        Access("a", "a_slot"),
+        Access("b", "b_slot"),
+        Access("c", "c_slot", "init"),
+        Access("bias", "bias_slot", only_if_true="init"),
+    )
     writes = (Access("c", "c_slot"),)
-    roles: ClassVar[dict[str, str]] = {"a": "A", "b": "B", "c": "C"}
+    roles: ClassVar[dict[str, str]] = {"a": "A", "b": "B", "c": "C", "bias": "bias"}
     timing_operands = ("m", "n", "k")
     msprof_pipe = "cube"
     colour = "#55A868"
@@ -112,14 +150,22 @@ class MmadInstruction(DataInstruction):
         n: int,
         k: int,
         init: bool,
+        bias: BufferOperand | None = None,
+        bias_slot: int | None = None,
     ) -> Bound:
+        """``bias``/``bias_slot``: the bias table slot of the bias-init mode (None: none)."""
         g = Mmad.decode(m, n, k, a.element_bytes)
         addresses = (a.address(a_slot), b.address(b_slot), c.address(c_slot))
-        return Bound(g, (a.memory, b.memory, c.memory, *addresses, bool(init)))
+        chip = (a.memory, b.memory, c.memory, *addresses, bool(init))
+        if bias is not None:
+            assert bias_slot is not None
+            chip = (*chip, bias.memory, bias.address(bias_slot))
+        return Bound(g, chip)
 
     def effects(self, bound: Bound) -> Effects:
-        am, bm, cm, a0, b0, c0, init = bound.chip
-        return bound.geometry.effects((am, a0), (bm, b0), (cm, c0), init)  # type: ignore[no-any-return]
+        am, bm, cm, a0, b0, c0, init = bound.chip[:7]
+        bias = (bound.chip[7], bound.chip[8]) if len(bound.chip) > 7 else None
+        return bound.geometry.effects((am, a0), (bm, b0), (cm, c0), init, bias)  # type: ignore[no-any-return]
 
     def cost(self, figures: CostFigures, effects: Effects, gm_share: float = math.inf) -> float:
         w = effects.work

@@ -16,6 +16,12 @@ One ``IterateAll`` computes the core's single output shape (``singleCo`` channel
 * per k step of ``k_l0`` columns: img2col of the A1 window into L0A by a non-transposed
   ``load3d`` (Zz, the A side), the k step's FRACTAL_Z_3D rows GM → B1 (they are Zn already) and
   ``load2d`` into L0B, then ``mmad`` (``init`` on the tile's first k step);
+* with a bias (``SetBias``), each tile first copies its ``n`` channels of the bias GM → C1
+  (whole 32-byte blocks) and C1 → the bias table (``load_bias``, a half bias widened to
+  float), and the tile's first ``mmad`` starts L0C from it (the bias-init mode,
+  ``hw/instructions/mmad.py``), as the API's ``InitBiasWithNormal`` and first ``Mad`` do
+  (``impl/adv_api/detail/conv/conv3d/conv3d_iterate_base_impl.h``, ``dav_m220/
+  conv3d_sub_api.h``: one bias buffer in L1 and one in the bias table, reloaded per L0 tile);
 * the tile ends with a quantising ``fixpipe``: L0C float32 → y (NDC1HWC0, f16 / bf16, rounded
   to nearest even), one 16-channel block per N block, ``dst_stride`` = Ho·Wo blocks.
 
@@ -27,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import f16, f32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
@@ -35,8 +41,9 @@ from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import C0, align_up, ceil_div
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.formats import ndc1hwc0_strides
-from ascend_xdsl.dialects.hw_level import DataCopyOp, FixpipeOp, Load2dOp, MmadOp
-from ascend_xdsl.hw import isa
+from ascend_xdsl.dialects.hw_level import DataCopyOp, FixpipeOp, Load2dOp, LoadBiasOp, MmadOp
+from ascend_xdsl.hw import HwConfig, isa
+from ascend_xdsl.hw.instructions.load_bias import BT_BLOCK_BYTES, BT_ELEMENT_BYTES
 from ascend_xdsl.lowering.index_arith import (
     Idx,
     add,
@@ -66,13 +73,16 @@ MAX_COPY_STRIDE = isa.limit("data_copy", "src_stride").hi
 
 @dataclass(frozen=True)
 class ForwardBuffers:
-    """What ``Init`` allocates: A1 (x rows), B1 (weight rows), A2, B2, CO1."""
+    """What ``Init`` allocates: A1 (x rows), B1 (weight rows), A2, B2, CO1, and with a bias
+    its tile in C1 and in the bias table (C2)."""
 
     a1: SSAValue
     b1: SSAValue
     a2: SSAValue
     b2: SSAValue
     co1: SSAValue
+    c1: SSAValue | None = None
+    bt: SSAValue | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,8 @@ class ForwardShape:
     co: SSAValue
     do: SSAValue
     m: SSAValue
+    bias: tuple[SSAValue, SSAValue] | None = None
+    """The bias GM tensor and the element of the core's first channel (``SetBias``)."""
 
 
 @dataclass(frozen=True)
@@ -106,9 +118,15 @@ class ForwardPlan:
     """Cin1 blocks of one A1 window."""
     rows_max: int
     """Hi rows of one A1 window at most."""
+    bias_type: Attribute | None = None
+    """The bias element type (f16 or f32), None without a bias."""
+    bias_elems: int = 0
+    """Elements of the bias tile in C1 and in the bias table: ``n_l0`` channels in whole
+    64-byte blocks of the bias type (the ``load_bias`` unit)."""
 
     @staticmethod
-    def of(t: Conv3DTiling, l1_size: int) -> ForwardPlan:
+    def of(t: Conv3DTiling, hw: HwConfig, bias_type: Attribute | None = None) -> ForwardPlan:
+        l1_size = hw.l1_size
         if t.groups != 1:
             raise PassFailedException(
                 f"lower-ascend-api-to-hw: the forward conv's hardware lowering takes groups 1, "
@@ -124,6 +142,17 @@ class ForwardPlan:
                 f"exceeds one data_copy ({MAX_COPY_LEN} blocks)"
             )
         b1_bytes = t.buffered(4) * k_step * n_al * 2
+        bias_elems = 0
+        if bias_type is not None:
+            eb = 2 if bias_type == f16 else 4
+            bias_elems = align_up(n_al * eb, BT_BLOCK_BYTES) // eb
+            if bias_elems * BT_ELEMENT_BYTES > hw.bias_table_size:
+                raise PassFailedException(
+                    f"lower-ascend-api-to-hw: the bias of one L0C tile ({n_al} channels, "
+                    f"{bias_elems * BT_ELEMENT_BYTES} bytes of floats) exceeds the bias table "
+                    f"({hw.bias_table_size} bytes)"
+                )
+            b1_bytes += bias_elems * eb  # the bias tile in C1
         a1_slot = (l1_size - b1_bytes) // t.buffered(3)
         per_c1 = rows_max * t.org_wi * C0 * 2
         cin1 = ceil_div(t.org_ci, C0)
@@ -133,10 +162,14 @@ class ForwardPlan:
                 f"lower-ascend-api-to-hw: the {rows_max} input rows of one M tile "
                 f"({per_c1} bytes a Cin1 block) do not fit L1 ({l1_size} bytes)"
             )
-        return ForwardPlan(t, m_al, n_al, k_step, kc1, rows_max)
+        return ForwardPlan(t, m_al, n_al, k_step, kc1, rows_max, bias_type, bias_elems)
 
     def allocate(self, element_type: Attribute) -> ForwardBuffers:
         t = self.t
+        c1 = bt = None
+        if self.bias_type is not None:
+            c1 = alloc(TPosition.C1, self.bias_elems, self.bias_type, 1)
+            bt = alloc(TPosition.C2, self.bias_elems, f32, 1)
         return ForwardBuffers(
             a1=alloc(
                 TPosition.A1,
@@ -148,6 +181,8 @@ class ForwardPlan:
             a2=alloc(TPosition.A2, self.m_al * self.k_step, element_type, t.buffered(0)),
             b2=alloc(TPosition.B2, self.k_step * self.n_al, element_type, t.buffered(1)),
             co1=alloc(TPosition.CO1, self.m_al * self.n_al, f32, t.buffered(2)),
+            c1=c1,
+            bt=bt,
         )
 
 
@@ -195,6 +230,8 @@ class ForwardWalk:
         m_first = sub(p0, mul(ho_a, t.org_wo))
         d_in = add(s.di_start, mul(dl, t.stride_d))
         chunks = ceil_div(self.cin1, p.kc1)
+        if s.bias is not None:
+            self.load_bias(nt, n_al)
         # Only the kernel depths whose input depth lies inside x: [kd_lo, kd_hi), at least one
         # (a tile whose depths are all padding still initialises L0C, by reading zeros).
         kd_first = max_(ceildiv(sub(0, d_in), t.dilation_d), 0)
@@ -290,6 +327,7 @@ class ForwardWalk:
                         value(use_n),
                         value(use_k),
                         bool_value(first),
+                        None if b.bt is None else (b.bt, value(0)),
                     )
         dst = sum_(
             s.off_y,
@@ -306,6 +344,33 @@ class ForwardWalk:
             value(n_al),
             value(align_up_idx(use_m, C0)),
             value(self.y_s.c1 // C0),
+        )
+
+    def load_bias(self, nt: Idx, n_al: Idx) -> None:
+        """The tile's ``n_al`` bias channels GM → C1 (whole 32-byte blocks) → the bias table
+        (whole 64-byte blocks of the bias type, widened to float)."""
+        t, s, b, p = self.t, self.s, self.b, self.p
+        assert s.bias is not None and b.c1 is not None and b.bt is not None
+        eb = 2 if p.bias_type == f16 else 4
+        tensor, offset = s.bias
+        DataCopyOp(
+            tensor,
+            value(add(offset, mul(nt, t.n_l0))),
+            b.c1,
+            value(0),
+            value(0),
+            value(1),
+            value(floordiv(mul(n_al, eb), 32)),
+            value(0),
+            value(0),
+        )
+        LoadBiasOp(
+            b.c1,
+            value(0),
+            value(0),
+            b.bt,
+            value(0),
+            value(ceildiv(mul(n_al, eb), BT_BLOCK_BYTES)),
         )
 
 

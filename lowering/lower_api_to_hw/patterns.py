@@ -47,7 +47,7 @@ from ascend_xdsl.dialects import api_conv3d_bp_input as dx
 from ascend_xdsl.dialects.api_level import OPS as API_CALLS
 from ascend_xdsl.dialects.api_level import CreateOp, EndOp, GetTensorCOp, InitOp, IterateOp
 from ascend_xdsl.dialects.types import Conv3DApiType, Conv3DBpFilterType, Conv3DBpInputType
-from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.ir.locations import describe_op
 from ascend_xdsl.lowering.index_arith import Idx
 from ascend_xdsl.lowering.lower_api_to_hw.buffers import allocate_buffers
@@ -187,6 +187,13 @@ def _forward_shape(call: fwd.Conv3DIterateAllOp) -> ForwardShape:
     assert isinstance(set_x, fwd.Conv3DSetInputOp) and isinstance(set_w, fwd.Conv3DSetWeightOp)
     assert isinstance(pos, fwd.Conv3DSetInputStartPositionOp)
     assert isinstance(shape, fwd.Conv3DSetSingleOutputShapeOp)
+    obj_type = obj.type
+    assert isinstance(obj_type, Conv3DApiType)
+    bias = None
+    if obj_type.has_bias:
+        set_b = _reaching(call, obj, fwd.Conv3DSetBiasOp)
+        assert isinstance(set_b, fwd.Conv3DSetBiasOp)
+        bias = (set_b.tensor, set_b.offset)
     return ForwardShape(
         x=set_x.tensor,
         off_x=set_x.offset,
@@ -199,6 +206,7 @@ def _forward_shape(call: fwd.Conv3DIterateAllOp) -> ForwardShape:
         co=shape.co,
         do=shape.do,
         m=shape.m,
+        bias=bias,
     )
 
 
@@ -207,7 +215,7 @@ class LowerConv3DObject(RewritePattern):
     """A forward ``Conv3D`` object: buffers at ``conv3d_create``, the forward walk in place of
     each ``conv3d_iterate_all``; every call on it is then erased."""
 
-    l1_size: int
+    hw: HwConfig
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: fwd.Conv3DCreateOp, rewriter: PatternRewriter) -> None:
@@ -224,20 +232,16 @@ class LowerConv3DObject(RewritePattern):
                     f"{describe_op(c)}: only ascend.conv3d_iterate_all is lowered to the "
                     "hardware level"
                 )
-            if isinstance(c, fwd.Conv3DSetBiasOp):
-                raise PassFailedException(
-                    f"{describe_op(c)}: the forward conv's bias is not lowered to the hardware "
-                    "level yet"
-                )
             if not isinstance(c, fwd.OPS):
                 raise PassFailedException(
                     f"{describe_op(c)} takes a Conv3D object: only the API calls on one can be "
                     "lowered"
                 )
-        plan = ForwardPlan.of(inits[0].tiling.tiling, self.l1_size)
-        walks = [(c, _forward_shape(c)) for c in calls if isinstance(c, fwd.Conv3DIterateAllOp)]
         obj_type = op.result.type
         assert isinstance(obj_type, Conv3DApiType)
+        bias_type = obj_type.role("bias").element_type if obj_type.has_bias else None
+        plan = ForwardPlan.of(inits[0].tiling.tiling, self.hw, bias_type)
+        walks = [(c, _forward_shape(c)) for c in calls if isinstance(c, fwd.Conv3DIterateAllOp)]
         element_type = obj_type.role("input").element_type
         with ImplicitBuilder(rewriter):
             buffers = plan.allocate(element_type)
@@ -358,7 +362,8 @@ class LowerAscendApiToHwPass(ModulePass):
     name = "lower-ascend-api-to-hw"
 
     hw: str = DEFAULT_HW
-    """The target, whose L1 size bounds the forward walk's input windows."""
+    """The target, whose L1 size bounds the forward walk's input windows (and whose bias
+    table its bias tile)."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         # Backwards, so every op is first visited before anything in front of it has changed:
@@ -369,7 +374,7 @@ class LowerAscendApiToHwPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    LowerConv3DObject(load_hw(self.hw).l1_size),
+                    LowerConv3DObject(load_hw(self.hw)),
                     LowerConv3DBpInputObject(load_hw(self.hw).l1_size),
                     LowerObjectCreation(),
                     LowerIterateLoop(),

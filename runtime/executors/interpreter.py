@@ -263,6 +263,12 @@ class AscendFunctions(InterpreterFunctions):
         static = self._static.get(op)
         if static is None:
             static = self._static[op] = spec.static(op)
+        if len(args) < len(spec.operands):
+            # Absent optional operands (an mmad without a bias) are None, in the spec's order.
+            present = iter(args)
+            args = tuple(
+                None if getattr(op, name) is None else next(present) for name in spec.operands
+            )
         self._core().handler(spec)(op, *cast(tuple[Any, ...], static), *args)
         return ()
 

@@ -276,7 +276,10 @@ class Translator(SignatureCompiler, StructuredPrinter):
         if handler is None:
             handler = self.handlers[spec] = f"h_{spec.name}"
         static = [_literal(v) or self.const(v) for v in spec.static(op)]
-        operands = [self.ref(getattr(op, name)) for name in spec.operands]
+        # An absent optional operand (an mmad without a bias) is passed as None.
+        operands = [
+            "None" if (v := getattr(op, name)) is None else self.ref(v) for name in spec.operands
+        ]
         self.call(handler, [self.const(op), *static, *operands], op)
 
     @prints(api_level.CreateOp)

@@ -55,6 +55,7 @@ from ascend_xdsl.hw.instructions import (
     FIXPIPE,
     LOAD2D,
     LOAD3D,
+    LOAD_BIAS,
     MMAD,
     Bound,
     DataCopy,
@@ -214,6 +215,7 @@ class Core(MachineBase):
                 instructions.FILL: self.fill,
                 instructions.LOAD3D: self.load3d,
                 instructions.LOAD2D: self.load2d,
+                instructions.LOAD_BIAS: self.load_bias,
                 instructions.MMAD: self.mmad,
                 instructions.FIXPIPE: self.fixpipe,
             }
@@ -599,6 +601,28 @@ class Core(MachineBase):
             self._mirror_off()
         ins.load2d_g(view, src_off, dst.slot(dst_slot), dst_off, g)
 
+    def load_bias(
+        self,
+        op: Operation,
+        src: Buffer,
+        src_slot: int,
+        src_off: int,
+        dst: Buffer,
+        dst_slot: int,
+        length: int,
+    ) -> None:
+        values = (src, src_slot, src_off, dst, dst_slot, length)
+        bound = LOAD_BIAS.bind(*values)
+        self.bounds(LOAD_BIAS, bound, values)
+        if self.observed:
+            self._observe(op, LOAD_BIAS, bound)
+        if src.memory == "L1":
+            self._settle_l1()
+        # The bias table is no matrix memory: its floats are written as bytes, and a replay
+        # (which records only its own instructions) cannot stand for this core.
+        self.log = None
+        ins.load_bias_g(src.slot(src_slot), src_off, dst.slot(dst_slot), bound.geometry)
+
     def mmad(
         self,
         op: Operation,
@@ -612,7 +636,12 @@ class Core(MachineBase):
         n: int,
         k: int,
         init: bool,
+        bias: Buffer | None = None,
+        bias_slot: int | None = None,
     ) -> None:
+        if bias is not None:
+            self._mmad_bias(op, a, a_slot, b, b_slot, c, c_slot, m, n, k, init, bias, bias_slot)
+            return
         key = (id(a), a_slot, id(b), b_slot, id(c), c_slot, m, n, k, init)
         entry = self._bound.get(key)
         if entry is None:
@@ -631,12 +660,46 @@ class Core(MachineBase):
             self.log.append((MATMUL, reg, a_reg, a_matrix.shape, self._reg, b_matrix.shape))
         self._accumulate(c, c_addr, cv, g, product, bool(init), reg)
 
+    def _mmad_bias(
+        self,
+        op: Operation,
+        a: Buffer,
+        a_slot: int,
+        b: Buffer,
+        b_slot: int,
+        c: Buffer,
+        c_slot: int,
+        m: int,
+        n: int,
+        k: int,
+        init: bool,
+        bias: Buffer,
+        bias_slot: int | None,
+    ) -> None:
+        """An mmad with a bias operand (the bias-init mode when ``init``): as :meth:`mmad`,
+        the product plus the bias row when it initialises C. Not recorded for a replay."""
+        values = (a, a_slot, b, b_slot, c, c_slot, m, n, k, init, bias, bias_slot)
+        bound = MMAD.bind(*values)
+        self.bounds(MMAD, bound, values)
+        g: Mmad = bound.geometry
+        av, bv, cv = a.slot(a_slot), b.slot(b_slot), c.slot(c_slot)
+        ins.mmad_operands(av, bv, cv, g)
+        if self.observed:
+            self._observe(op, MMAD, bound)
+        self.log = None
+        a_addr, b_addr, c_addr = bound.chip[3:6]
+        product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
+        if init:
+            assert bias_slot is not None
+            product = product + ins.bias_row(bias.slot(bias_slot), g)[: g.n]
+        self._accumulate(c, c_addr, cv, g, product, bool(init))
+
     def _bind_mmad(self, key: tuple[Any, ...], a: Buffer, b: Buffer, c: Buffer) -> tuple[Any, ...]:
         """Bind one set of mmad operand values (``key``: them, the buffers ``a``, ``b`` and
         ``c`` by identity) and check them, remembered by ``key``: the binding, its geometry,
         the three slot views and the three addresses."""
         _, a_slot, _, b_slot, _, c_slot, m, n, k, init = key
-        values = (a, a_slot, b, b_slot, c, c_slot, m, n, k, init)
+        values = (a, a_slot, b, b_slot, c, c_slot, m, n, k, init, None, None)
         bound = MMAD.bind(*values)
         self.bounds(MMAD, bound, values)
         g: Mmad = bound.geometry

@@ -39,7 +39,15 @@ import ml_dtypes
 import numpy as np
 
 from ascend_xdsl.dialects import formats
-from ascend_xdsl.hw.instructions import DataCopy, Fill, Fixpipe, Load2d, Load3d, Mmad
+from ascend_xdsl.hw.instructions import (
+    DataCopy,
+    Fill,
+    Fixpipe,
+    Load2d,
+    Load3d,
+    LoadBias,
+    Mmad,
+)
 from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
@@ -422,8 +430,41 @@ def accumulate(c: np.ndarray, product: np.ndarray, g: Mmad, init: bool) -> None:
             target += values
 
 
-def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, init: bool) -> None:
-    """``ascend.mmad``: ``C[:m, :n] = (init ? 0 : C[:m, :n]) + A[:m, :k] @ B[:k, :n]`` in float32.
+def load_bias_g(src: np.ndarray, src_off: int, dst: np.ndarray, g: LoadBias) -> None:
+    """``ascend.load_bias``: ``dst[i] = float32(src[src_off + i])`` for ``i < g.elems`` (the
+    ``len`` 64-byte blocks of the half or float source, widened into the bias table)."""
+    op = "load_bias"
+    _check_flat(op, "source", src)
+    _check_flat(op, "destination", dst)
+    if src.dtype not in (np.dtype(np.float16), F32):
+        raise ValueError(f"{op} source element type {src.dtype} is not float16 or float32")
+    _check_f32(op, "destination", dst)
+    check_extent(op, "source", src_off, g.elems, src.size)
+    check_extent(op, "destination", 0, g.elems, dst.size)
+    dst[: g.elems] = src[src_off : src_off + g.elems]
+
+
+def bias_row(bias: np.ndarray, g: Mmad) -> np.ndarray:
+    """The ``n1 * 16`` floats of the bias table slot ``bias`` an mmad's bias-init reads."""
+    op = "mmad"
+    _check_flat(op, "bias", bias)
+    _check_f32(op, "bias", bias)
+    check_extent(op, "bias", 0, g.bias_elems, bias.size)
+    return bias[: g.bias_elems]
+
+
+def mmad(
+    a: np.ndarray,
+    b: np.ndarray,
+    c: np.ndarray,
+    m: int,
+    n: int,
+    k: int,
+    init: bool,
+    bias: np.ndarray | None = None,
+) -> None:
+    """``ascend.mmad``: ``C[:m, :n] = (init ? 0 : C[:m, :n]) + A[:m, :k] @ B[:k, :n]`` in float32;
+    with ``bias`` (the bias table slot) and ``init``, ``C[:m, :n] = bias[:n] + A @ B``.
 
     A is Zz ``(M1, K1, 16, 16)``: ``A[r, t] = a[r//16][t//16][r%16][t%16]``; B is Zn
     ``(K1, N1, 16, 16)``: ``B[t, c] = b[t//16][c//16][c%16][t%16]``; C is Nz ``(N1, M1, 16, 16)``
@@ -432,7 +473,10 @@ def mmad(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int, in
     """
     g = Mmad.decode(m, n, k, a.itemsize)
     mmad_operands(a, b, c, g)
-    accumulate(c, unpack_a(a, g) @ unpack_b(b, g), g, bool(init))
+    product = unpack_a(a, g) @ unpack_b(b, g)
+    if init and bias is not None:
+        product = product + bias_row(bias, g)[: product.shape[1]]
+    accumulate(c, product, g, bool(init))
 
 
 # ---------------------------------------------------------------------------------------------

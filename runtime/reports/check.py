@@ -205,10 +205,15 @@ of its subnormals (bf16 has float32's range, so the float32 ``tiny`` covers it).
 
 
 def check_forward(
-    problem: ConvBpFilterShape, x: np.ndarray, w: np.ndarray, got: np.ndarray
+    problem: ConvBpFilterShape,
+    x: np.ndarray,
+    w: np.ndarray,
+    got: np.ndarray,
+    bias: np.ndarray | None = None,
 ) -> CheckResult:
     """Compare a forward conv's ``got`` (y, in the inputs' type) with the exact y of
-    ``problem`` on ``x`` and the weight ``w`` (see the module docstring for the tolerance)."""
+    ``problem`` on ``x``, the weight ``w`` and the ``bias`` if any (see the module docstring
+    for the tolerance; the bias is one more float32 term of each sum)."""
     start = time.perf_counter()
     if got.shape != problem.grad_output_shape:
         raise ValueError(
@@ -216,13 +221,24 @@ def check_forward(
         )
     args = (problem.strides, problem.pads, problem.dilations, problem.groups)
     x64, w64 = x.astype(np.float64), w.astype(np.float64)
-    exact = conv3d_reference(x64, w64, None, *args, accumulate=np.float64)
+    b64 = None if bias is None else bias.astype(np.float64)
+    exact = conv3d_reference(x64, w64, b64, *args, accumulate=np.float64)
     n = problem.cin // problem.groups * problem.kd * problem.kh * problem.kw
-    if is_exact_forward(n, x64, w64):
+    bias_exact = b64 is None or (
+        np.array_equal(b64, np.round(b64)) and float(np.abs(b64).max(initial=0.0)) < 2.0**23
+    )
+    if is_exact_forward(n, x64, w64) and bias_exact:
         sums = np.zeros(exact.shape)
     else:
-        magnitude = conv3d_reference(np.abs(x64), np.abs(w64), None, *args, accumulate=np.float64)
-        sums = CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(n) * magnitude
+        terms = n + (b64 is not None)
+        magnitude = conv3d_reference(
+            np.abs(x64),
+            np.abs(w64),
+            None if b64 is None else np.abs(b64),
+            *args,
+            accumulate=np.float64,
+        )
+        sums = CONFIDENCE * UNIT_ROUNDOFF_F32 * np.sqrt(terms) * magnitude
     return _rounded_check(problem.dtype, exact, sums, got, start)
 
 

@@ -72,7 +72,7 @@ func.func @hw(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, %dw: !ascend.gm_
 // GENERIC-NEXT:  "ascend.load3d"(%b1, %c1, %c0, %b2, %c0, %c16, %c16, %c16, %c0, %c16, %c0, %c16, %c1, %c1, %c1, %c1) <{kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>}> : (!ascend.local_tensor<B1, 256xf16>, index, index, !ascend.local_tensor<B2, 256xf16>, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.load2d"(%b1, %c1, %c0, %b2, %c0, %c0, %c1, %c1) <{transpose}> : (!ascend.local_tensor<B1, 256xf16>, index, index, !ascend.local_tensor<B2, 256xf16>, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.load2d"(%a1, %slot, %c0, %a2, %c0, %c0, %c1, %c0) : (!ascend.local_tensor<A1, 256xf16>, index, index, !ascend.local_tensor<A2, 256xf16>, index, index, index, index) -> ()
-// GENERIC-NEXT:  "ascend.mmad"(%a2, %c0, %b2, %c0, %co1, %slot, %c16, %c16, %c16, %init) : (!ascend.local_tensor<A2, 256xf16>, index, !ascend.local_tensor<B2, 256xf16>, index, !ascend.local_tensor<CO1, 256xf32>, index, index, index, index, i1) -> ()
+// GENERIC-NEXT:  "ascend.mmad"(%a2, %c0, %b2, %c0, %co1, %slot, %c16, %c16, %c16, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0>}> : (!ascend.local_tensor<A2, 256xf16>, index, !ascend.local_tensor<B2, 256xf16>, index, !ascend.local_tensor<CO1, 256xf32>, index, index, index, index, i1) -> ()
 // GENERIC-NEXT:  "ascend.fixpipe"(%co1, %slot, %dw, %c0, %c16, %c16, %c16, %c16) <{atomic}> : (!ascend.local_tensor<CO1, 256xf32>, index, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x1x1x1xf32>, index, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.fixpipe"(%co1, %c1, %dw, %c0, %c1, %c16, %c16, %c0) : (!ascend.local_tensor<CO1, 256xf32>, index, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x1x1x1xf32>, index, index, index, index, index) -> ()
 // GENERIC-NEXT:  "ascend.set_flag"(%c0) <{src = #ascend<pipe MTE2>, dst = #ascend<pipe MTE1>}> : (index) -> ()
@@ -89,3 +89,30 @@ func.func @hw(%dy: !ascend.gm_tensor<NDC1HWC0, 1x16x1x4x4xf16>, %dw: !ascend.gm_
 // CHECK:       %e = "test.op"() : () -> index
 // CHECK-NEXT:  ascend.set_flag FIX -> MTE2 event %e
 // GENERIC:     "ascend.set_flag"(%e) <{src = #ascend<pipe FIX>, dst = #ascend<pipe MTE2>}> : (index) -> ()
+
+// -----
+
+// The bias path: a bias into C1, load_bias C1 -> C2 (the bias table), the bias-init mmad.
+func.func @bias(%b: !ascend.gm_tensor<ND, 32xf16>, %init: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %l1 = ascend.alloc_buffer slots 1 : !ascend.local_tensor<C1, 32xf16>
+  %bt = ascend.alloc_buffer slots 1 offset 0 : !ascend.local_tensor<C2, 32xf32>
+  %a2 = ascend.alloc_buffer slots 1 : !ascend.local_tensor<A2, 256xf16>
+  %b2 = ascend.alloc_buffer slots 1 : !ascend.local_tensor<B2, 256xf16>
+  %co1 = ascend.alloc_buffer slots 1 : !ascend.local_tensor<CO1, 256xf32>
+  ascend.data_copy %b[%c0] -> %l1[%c0, %c0] count %c1 len %c2 src_stride %c0 dst_stride %c0 : !ascend.gm_tensor<ND, 32xf16> -> !ascend.local_tensor<C1, 32xf16>
+  ascend.load_bias %l1[%c0, %c0] -> %bt[%c0] len %c1 : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<C2, 32xf32>
+  ascend.mmad %a2[%c0], %b2[%c0] -> %co1[%c0] m %c16 n %c16 k %c16 init %init bias %bt[%c0] : !ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16> -> !ascend.local_tensor<CO1, 256xf32> bias !ascend.local_tensor<C2, 32xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @bias(
+// CHECK:         ascend.data_copy %b[%c0] -> %l1[%c0, %c0] count %c1 len %c2 src_stride %c0 dst_stride %c0 : !ascend.gm_tensor<ND, 32xf16> -> !ascend.local_tensor<C1, 32xf16>
+// CHECK-NEXT:    ascend.load_bias %l1[%c0, %c0] -> %bt[%c0] len %c1 : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<C2, 32xf32>
+// CHECK-NEXT:    ascend.mmad %a2[%c0], %b2[%c0] -> %co1[%c0] m %c16 n %c16 k %c16 init %init bias %bt[%c0] : !ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16> -> !ascend.local_tensor<CO1, 256xf32> bias !ascend.local_tensor<C2, 32xf32>
+
+// GENERIC:       "ascend.load_bias"(%l1, %c0, %c0, %bt, %c0, %c1) : (!ascend.local_tensor<C1, 32xf16>, index, index, !ascend.local_tensor<C2, 32xf32>, index, index) -> ()
+// GENERIC-NEXT:  "ascend.mmad"(%a2, %c0, %b2, %c0, %co1, %c0, %c16, %c16, %c16, %init, %bt, %c0) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1>}>

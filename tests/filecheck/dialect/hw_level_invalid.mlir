@@ -86,17 +86,17 @@ ascend.data_copy %src[%c0] -> %dst[%c0, %c0] count %c1 len %c16 src_stride %c0 d
 %c1 = arith.constant 1 : index
 %c16 = arith.constant 16 : index
 ascend.data_copy %src[%c0] -> %dst[%c0, %c0] count %c1 len %c16 src_stride %c0 dst_stride %c0 : !ascend.gm_tensor<ND, 4096xf16> -> !ascend.gm_tensor<ND, 4096xf16>
-// CHECK: Operation does not verify: dst must be a !ascend.local_tensor in A1 or B1, got !ascend.gm_tensor<ND, 4096xf16>
+// CHECK: Operation does not verify: dst must be a !ascend.local_tensor in A1 or B1 or C1, got !ascend.gm_tensor<ND, 4096xf16>
 
 // -----
 
-// data_copy: dst in A1 or B1
+// data_copy: dst in A1, B1 or C1
 %src, %dst = "test.op"() : () -> (!ascend.gm_tensor<ND, 4096xf16>, !ascend.local_tensor<A2, 256xf16>)
 %c0 = arith.constant 0 : index
 %c1 = arith.constant 1 : index
 %c16 = arith.constant 16 : index
 ascend.data_copy %src[%c0] -> %dst[%c0, %c0] count %c1 len %c16 src_stride %c0 dst_stride %c0 : !ascend.gm_tensor<ND, 4096xf16> -> !ascend.local_tensor<A2, 256xf16>
-// CHECK: Operation does not verify: dst must be in A1 or B1, got A2
+// CHECK: Operation does not verify: dst must be in A1 or B1 or C1, got A2
 
 // -----
 
@@ -962,3 +962,112 @@ ascend.wait_flag MTE2 -> MTE1 event %e
 %e = arith.constant -1 : index
 ascend.wait_flag M -> FIX event %e
 // CHECK: Operation does not verify: event id must be in [0, 6), got -1
+
+// -----
+
+// mmad: the bias is in C2 (the bias table)
+%a, %b, %c, %bt = "test.op"() : () -> (!ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16>, !ascend.local_tensor<CO1, 256xf32>, !ascend.local_tensor<C1, 16xf32>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%c16 = arith.constant 16 : index
+%t = arith.constant true
+ascend.mmad %a[%c0], %b[%c0] -> %c[%c0] m %c16 n %c16 k %c16 init %t bias %bt[%c0] : !ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16> -> !ascend.local_tensor<CO1, 256xf32> bias !ascend.local_tensor<C1, 16xf32>
+// CHECK: Operation does not verify: bias must be in C2, got C1
+
+// -----
+
+// mmad: the bias table holds f32
+%a, %b, %c, %bt = "test.op"() : () -> (!ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16>, !ascend.local_tensor<CO1, 256xf32>, !ascend.local_tensor<C2, 16xf16>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%c16 = arith.constant 16 : index
+%t = arith.constant true
+ascend.mmad %a[%c0], %b[%c0] -> %c[%c0] m %c16 n %c16 k %c16 init %t bias %bt[%c0] : !ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16> -> !ascend.local_tensor<CO1, 256xf32> bias !ascend.local_tensor<C2, 16xf16>
+// CHECK: Operation does not verify: the bias table holds f32, got f16
+
+// -----
+
+// mmad: the bias slot in range
+%a, %b, %c = "test.op"() : () -> (!ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16>, !ascend.local_tensor<CO1, 256xf32>)
+%bt = ascend.alloc_buffer slots 1 : !ascend.local_tensor<C2, 16xf32>
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%c16 = arith.constant 16 : index
+%t = arith.constant true
+ascend.mmad %a[%c0], %b[%c0] -> %c[%c0] m %c16 n %c16 k %c16 init %t bias %bt[%c1] : !ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16> -> !ascend.local_tensor<CO1, 256xf32> bias !ascend.local_tensor<C2, 16xf32>
+// CHECK: Operation does not verify: bias slot must be in [0, 1), got 1
+
+// -----
+
+// mmad: a bias needs its slot (generic form: the segment sizes say one without the other)
+%a, %b, %c, %bt = "test.op"() : () -> (!ascend.local_tensor<A2, 256xf16>, !ascend.local_tensor<B2, 256xf16>, !ascend.local_tensor<CO1, 256xf32>, !ascend.local_tensor<C2, 16xf32>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+%c16 = arith.constant 16 : index
+%t = arith.constant true
+"ascend.mmad"(%a, %c0, %b, %c0, %c, %c0, %c16, %c16, %c16, %t, %bt) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0>}> : (!ascend.local_tensor<A2, 256xf16>, index, !ascend.local_tensor<B2, 256xf16>, index, !ascend.local_tensor<CO1, 256xf32>, index, index, index, index, i1, !ascend.local_tensor<C2, 16xf32>) -> ()
+// CHECK: Operation does not verify: a bias needs its slot and a slot its bias
+
+// -----
+
+// load_bias: the source is in C1
+%s, %d = "test.op"() : () -> (!ascend.local_tensor<A1, 32xf16>, !ascend.local_tensor<C2, 32xf32>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.load_bias %s[%c0, %c0] -> %d[%c0] len %c1 : !ascend.local_tensor<A1, 32xf16> -> !ascend.local_tensor<C2, 32xf32>
+// CHECK: Operation does not verify: src must be in C1, got A1
+
+// -----
+
+// load_bias: the destination is the bias table (C2)
+%s, %d = "test.op"() : () -> (!ascend.local_tensor<C1, 32xf16>, !ascend.local_tensor<CO1, 32xf32>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.load_bias %s[%c0, %c0] -> %d[%c0] len %c1 : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<CO1, 32xf32>
+// CHECK: Operation does not verify: dst must be in C2, got CO1
+
+// -----
+
+// load_bias: no bf16 source on Atlas A2
+%s, %d = "test.op"() : () -> (!ascend.local_tensor<C1, 32xbf16>, !ascend.local_tensor<C2, 32xf32>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.load_bias %s[%c0, %c0] -> %d[%c0] len %c1 : !ascend.local_tensor<C1, 32xbf16> -> !ascend.local_tensor<C2, 32xf32>
+// CHECK: Operation does not verify: a load_bias source must hold f16 or f32 (Atlas A2 has no bf16 path into the bias table), got bf16
+
+// -----
+
+// load_bias: the bias table holds f32
+%s, %d = "test.op"() : () -> (!ascend.local_tensor<C1, 32xf16>, !ascend.local_tensor<C2, 32xf16>)
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.load_bias %s[%c0, %c0] -> %d[%c0] len %c1 : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<C2, 32xf16>
+// CHECK: Operation does not verify: the bias table holds f32, got f16
+
+// -----
+
+// load_bias: the slots in range
+%s = ascend.alloc_buffer slots 1 : !ascend.local_tensor<C1, 32xf16>
+%d = ascend.alloc_buffer slots 1 : !ascend.local_tensor<C2, 32xf32>
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.load_bias %s[%c1, %c0] -> %d[%c0] len %c1 : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<C2, 32xf32>
+// CHECK: Operation does not verify: src slot must be in [0, 1), got 1
+
+// -----
+
+%s = ascend.alloc_buffer slots 1 : !ascend.local_tensor<C1, 32xf16>
+%d = ascend.alloc_buffer slots 1 : !ascend.local_tensor<C2, 32xf32>
+%c0 = arith.constant 0 : index
+%c1 = arith.constant 1 : index
+ascend.load_bias %s[%c0, %c0] -> %d[%c1] len %c1 : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<C2, 32xf32>
+// CHECK: Operation does not verify: dst slot must be in [0, 1), got 1
+
+// -----
+
+// load_bias: len within the ISA limit
+%s, %d = "test.op"() : () -> (!ascend.local_tensor<C1, 32xf16>, !ascend.local_tensor<C2, 32xf32>)
+%c0 = arith.constant 0 : index
+%z = arith.constant 0 : index
+ascend.load_bias %s[%c0, %c0] -> %d[%c0] len %z : !ascend.local_tensor<C1, 32xf16> -> !ascend.local_tensor<C2, 32xf32>
+// CHECK: Operation does not verify: len must be in [1, 65535], got 0
