@@ -223,7 +223,7 @@ def fit_errors(t: Conv3DTiling, hw: HwConfig, cores: int) -> list[str]:
     if (idle := idle_error(t)) is not None:
         return [idle]
     try:
-        ForwardPlan.of(t, hw.l1_size)
+        ForwardPlan.of(t, hw)
     except PassFailedException as e:
         return [str(e)]
     return []
