@@ -133,3 +133,62 @@ def test_scorer_answers_every_request_as_a_direct_score(monkeypatch, seed):
             scorer.plan(plan)  # type: ignore[arg-type]
             assert scorer.outcome(t, limit) == speculate.outcome_of(synthetic, t, limit)  # type: ignore[arg-type]
         assert scorer.used > 0
+
+
+# -- the worker count from the tools and the API ---------------------------------------------
+@pytest.fixture
+def seen_workers(monkeypatch, tmp_path):
+    """The ``workers`` each search is started with (the real search, run with them)."""
+    from ascend_xdsl.tuning import cached_search
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # a cache that holds nothing yet
+    seen: list[int | None] = []
+    real = cached_search.search
+
+    def spy(*args, workers=None, **kwargs):
+        seen.append(workers)
+        return real(*args, workers=workers, **kwargs)
+
+    monkeypatch.setattr(cached_search, "search", spy)
+    return seen
+
+
+TINY = ["--input", "1,16,2,6,6", "--weight", "16,16,1,3,3", "--padding", "1"]
+
+
+def test_ascend_conv_tune_workers_reach_the_search(seen_workers, capsys):
+    from ascend_xdsl.tools import conv
+
+    flags = ["bp-filter", *TINY, "--tiling", "tuned", "--no-cache", "--emit", "tiling"]
+    assert conv.main([*flags, "--tune-workers", "2"]) == 0
+    with_two = capsys.readouterr().out
+    assert conv.main(flags) == 0  # the default: the search's own (one per CPU)
+    assert conv.main([*flags, "--tune-workers", "1"]) == 0
+    assert seen_workers == [2, None, 1]
+    assert capsys.readouterr().out == with_two * 2  # the same tiling for every count
+
+
+def test_ascend_tune_search_workers_reach_the_search(seen_workers, tmp_path, capsys):
+    from ascend_xdsl.tools import tune as tune_cli
+
+    layers = tmp_path / "layers.json"
+    layers.write_text('[{"input": [1, 16, 2, 6, 6], "weight": [16, 16, 1, 3, 3]}]')
+    args = [str(layers), "--no-cache", "--budget", "4", "--format", "json"]
+    assert tune_cli.main([*args, "--search-workers", "3"]) == 0
+    assert seen_workers == [3]
+
+
+def test_api_tune_workers_reach_the_search(seen_workers):
+    import numpy as np
+
+    from ascend_xdsl.passes import tiling_options
+    from ascend_xdsl.runtime.api import conv3d_weight
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 16, 2, 7, 7)).astype(np.float16)
+    dy = rng.standard_normal((1, 16, 2, 7, 7)).astype(np.float16)
+    conv3d_weight(x, (16, 16, 1, 3, 3), dy, padding=(0, 1, 1), tiling="tuned", tune_workers=1)
+    assert seen_workers == [1]
+    assert tiling_options.search_workers() is None  # the setting ends with the call
+    with pytest.raises(ValueError, match="tune workers must be at least 1"):
+        conv3d_weight(x, (16, 16, 1, 3, 3), dy, padding=(0, 1, 1), tiling="tuned", tune_workers=0)

@@ -264,10 +264,20 @@ def tune_layer(
     budget: int,
     use_cache: bool,
     on_candidate: Callable[[int], None] | None = None,
+    workers: int | None = None,
 ) -> dict[str, Any]:
     """Tune one layer; the row ``ascend-tune`` prints, as plain JSON data (pool and Ray alike).
-    ``on_candidate(n)``: after the n-th candidate of its search (not called on a cache hit)."""
-    r = tune(problem, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate)
+    ``on_candidate(n)``: after the n-th candidate of its search (not called on a cache hit);
+    ``workers``: the search's processes (``search.search``)."""
+    r = tune(
+        problem,
+        hw,
+        cores,
+        budget=budget,
+        use_cache=use_cache,
+        on_candidate=on_candidate,
+        workers=workers,
+    )
     heuristic = operator_seconds(problem, hw, r.heuristic)
     tuned = heuristic if r.tuned == r.heuristic else operator_seconds(problem, hw, r.tuned)
     return {
@@ -294,7 +304,8 @@ def tune_layer(
 
 
 def _tune_args(args: tuple[Any, ...]) -> dict[str, Any]:
-    return tune_layer(*args)
+    # One process per layer: the pool and Ray already keep the CPUs busy.
+    return tune_layer(*args, workers=1)
 
 
 def _described(layer: Layer, row: dict[str, Any]) -> dict[str, Any]:
@@ -332,6 +343,7 @@ def tune_layers(
     ray_timeout: float = RAY_TIMEOUT,
     on_done: Callable[[int], None] | None = None,
     on_candidate: Callable[[int, int], None] | None = None,
+    search_workers: int | None = None,
 ) -> list[dict[str, Any]]:
     """One :func:`tune_layer` row per layer, in the order of ``layers``, with the layer's op
     and descriptive columns (:data:`PASSED_THROUGH`) after its name.
@@ -344,6 +356,8 @@ def tune_layers(
     :func:`transfer_waves`.
     ``on_done(n)`` is called as the n-th layer finishes (a progress bar), and in this process
     (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
+    ``search_workers``: there, the processes each search scores in (None: one per CPU); the
+    pool's and Ray's searches score in their own process only.
     """
     jobs = [(layer.name, layer.problem, hw, cores, budget, use_cache) for layer in layers]
     waves = transfer_waves(layers, hw, cores) if use_cache else [list(range(len(jobs)))]
@@ -353,7 +367,7 @@ def tune_layers(
         rows = []
         for i, job in enumerate(jobs):  # file order: every wave before the next
             scored = None if on_candidate is None else partial(on_candidate, i)
-            rows.append(tune_layer(*job, on_candidate=scored))
+            rows.append(tune_layer(*job, on_candidate=scored, workers=search_workers))
             if on_done:
                 on_done(len(rows))
     else:
