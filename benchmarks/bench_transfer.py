@@ -4,7 +4,8 @@ Layers that differ only in the batch or the input's spatial size form a family (
 cache's ``family_key``). For every layer of a family with another member, this runs the
 search twice at the same budget: as is, and with one more starting point, the tuned tiling of
 the family's nearest other member (the plain search's answer for it) rescaled to the layer, as
-``tuned`` does when that member is cached. It reports both searches' candidates, wall time
+``tuned`` does when that member is cached (``trust_starts``: when the start beats the
+heuristic, one descent from it and no split starts). It reports both searches' candidates, wall time
 and tuned cycles, and whether the start left the result the same, better or worse.
 
 The suite (``--layers``, default benchmarks/layers.json, batch 1) has two families, C3D's
@@ -47,7 +48,9 @@ HEADING = "## Transfer between layers"
 def _search(job: tuple[Layer, int, DwTiling | None]) -> dict[str, Any]:
     layer, budget, start = job
     begin = time.perf_counter()
-    r = search(layer.problem, HW, budget=budget, extra_starts=[start] if start else [])
+    r = search(
+        layer.problem, HW, budget=budget, extra_starts=[start] if start else [], trust_starts=True
+    )
     return {
         "cycles": r.tuned_score.cycles,
         "heuristic": r.heuristic_score.cycles,

@@ -182,7 +182,8 @@ def tune(
             on_candidate(n)
 
     # With the cache on, the search also starts from the nearest cached layer of the family
-    # (tuning/transfer.py); --no-cache searches as if the cache were empty.
+    # (tuning/transfer.py), and from it alone when it beats the heuristic (trust_starts);
+    # --no-cache searches as if the cache were empty.
     starts: list[DwTiling] = []
     if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
         starts.append(start)
@@ -195,6 +196,7 @@ def tune(
             on_candidate=scored,
             extra_starts=starts,
             workers=workers if workers is not None else search_workers(),
+            trust_starts=True,
         )
     finally:
         bar.close()

@@ -493,6 +493,11 @@ class _Search:
             self.on_candidate(len(self.scores))
         return s
 
+    def known(self, t: DwTiling) -> Score | None:
+        """The full score of ``t`` if it has one (scored, not cut off), else None."""
+        score = self.scores.get(t, (None, 0.0))[0]
+        return None if score is None or score is SLOWER else score
+
     def times(self, t: DwTiling, limit: float) -> bool:
         """Whether :meth:`score` would time ``t`` against ``limit`` (not answer it from the
         memo, nor drop it as not fitting)."""
@@ -740,6 +745,7 @@ def search(
     on_candidate: Callable[[int], None] | None = None,
     extra_starts: Sequence[DwTiling] = (),
     workers: int | None = None,
+    trust_starts: bool = False,
 ) -> TuneResult:
     """Search the tiling of ``problem`` on ``hw`` over ``cores`` cores (None: all of them).
 
@@ -749,7 +755,9 @@ def search(
 
     ``on_candidate(n)`` is called after the n-th candidate is scored (a progress bar).
     ``extra_starts``: tilings of ``problem`` scored as starting points before the splits' (a
-    transferred tiling, ``tuning/transfer.py``); one that does not fit is skipped. Raises
+    transferred tiling, ``tuning/transfer.py``); one that does not fit is skipped. With
+    ``trust_starts``, when the best of them beats the heuristic's tilings the search descends
+    from it alone (:func:`_run`). Raises
     :class:`TilingError` when not even the heuristic finds a tiling, ``ValueError`` when the
     heuristic's own tiling cannot be compiled and timed.
     """
@@ -767,13 +775,26 @@ def search(
 
     with Scorer(score, workers) as scorer:
         s = _Search(problem, config, cores, max(budget, 1), on_candidate, scorer=scorer)
-        result = _run(s, problem, extra_starts)
+        result = _run(s, problem, extra_starts, trust_starts)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _run(s: _Search, problem: ConvBpFilterShape, extra_starts: Sequence[DwTiling]) -> TuneResult:
-    """The search itself (:func:`search`), on ``s``."""
+def _run(
+    s: _Search,
+    problem: ConvBpFilterShape,
+    extra_starts: Sequence[DwTiling],
+    trust_starts: bool = False,
+) -> TuneResult:
+    """The search itself (:func:`search`), on ``s``.
+
+    ``trust_starts``: the extra starts are tuned tilings of layers like this one, rescaled
+    (``tuning/transfer.py``). They and the heuristic's tilings are scored first; when the best
+    extra start beats every heuristic tiling, the split starts are not scored and only one
+    descent runs, from it (then the late descent): the start is already the neighbourhood the
+    other layer's search converged to, and the split starts and the other Dk modes' descents
+    are what a transfer saves. The result can differ from the search without the start
+    (docs/benchmarks.md, "Transfer between layers", measures how often)."""
     config, cores = s.hw, s.cores
     heuristics = heuristic_candidates(problem, config, cores)
     baseline = s.score(heuristics[0])
@@ -785,11 +806,9 @@ def _run(s: _Search, problem: ConvBpFilterShape, extra_starts: Sequence[DwTiling
         dk_mode(heuristics[0]): (heuristics[0], baseline)
     }
     s.cap = math.ceil(s.budget * START_SHARE)
-    starts = [
-        *extra_starts,
-        *heuristics[1:],
-        *split_starts(problem, config, cores, len(heuristics) > 1),
-    ]
+    starts = [*extra_starts, *heuristics[1:]]
+    if not trust_starts:
+        starts += split_starts(problem, config, cores, len(heuristics) > 1)
 
     def limit(t: DwTiling) -> float:
         incumbent = mode_best.get(dk_mode(t))
@@ -803,6 +822,20 @@ def _run(s: _Search, problem: ConvBpFilterShape, extra_starts: Sequence[DwTiling
         score = s.score(t, incumbent[1] if incumbent else None)
         if score is not None and (incumbent is None or _better(score, incumbent[1])):
             mode_best[mode] = (t, score)
+    if trust_starts:
+        transferred = [(t, sc) for t in extra_starts if (sc := s.known(t)) is not None]
+        top = min(transferred, key=lambda ts: ts[1].cycles, default=None)
+        beaten = [sc for t in heuristics if (sc := s.known(t)) is not None]
+        if top is not None and all(_better(top[1], sc) for sc in beaten):
+            mode_best = {"transferred": top}
+        else:  # no start worth trusting: the usual starts, as without the transfer
+            for t in split_starts(problem, config, cores, len(heuristics) > 1):
+                if s.spent:
+                    break
+                incumbent = mode_best.get(mode := dk_mode(t))
+                score = s.score(t, incumbent[1] if incumbent else None)
+                if score is not None and (incumbent is None or _better(score, incumbent[1])):
+                    mode_best[mode] = (t, score)
     # The best start first (stable: the heuristic's mode first on a tie), then each mode's best
     # start within START_SLACK of it; the first descent may spend all that is left, the others
     # an even share of what it leaves, and what one leaves goes to the next.

@@ -124,6 +124,8 @@ class Scorer:
     _queue: list[tuple[DwTiling, float]] = field(default_factory=list)
 
     def __enter__(self) -> Scorer:
+        if multiprocessing.current_process().daemon:  # a daemon may not start processes
+            self.workers = 1
         if self.workers > 1:
             context = multiprocessing.get_context("fork")
             for _ in range(self.workers - 1):
