@@ -829,9 +829,11 @@ def _run(
         if top is not None and all(_better(top[1], sc) for sc in beaten):
             mode_best = {"transferred": top}
         else:  # no start worth trusting: the usual starts, as without the transfer
-            for t in split_starts(problem, config, cores, len(heuristics) > 1):
+            splits = split_starts(problem, config, cores, len(heuristics) > 1)
+            for n, t in enumerate(splits):
                 if s.spent:
                     break
+                s.plan((u, limit(u)) for u in splits[n + 1 :])
                 incumbent = mode_best.get(mode := dk_mode(t))
                 score = s.score(t, incumbent[1] if incumbent else None)
                 if score is not None and (incumbent is None or _better(score, incumbent[1])):

@@ -26,7 +26,6 @@ stopped when it ends. ``workers`` 1 is the sequential search, in this process on
 
 from __future__ import annotations
 
-import contextlib
 import math
 import multiprocessing
 import os
@@ -140,14 +139,11 @@ class Scorer:
         self.close()
 
     def close(self) -> None:
+        """Stop the workers now: what they are still scoring no one will ask for."""
         for w in self._pool:
-            with contextlib.suppress(OSError):
-                w.conn.send(None)
+            w.process.terminate()
         for w in self._pool:
-            w.process.join(timeout=5)
-            if w.process.is_alive():  # still scoring a candidate no one will ask for
-                w.process.terminate()
-                w.process.join()
+            w.process.join()
             w.conn.close()
         self._pool.clear()
 
