@@ -182,8 +182,9 @@ def tune(
             on_candidate(n)
 
     # With the cache on, the search also starts from the nearest cached layer of the family
-    # (tuning/transfer.py), and from it alone when it beats the heuristic (trust_starts);
-    # --no-cache searches as if the cache were empty.
+    # (tuning/transfer.py); --no-cache searches as if the cache were empty. Not trusted
+    # (search's trust_starts): that saves a fifth of the candidates but changed the answer of
+    # 2 of 8 layers (docs/benchmarks.md, "Transfer between layers").
     starts: list[DwTiling] = []
     if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
         starts.append(start)
@@ -196,7 +197,6 @@ def tune(
             on_candidate=scored,
             extra_starts=starts,
             workers=workers if workers is not None else search_workers(),
-            trust_starts=True,
         )
     finally:
         bar.close()
