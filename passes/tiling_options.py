@@ -17,6 +17,8 @@ the same route, with nothing to import first (docs/passes.md, "tuned").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import import_module
 from typing import TYPE_CHECKING, Protocol
 
@@ -82,3 +84,32 @@ def search_for(strategy: str, searches: dict[str, tuple[str, str]] | None = None
             f"strategy={strategy} needs its search {module}.{function}, which cannot be "
             f"loaded ({e})"
         ) from None
+
+
+_search_workers: int | None = None
+
+
+def search_workers() -> int | None:
+    """How many processes a search scores its candidates in (:func:`using_search_workers`);
+    None: the search's default, 1. The count changes how fast a search is, never
+    what it finds (``tuning/speculate.py``), so it is set for the process rather than carried
+    in the compile options and the pass (and so it is no part of the tuning cache's key)."""
+    return _search_workers
+
+
+@contextmanager
+def using_search_workers(workers: int | None) -> Iterator[None]:
+    """Searches started inside use ``workers`` processes (None: leave the setting as it is);
+    ``ascend-conv --tune-workers``, ``ascend-tune --search-workers`` and the Python API's
+    ``tune_workers`` set it."""
+    global _search_workers
+    if workers is None:
+        yield
+        return
+    if workers < 1:
+        raise ValueError(f"tune workers must be at least 1, got {workers}")
+    before, _search_workers = _search_workers, workers
+    try:
+        yield
+    finally:
+        _search_workers = before

@@ -27,6 +27,7 @@ from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.ir.program import op_count
 from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions, Override, load_target, override_text
+from ascend_xdsl.passes.tiling_options import using_search_workers
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.reports.check import CheckResult, NonFiniteInputWarning, non_finite_note
 from ascend_xdsl.runtime.runner import (
@@ -211,6 +212,7 @@ def run_conv3d_weight(
     cost: bool = True,
     max_iterations: int | None = None,
     cast: str | None = None,
+    tune_workers: int | None = None,
 ) -> Conv3dWeightResult:
     """Compile and run the dW kernel, executing the program of ``level`` (default: hw) with
     ``executor`` (``"compiled"`` or ``"interp"``, see :func:`interpret`); with ``cost`` (the
@@ -220,21 +222,22 @@ def run_conv3d_weight(
     ``"fixed:FILE"``; ``override`` is ``"FIELD=N ..."``, a sequence of ``"FIELD=N"`` or a
     mapping of fields to integers; the inputs, ``cast``, the errors, warnings and
     ``max_iterations`` are those of :func:`conv3d_weight` (``grad_weight`` is a torch tensor
-    when the inputs are)."""
+    when the inputs are); so is ``tune_workers``."""
     inputs = as_inputs(input, grad_output, cast)
     problem = problem_of(inputs.x, weight_size, inputs.dy, stride, padding, dilation, groups)
     note = non_finite_note(inputs.x, inputs.dy)
     options = CompileOptions.create(hw=hw, cores=cores, tiling=tiling, override=override, dk=dk)
     if note is not None:
         warnings.warn(note, NonFiniteInputWarning, stacklevel=2)
-    result = run(
-        CompileJob(problem, options, level, (inputs.x, inputs.dy)),
-        RunOptions(
-            cost="full" if cost and level == "hw" else "none",
-            executor=executor,
-            max_iterations=max_iterations,
-        ),
-    )
+    with using_search_workers(tune_workers):
+        result = run(
+            CompileJob(problem, options, level, (inputs.x, inputs.dy)),
+            RunOptions(
+                cost="full" if cost and level == "hw" else "none",
+                executor=executor,
+                max_iterations=max_iterations,
+            ),
+        )
     return Conv3dWeightResult(
         inputs.result(result.grad_weight), problem, LevelCopies(result.modules), result.cost
     )
@@ -305,6 +308,7 @@ def conv3d_weight(
     executor: str = "compiled",
     max_iterations: int | None = None,
     cast: str | None = None,
+    tune_workers: int | None = None,
 ) -> Any:
     """dW like ``torch.nn.grad.conv3d_weight(input, weight_size, grad_output, ...)``.
 
@@ -322,6 +326,8 @@ def conv3d_weight(
     ``HostMemoryError`` for a layer beyond the machine's memory), with the messages the CLI
     prints. Inputs with an Inf or NaN warn (``NonFiniteInputWarning``, docs/runtime.md). The
     run may take ``max_iterations`` loop iterations (``runtime/machine/budget.py``, default 10**8).
+    ``tiling="tuned"`` searches (when the cache has no answer) in ``tune_workers`` processes
+    (default 1: this one only); the tiling found is the same for every count.
     """
     return run_conv3d_weight(
         input,
@@ -337,4 +343,5 @@ def conv3d_weight(
         cost=False,
         max_iterations=max_iterations,
         cast=cast,
+        tune_workers=tune_workers,
     ).grad_weight

@@ -14,6 +14,7 @@ from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.tuning import cache, cached_search, transfer
+from ascend_xdsl.tuning import search as search_module
 from ascend_xdsl.tuning.search import Score, TuneResult, fits, search
 from ascend_xdsl.tuning.sweep import Layer, transfer_waves, tune_layers
 
@@ -158,3 +159,33 @@ def test_sweep_waves_and_pool_rows_with_transfer(tmp_path, monkeypatch):
         return [{k: v for k, v in r.items() if k != "tuning_seconds"} for r in out]
 
     assert rows("one", 1) == rows("pool", 2)
+
+
+def test_a_trusted_transfer_saves_candidates(monkeypatch):
+    """With ``trust_starts`` (what ``tune`` does with the cache on) a start that beats the
+    heuristic replaces the split starts and the other descents (the candidates saved at the
+    default budget: docs/benchmarks.md, "Transfer between layers"); never slower than the
+    heuristic. A start that does not beat it (the heuristic's own tiling) changes nothing
+    against the untrusted search."""
+    budget = 12
+    tuned = search(layer(1, 2, 4), HW, CORES, budget=budget).tuned
+    target = layer(2, 2, 4)
+    start = transfer.rescaled(tuned, target, CONFIG, CORES)
+    assert start is not None
+    splits = []
+    real_split_starts = search_module.split_starts
+    monkeypatch.setattr(
+        search_module, "split_starts", lambda *a: splits.append(a) or real_split_starts(*a)
+    )
+    trusted = search(target, HW, CORES, budget=budget, extra_starts=[start], trust_starts=True)
+    assert trusted.tuned_score.cycles <= trusted.heuristic_score.cycles
+    assert splits == []  # the start beat the heuristic: no split start was made
+    own = trusted.heuristic
+    untrusted = search(target, HW, CORES, budget=budget, extra_starts=[own])
+    same = search(target, HW, CORES, budget=budget, extra_starts=[own], trust_starts=True)
+    assert (same.tuned, same.tuned_score, same.candidates) == (
+        untrusted.tuned,
+        untrusted.tuned_score,
+        untrusted.candidates,
+    )
+    assert len(splits) == 2  # both searched the split starts

@@ -69,6 +69,7 @@ from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import PipelineError, compile_levels
+from ascend_xdsl.passes.tiling_options import using_search_workers
 from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
 from ascend_xdsl.runtime.machine.host_memory import HostMemoryError
 from ascend_xdsl.runtime.reports.plot import problem_title
@@ -266,6 +267,11 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
     check_no_empty_values(parser, args)
+    with using_search_workers(getattr(args, "tune_workers", None)):
+        return _command(args, argv)
+
+
+def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     if args.command is None:
         raise CliError(
             f"a command is required: bp-filter, forward, compare or check-ascendc (see '{PROG} "

@@ -23,6 +23,7 @@ from ascend_xdsl.tools.flags import (
     TILING_WORDS,
     add_hw_flag,
     add_limit_flags,
+    int_at_least,
     ints,
     positive_seconds,
 )
@@ -161,6 +162,13 @@ def add_target_flags(parser: argparse.ArgumentParser) -> None:
         help="kD as a driver loop (separate, default) or fused into N (groups 1, dilation D 1)",
     )
     parser.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
+    parser.add_argument(
+        "--tune-workers",
+        metavar="N",
+        type=int_at_least(1),
+        help="for a tuned tiling: processes the search scores candidates in (default 1: this one "
+        "only; more pay off on idle CPUs; the tiling found is the same)",
+    )
 
 
 def add_compile_flags(bp: argparse.ArgumentParser) -> None:

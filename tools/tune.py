@@ -160,6 +160,13 @@ def make_parser() -> argparse.ArgumentParser:
         help="local processes (default 1)",
     )
     p.add_argument(
+        "--search-workers",
+        metavar="N",
+        type=int_at_least(1),
+        help="with --workers 1 and no --ray: processes each layer's search scores candidates "
+        "in (default 1: this one only; the tilings found are the same)",
+    )
+    p.add_argument(
         "--ray",
         metavar="ADDRESS",
         nargs="?",
@@ -335,6 +342,7 @@ def run(args: argparse.Namespace) -> str:
             ray_timeout=args.ray_timeout,
             on_done=lambda n: bar.update(ends[n - 1] - bar.n),
             on_candidate=lambda i, n: bar.update(ends[i] - budgets[i] + min(n, budgets[i]) - bar.n),
+            search_workers=args.search_workers,
         )
     except RayUnavailable as e:
         raise CliError(str(e)) from None

@@ -28,6 +28,7 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import tiling_problem_mismatch
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.hw import load as load_hw
+from ascend_xdsl.passes.tiling_options import search_workers
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.search import (
     BUDGET,
@@ -148,6 +149,7 @@ def tune(
     use_cache: bool = True,
     progress: bool = False,
     on_candidate: Callable[[int], None] | None = None,
+    workers: int | None = None,
 ) -> TuneResult:
     """The heuristic's and the tuned tiling of ``problem`` on ``hw`` with ``cores`` cores (None:
     all), from the cache unless ``use_cache`` is False (the answer is then stored again). A
@@ -157,6 +159,8 @@ def tune(
     ``progress`` shows a bar on standard error when it is a terminal and the search lasts over
     :data:`PROGRESS_AFTER` seconds; nothing is ever written to standard output.
     ``on_candidate(n)`` is called after the n-th candidate is scored (``ascend-tune``'s bar).
+    ``workers``: the processes the search scores in (``search.search``); None: the process's
+    setting (``tiling_options.using_search_workers``), else 1.
     """
     cores = cores or load_hw(hw).aic_count
     key = cache.cache_key(problem, hw, cores, budget)
@@ -178,12 +182,22 @@ def tune(
             on_candidate(n)
 
     # With the cache on, the search also starts from the nearest cached layer of the family
-    # (tuning/transfer.py); --no-cache searches as if the cache were empty.
+    # (tuning/transfer.py); --no-cache searches as if the cache were empty. Not trusted
+    # (search's trust_starts): that saves a fifth of the candidates but changed the answer of
+    # 2 of 8 layers (docs/benchmarks.md, "Transfer between layers").
     starts: list[DwTiling] = []
     if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
         starts.append(start)
     try:
-        result = search(problem, hw, cores, budget=budget, on_candidate=scored, extra_starts=starts)
+        result = search(
+            problem,
+            hw,
+            cores,
+            budget=budget,
+            on_candidate=scored,
+            extra_starts=starts,
+            workers=workers if workers is not None else search_workers(),
+        )
     finally:
         bar.close()
     cache.store(key, result.to_json(), family=cache.family_key(problem, hw, cores))

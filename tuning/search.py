@@ -60,7 +60,7 @@ import contextlib
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +77,7 @@ from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling
 from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
+from ascend_xdsl.tuning.speculate import Scorer
 
 BUDGET = 96
 """Candidates scored at most per layer (about 0.1 s each on a large layer, less on small)."""
@@ -125,6 +126,10 @@ can lose where both together win."""
 
 PATIENCE = 1
 """Values a line search tries past one that does not improve before it stops."""
+
+HORIZON = 2
+"""Candidates planned ahead per worker (:meth:`_Search.plan`): enough to keep every worker busy
+from one request to the next; more is mostly thrown away when a move improves."""
 
 LATE_SHARE = 1 / 2
 """Candidates the late descent (:meth:`_Search.late_descent`) may score beyond the budget, as a
@@ -451,6 +456,9 @@ class _Search:
     rejected: int = 0
     cap: int = 0
     """Candidates the current descent may bring the count to (at most ``budget``)."""
+    scorer: Scorer | None = None
+    """Scores the candidates with workers speculating ahead (``tuning/speculate.py``); None:
+    in this process only."""
 
     @property
     def spent(self) -> bool:
@@ -469,15 +477,78 @@ class _Search:
         elif not fits(t, self.hw, self.cores):
             return None
         new = t not in self.scores
-        try:
-            s: Score | None = score_tiling(self.problem, self.hw.name, t, limit)
-        except Exception:  # a candidate the compiler or the model rejects is no candidate
-            s = None
+        s: Score | None
+        if self.scorer is None:
+            try:
+                s = score_tiling(self.problem, self.hw.name, t, limit)
+            except Exception:  # a candidate the compiler or the model rejects is no candidate
+                s = None
+        else:
+            kind, s = self.scorer.outcome(t, limit)
+            s = SLOWER if kind == "slower" else s
+        if s is None:
             self.rejected += new
         self.scores[t] = (s, limit)
         if new and self.on_candidate is not None:
             self.on_candidate(len(self.scores))
         return s
+
+    def known(self, t: DwTiling) -> Score | None:
+        """The full score of ``t`` if it has one (scored, not cut off), else None."""
+        score = self.scores.get(t, (None, 0.0))[0]
+        return None if score is None or score is SLOWER else score
+
+    def times(self, t: DwTiling, limit: float) -> bool:
+        """Whether :meth:`score` would time ``t`` against ``limit`` (not answer it from the
+        memo, nor drop it as not fitting)."""
+        if t in self.scores:
+            known, timed_to = self.scores[t]
+            return known is SLOWER and limit > timed_to
+        return fits(t, self.hw, self.cores)
+
+    def plan(self, jobs: Iterable[tuple[DwTiling, float]]) -> None:
+        """Tell the scorer the (tiling, limit) requests expected after the current one, those
+        :meth:`score` would time, within what is left of the budget: its workers score them
+        ahead (``tuning/speculate.py``). Only a guess: it changes what is computed early, never
+        what the search decides."""
+        if self.scorer is None or self.scorer.workers <= 1:
+            return
+        room = min(self.cap or self.budget, self.budget) - len(self.scores)
+        out: list[tuple[DwTiling, float]] = []
+        for t, limit in jobs:
+            if len(out) >= HORIZON * self.scorer.workers or room <= 0:
+                break
+            if (t, limit) not in out and self.times(t, limit):
+                room -= t not in self.scores
+                out.append((t, limit))
+        self.scorer.plan(out)
+
+    def plan_moves(
+        self, best: DwTiling, best_score: Score, moves: Iterable[dict[str, int] | CoreSplit]
+    ) -> None:
+        """:meth:`plan` the candidates of ``moves`` from ``best``, as if none improved."""
+        limit = best_score.cycles
+        self.plan((c, limit) for move in moves for c in moved_candidates(self, best, move))
+
+    def quiet_moves(self, knob: str, t: DwTiling) -> Iterator[dict[str, int] | CoreSplit]:
+        """The moves :meth:`descend` makes on ``knob`` from ``t`` when none improves."""
+        values = self.moves(knob, t)
+        if knob == "split":
+            yield from (m for _, m in values[:SPLIT_PATIENCE])
+        elif knob not in ORDERED:
+            yield from (m for _, m in values)
+        else:
+            current = t.step_ka if knob == "step_k" else getattr(t, knob)
+            up = [m for k, m in values if k > current][: PATIENCE + 1]
+            down = [m for k, m in values if k < current][::-1][: PATIENCE + 1]
+            yield from up + down
+
+    def later_moves(
+        self, knobs: Sequence[str], t: DwTiling
+    ) -> Iterator[dict[str, int] | CoreSplit]:
+        """:meth:`quiet_moves` of each of ``knobs`` in turn."""
+        for knob in knobs:
+            yield from self.quiet_moves(knob, t)
 
     def moves(self, knob: str, t: DwTiling) -> list[tuple[int, dict[str, int] | CoreSplit]]:
         """``knob``'s values for ``t`` with their order keys: field assignments, or for the
@@ -494,24 +565,33 @@ class _Search:
         key = "step_ka" if knob == "step_k" else knob
         return [(a.get(key, 0), a) for a in knob_values(t, knob)]
 
-    def descend(self, knob: str, best: DwTiling, best_score: Score) -> tuple[DwTiling, Score, bool]:
+    def descend(
+        self, knob: str, best: DwTiling, best_score: Score, later: Sequence[str] = ()
+    ) -> tuple[DwTiling, Score, bool]:
         """One knob of the coordinate descent: every value of an unordered knob; for an ordered
         one (:data:`ORDERED`) a line search, from the current value one step at a time in the
         direction that improves, while it does or for :data:`PATIENCE` values more (the other
         direction only if the first did not). The split tries its neighbours in the rule's
-        order until :data:`SPLIT_PATIENCE` in a row do not improve."""
+        order until :data:`SPLIT_PATIENCE` in a row do not improve. ``later``: the knobs the
+        sweep visits next (their moves are planned ahead, :meth:`plan_moves`)."""
         values = self.moves(knob, best)
+
+        def ahead(rest: Iterable[dict[str, int] | CoreSplit]) -> None:
+            self.plan_moves(best, best_score, itertools.chain(rest, self.later_moves(later, best)))
+
         if knob == "split":
             moved, misses = False, 0
-            for _, split in values:
+            for n, (_, split) in enumerate(values):
                 if self.spent or misses >= SPLIT_PATIENCE:
                     break
+                ahead(m for _, m in values[n + 1 : n + SPLIT_PATIENCE - misses])
                 best, best_score, m = _improve(self, best, best_score, split)
                 moved, misses = moved or m, 0 if m else misses + 1
             return best, best_score, moved
         if knob not in ORDERED:  # the K walk too: every value, the nearest first
             moved = False
-            for _, assignment in values:
+            for n, (_, assignment) in enumerate(values):
+                ahead(m for _, m in values[n + 1 :])
                 best, best_score, m = _improve(self, best, best_score, assignment)
                 moved = moved or m
             return best, best_score, moved
@@ -524,6 +604,16 @@ class _Search:
                 i = max((n for n, v in enumerate(keys) if v < current), default=-1)
             moved, misses = False, 0
             while 0 <= i < len(values) and not self.spent:
+                # If this misses: the rest of this direction, then the other one (if nothing
+                # moved), then the next knobs.
+                more = PATIENCE - misses
+                if direction == 1:
+                    rest = values[i + 1 : i + 1 + more]
+                else:
+                    rest = values[max(i - more, 0) : i][::-1]
+                if direction == 1 and not moved:
+                    rest += [v for v in values if v[0] < current][::-1][: PATIENCE + 1]
+                ahead(m for _, m in rest)
                 best, best_score, m = _improve(self, best, best_score, values[i][1])
                 # Look one value past a miss: divisibility makes the cycles jagged (a base M
                 # of 192 that leaves a tail can lose where 256 wins).
@@ -547,15 +637,21 @@ class _Search:
         stops when a pair sweep changes nothing too (converged: True) or :attr:`spent`."""
         while not self.spent:
             changed = False
-            for knob in knobs:
-                best, best_score, moved = self.descend(knob, best, best_score)
+            for n, knob in enumerate(knobs):
+                best, best_score, moved = self.descend(knob, best, best_score, knobs[n + 1 :])
                 changed = changed or moved
             if changed:
                 continue
-            for a, b in pairs:
-                for assignment in pair_moves(best, a, b, self.hw):
+            for n, (a, b) in enumerate(pairs):
+                moves = pair_moves(best, a, b, self.hw)
+                for k, assignment in enumerate(moves):
                     if self.spent:
                         break
+                    rest = itertools.chain(
+                        moves[k + 1 :],
+                        *(pair_moves(best, c, d, self.hw) for c, d in pairs[n + 1 : n + 3]),
+                    )
+                    self.plan_moves(best, best_score, rest)
                     best, best_score, moved = _improve(self, best, best_score, assignment)
                     changed = changed or moved
             if not changed:
@@ -598,6 +694,16 @@ def _adjacent(t: DwTiling, knob: str, current: int, hw: HwConfig) -> list[dict[s
     return below + above
 
 
+def moved_candidates(
+    s: _Search, best: DwTiling, move: dict[str, int] | CoreSplit
+) -> list[DwTiling]:
+    """The candidates :func:`_improve` scores for ``move`` from ``best`` when none improves."""
+    moved_to = (
+        with_split(best, move) if isinstance(move, CoreSplit) else apply_overrides(best, move)
+    )
+    return [c for v in repaired(moved_to, s.hw, s.cores) if (c := canonical(v)) != best]
+
+
 def _improve(
     s: _Search, best: DwTiling, best_score: Score, move: dict[str, int] | CoreSplit
 ) -> tuple[DwTiling, Score, bool]:
@@ -638,12 +744,20 @@ def search(
     budget: int = BUDGET,
     on_candidate: Callable[[int], None] | None = None,
     extra_starts: Sequence[DwTiling] = (),
+    workers: int | None = None,
+    trust_starts: bool = False,
 ) -> TuneResult:
     """Search the tiling of ``problem`` on ``hw`` over ``cores`` cores (None: all of them).
 
+    ``workers``: processes that score candidates (``tuning/speculate.py``: this one and
+    ``workers - 1`` forked ones scoring ahead; None or 1: this process only). The
+    result is the same for every count.
+
     ``on_candidate(n)`` is called after the n-th candidate is scored (a progress bar).
     ``extra_starts``: tilings of ``problem`` scored as starting points before the splits' (a
-    transferred tiling, ``tuning/transfer.py``); one that does not fit is skipped. Raises
+    transferred tiling, ``tuning/transfer.py``); one that does not fit is skipped. With
+    ``trust_starts``, when the best of them beats the heuristic's tilings the search descends
+    from it alone (:func:`_run`). Raises
     :class:`TilingError` when not even the heuristic finds a tiling, ``ValueError`` when the
     heuristic's own tiling cannot be compiled and timed.
     """
@@ -652,7 +766,36 @@ def search(
     cores = cores or config.aic_count
     if not 1 <= cores <= config.aic_count:
         raise ValueError(f"cores must be in [1, {config.aic_count}] for {hw}, got {cores}")
-    s = _Search(problem, config, cores, max(budget, 1), on_candidate)
+    workers = 1 if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+
+    def score(t: DwTiling, limit: float) -> Score:
+        return score_tiling(problem, hw, t, limit)
+
+    with Scorer(score, workers) as scorer:
+        s = _Search(problem, config, cores, max(budget, 1), on_candidate, scorer=scorer)
+        result = _run(s, problem, extra_starts, trust_starts)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _run(
+    s: _Search,
+    problem: ConvBpFilterShape,
+    extra_starts: Sequence[DwTiling],
+    trust_starts: bool = False,
+) -> TuneResult:
+    """The search itself (:func:`search`), on ``s``.
+
+    ``trust_starts``: the extra starts are tuned tilings of layers like this one, rescaled
+    (``tuning/transfer.py``). They and the heuristic's tilings are scored first; when the best
+    extra start beats every heuristic tiling, the split starts are not scored and only one
+    descent runs, from it (then the late descent): the start is already the neighbourhood the
+    other layer's search converged to, and the split starts and the other Dk modes' descents
+    are what a transfer saves. The result can differ from the search without the start
+    (docs/benchmarks.md, "Transfer between layers", measures how often)."""
+    config, cores = s.hw, s.cores
     heuristics = heuristic_candidates(problem, config, cores)
     baseline = s.score(heuristics[0])
     if baseline is None:
@@ -663,17 +806,38 @@ def search(
         dk_mode(heuristics[0]): (heuristics[0], baseline)
     }
     s.cap = math.ceil(s.budget * START_SHARE)
-    for t in [
-        *extra_starts,
-        *heuristics[1:],
-        *split_starts(problem, config, cores, len(heuristics) > 1),
-    ]:
+    starts = [*extra_starts, *heuristics[1:]]
+    if not trust_starts:
+        starts += split_starts(problem, config, cores, len(heuristics) > 1)
+
+    def limit(t: DwTiling) -> float:
+        incumbent = mode_best.get(dk_mode(t))
+        return incumbent[1].cycles if incumbent else math.inf
+
+    for n, t in enumerate(starts):
         if s.spent:
             break
+        s.plan((u, limit(u)) for u in starts[n + 1 :])
         incumbent = mode_best.get(mode := dk_mode(t))
         score = s.score(t, incumbent[1] if incumbent else None)
         if score is not None and (incumbent is None or _better(score, incumbent[1])):
             mode_best[mode] = (t, score)
+    if trust_starts:
+        transferred = [(t, sc) for t in extra_starts if (sc := s.known(t)) is not None]
+        top = min(transferred, key=lambda ts: ts[1].cycles, default=None)
+        beaten = [sc for t in heuristics if (sc := s.known(t)) is not None]
+        if top is not None and all(_better(top[1], sc) for sc in beaten):
+            mode_best = {"transferred": top}
+        else:  # no start worth trusting: the usual starts, as without the transfer
+            splits = split_starts(problem, config, cores, len(heuristics) > 1)
+            for n, t in enumerate(splits):
+                if s.spent:
+                    break
+                s.plan((u, limit(u)) for u in splits[n + 1 :])
+                incumbent = mode_best.get(mode := dk_mode(t))
+                score = s.score(t, incumbent[1] if incumbent else None)
+                if score is not None and (incumbent is None or _better(score, incumbent[1])):
+                    mode_best[mode] = (t, score)
     # The best start first (stable: the heuristic's mode first on a tie), then each mode's best
     # start within START_SLACK of it; the first descent may spend all that is left, the others
     # an even share of what it leaves, and what one leaves goes to the next.
@@ -712,7 +876,7 @@ def search(
         tuned_score=best_score,
         candidates=len(s.scores),
         rejected=s.rejected,
-        seconds=time.perf_counter() - start,
+        seconds=0.0,
     )
 
 

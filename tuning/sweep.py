@@ -54,6 +54,7 @@ from ascend_xdsl.lowering.build import (
 )
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
+from ascend_xdsl.passes.tiling_options import using_search_workers
 from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.cached_search import tune
@@ -307,7 +308,8 @@ def tune_bp_filter(
     use_cache: bool,
     on_candidate: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """The ``bp-filter`` row of one layer (the dW search, ``tuning/cached_search.tune``)."""
+    """The ``bp-filter`` row of one layer (the dW search, ``tuning/cached_search.tune``; its
+    processes: ``tiling_options.using_search_workers``)."""
     r = tune(problem, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate)
     heuristic = operator_seconds(problem, hw, r.heuristic)
     tuned = heuristic if r.tuned == r.heuristic else operator_seconds(problem, hw, r.tuned)
@@ -416,7 +418,9 @@ def tune_layer(
 
 
 def _tune_args(args: tuple[Any, ...]) -> dict[str, Any]:
-    return tune_layer(*args)
+    # One process per layer: the pool and Ray already keep the CPUs busy.
+    with using_search_workers(1):
+        return tune_layer(*args)
 
 
 def _described(layer: Layer, row: dict[str, Any]) -> dict[str, Any]:
@@ -457,6 +461,7 @@ def tune_layers(
     ray_timeout: float = RAY_TIMEOUT,
     on_done: Callable[[int], None] | None = None,
     on_candidate: Callable[[int, int], None] | None = None,
+    search_workers: int | None = None,
 ) -> list[dict[str, Any]]:
     """One :func:`tune_layer` row per layer, in the order of ``layers``, with the layer's op
     and descriptive columns (:data:`PASSED_THROUGH`) after its name; ``budget`` None: each op's
@@ -470,6 +475,8 @@ def tune_layers(
     :func:`transfer_waves`.
     ``on_done(n)`` is called as the n-th layer finishes (a progress bar), and in this process
     (``workers`` 1, no Ray) ``on_candidate(i, n)`` after the n-th candidate of layer i.
+    ``search_workers``: there, the processes each search scores in (None: the setting's, 1); the
+    pool's and Ray's searches score in their own process only.
     """
     jobs = [
         (layer.name, layer.problem, hw, cores, budget or default_budget(layer.op), use_cache, None,
@@ -483,7 +490,8 @@ def tune_layers(
         rows = []
         for i, job in enumerate(jobs):  # file order: every wave before the next
             scored = None if on_candidate is None else partial(on_candidate, i)
-            rows.append(tune_layer(*job[:6], on_candidate=scored, op=job[7]))
+            with using_search_workers(search_workers):
+                rows.append(tune_layer(*job[:6], on_candidate=scored, op=job[7]))
             if on_done:
                 on_done(len(rows))
     else:
