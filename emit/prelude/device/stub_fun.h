@@ -29,6 +29,8 @@ ASCEND_XDSL_VALUE(conv_f322s32r) ASCEND_XDSL_VALUE(create_cbuf_matrix)
 // The forward Conv3D kernel's basic API calls these too (found compiling it, as above).
 ASCEND_XDSL_VALUE(create_ca_matrix) ASCEND_XDSL_VALUE(create_cb_matrix)
 ASCEND_XDSL_VALUE(load_gm_to_ca) ASCEND_XDSL_VALUE(load_gm_to_cb) ASCEND_XDSL_VALUE(load_gm_to_cbuf)
+ASCEND_XDSL_VALUE(create_ca_matrix_bf16) ASCEND_XDSL_VALUE(create_cb_matrix_bf16)
+ASCEND_XDSL_VALUE(create_cbuf_matrix_bf16)
 ASCEND_XDSL_VALUE(get_acc_val) ASCEND_XDSL_VALUE(get_arch_ver) ASCEND_XDSL_VALUE(get_block_idx)
 ASCEND_XDSL_VALUE(get_block_num) ASCEND_XDSL_VALUE(get_ctrl)
 ASCEND_XDSL_VALUE(get_icache_prl_st) ASCEND_XDSL_VALUE(get_max_min_cnt)
