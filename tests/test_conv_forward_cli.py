@@ -209,3 +209,13 @@ def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
     assert code == 1
     assert_one_line_error(err, "is not empty and is not a previous --emit ascendc project")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]
+
+
+def test_cores_beyond_the_hardware_and_an_unknown_hw_are_one_line(capsys):
+    """Found by the fuzz cases of forward's flags: these were internal errors (exit 70)."""
+    code, _, err = run(capsys, "forward", *SMALL, "--cores", "25", "--emit", "api")
+    assert code == 1
+    assert_one_line_error(err, "cores must be in [1, 24] for atlas-a2-910b2, got 25")
+    code, _, err = run(capsys, "forward", *SMALL, "--hw", "nosuch", "--cost-only")
+    assert code == 1
+    assert_one_line_error(err, "unknown hardware 'nosuch'")

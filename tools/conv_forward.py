@@ -44,6 +44,7 @@ from ascend_xdsl.emit.forward import emit_forward_project
 from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
 from ascend_xdsl.lowering.options import load_target
+from ascend_xdsl.lowering.pipeline import PipelineError
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.runtime.forward import forward_levels, run_conv3d
@@ -145,11 +146,14 @@ def forward(args: argparse.Namespace) -> str:
         )
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
-    target = load_target(args.hw)
     g = problem.groups
     single = problem if g == 1 else _one_group(problem)
     start = time.perf_counter()
-    levels = forward_levels(single, target, cores)
+    try:  # an unknown --hw, --cores beyond it: one line, as for bp-filter
+        target = load_target(args.hw)
+        levels = forward_levels(single, target, cores)
+    except PipelineError as e:
+        raise CliError(str(e)) from None
     compile_seconds = time.perf_counter() - start
     if args.emit == ASCENDC:
         return _emit_ascendc(levels["api"], args)
