@@ -82,7 +82,11 @@ __all__ = [
 ]
 
 
-def _find_launch(module: ModuleOp) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
+def find_launch(
+    module: ModuleOp, create: type = api.CreateOp, api_name: str = "Conv3DBackpropFilter"
+) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
+    """The host function, its one launch and the kernel it launches, which must make an
+    ``api_name`` object (``create``)."""
     launches = [op for op in module.walk() if isinstance(op, LaunchOp)]
     if len(launches) != 1:
         raise EmitError(
@@ -99,9 +103,9 @@ def _find_launch(module: ModuleOp) -> tuple[func.FuncOp, LaunchOp, func.FuncOp]:
     )
     if kernel is None:
         raise EmitError(f"ascend.launch of '{callee}', which is not in the module")
-    if not any(isinstance(op, api.CreateOp) for op in kernel.walk()):
+    if not any(isinstance(op, create) for op in kernel.walk()):
         raise EmitError(
-            f"@{callee} makes no Conv3DBackpropFilter object (ascend.create): --emit ascendc "
+            f"@{callee} makes no {api_name} object ({create.name}): --emit ascendc "  # type: ignore[attr-defined]
             "takes the API level"
         )
     return host, launch, kernel
@@ -112,7 +116,7 @@ def emit_project(
 ) -> Project:
     """The project of an API-level module; ``command`` is what to quote as its origin."""
     options = options or EmitOptions()
-    host, launch, kernel = _find_launch(module)
+    host, launch, kernel = find_launch(module)
     name, program = kernel.sym_name.data, host.sym_name.data
     for symbol in (name, program):
         if not C_IDENTIFIER.match(symbol):

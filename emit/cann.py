@@ -33,6 +33,7 @@ from ascend_xdsl.ir.files import InputFileError, read_text
 CANN_HEADERS = (
     "acl/acl.h",
     "kernel_tiling/kernel_tiling.h",
+    "lib/conv/conv3d/conv3d_api.h",
     "lib/conv_backprop/conv3d_bp_filter_api.h",
     "lib/conv_backprop/conv3d_bp_filter_tiling.h",
     "tiling/platform/platform_ascendc.h",

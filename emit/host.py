@@ -201,10 +201,13 @@ def _copy_in(buf: _HostBuffer) -> list[str]:
     ]
 
 
-def _zero_filled(buf: _HostBuffer) -> list[str]:
+ATOMIC_NOTE = "zero-filled, the kernel adds its tiles into it atomically."
+
+
+def _zero_filled(buf: _HostBuffer, note: str = ATOMIC_NOTE) -> list[str]:
     k = buf.size
     return [
-        "    // ascend.alloc_gm: zero-filled, the kernel adds its tiles into it atomically.",
+        f"    // ascend.alloc_gm: {note}",
         f"    void* {buf.name}Dev = nullptr;",
         f"    CHECK_ACL(aclrtMalloc(&{buf.name}Dev, {k}, ACL_MEM_MALLOC_HUGE_FIRST));",
         f"    CHECK_ACL(aclrtMemset({buf.name}Dev, {k}, 0, {k}));",
@@ -212,7 +215,16 @@ def _zero_filled(buf: _HostBuffer) -> list[str]:
     ]
 
 
-def _launch(name: str, blocks: int, args: list[_HostBuffer], options: EmitOptions) -> list[str]:
+DW_TILING_DATA = "Conv3DBackpropFilterTilingData"
+
+
+def _launch(
+    name: str,
+    blocks: int,
+    args: list[_HostBuffer],
+    options: EmitOptions,
+    tiling_type: str = DW_TILING_DATA,
+) -> list[str]:
     if options.host_tiling == HOST_TILING_API:
         tiling = [
             "    std::vector<uint8_t> tiling;",
@@ -227,7 +239,7 @@ def _launch(name: str, blocks: int, args: list[_HostBuffer], options: EmitOption
         ]
     else:
         tiling = [
-            "    Conv3DBackpropFilterTilingData tiling;",
+            f"    {tiling_type} tiling;",
             "    FillTiling(tiling);",
             "    void* tilingDev = nullptr;",
             "    CHECK_ACL(aclrtMalloc(&tilingDev, sizeof(tiling), ACL_MEM_MALLOC_HUGE_FIRST));",
@@ -285,7 +297,14 @@ _TEAR_DOWN = [
 ]
 
 
-def _main_body(plan: _HostPlan, name: str, blocks: int, options: EmitOptions) -> list[str]:
+def _main_body(
+    plan: _HostPlan,
+    name: str,
+    blocks: int,
+    options: EmitOptions,
+    tiling_type: str = DW_TILING_DATA,
+    zero_note: str = ATOMIC_NOTE,
+) -> list[str]:
     """The statements of ``main``: set up, copy in, launch, copy out, tear down."""
     made = [*plan.inputs, *plan.zeroed]
     body = [f"    constexpr size_t {b.size} = {b.bytes};  // {b.description}" for b in made]
@@ -293,8 +312,8 @@ def _main_body(plan: _HostPlan, name: str, blocks: int, options: EmitOptions) ->
     for buf in plan.inputs:
         body += _copy_in(buf)
     for buf in plan.zeroed:
-        body += _zero_filled(buf)
-    body += _launch(name, blocks, plan.launch_args, options)
+        body += _zero_filled(buf, zero_note)
+    body += _launch(name, blocks, plan.launch_args, options, tiling_type)
     for buf in plan.outputs:
         body += _copy_out(buf)
     body += [f"    CHECK_ACL(aclrtFree({buf.name}Dev));" for buf in made]

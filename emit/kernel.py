@@ -60,6 +60,8 @@ _TILING = "tilingData"
 # Names the kernel uses itself, and the C++ keywords an IR name hint could spell.
 _RESERVED = {
     *("x", "dy", "dw", "tiling", _OBJECT, _TILING, "xGm", "dyGm", "dwGm"),
+    *("w", "y", "bias", "wGm", "yGm", "biasGm", "conv", "pipe", "Conv3D", "Conv3dApi"),
+    *("ConvApi", "ConvCommonApi"),
     *("FloorDiv", "CeilDiv", "Min", "Max", "CopyTiling", "AscendC", "ConvBackpropApi"),
     *("auto", "bool", "break", "case", "char", "class", "const", "constexpr", "continue"),
     *("default", "delete", "do", "double", "else", "enum", "extern", "false", "float", "for"),

@@ -7,7 +7,8 @@
   tikicpulib's headers; ``kernel_tiling.h`` is generated from the tree's ``*tilingdata.h`` as
   an asc-devkit build does.
 * On a real tree, when ``ASCEND_XDSL_REAL_CANN`` names one (skipped otherwise): the default
-  layer's project, kernel and host, compiles against the real high-level and basic API.
+  layer's project, kernel and host, compiles against the real high-level and basic API, and
+  so does a forward project (``Conv3dApi::Conv3D``, f16 and bf16).
 * A misused API (a wrong alias, a wrong signature) fails the shipped-header check, and the
   real-tree check when there is a real tree.
 """
@@ -52,6 +53,7 @@ def _fake_devkit(root: Path) -> Path:
             "lib/conv_backprop/conv3d_bp_filter_tiling.h"
         ),
         "include/adv_api/conv/common/conv_common.h": "lib/conv/common/conv_common.h",
+        "include/adv_api/conv/conv3d/conv3d_api.h": "lib/conv/conv3d/conv3d_api.h",
         "include/utils/tiling/platform/platform_ascendc.h": "tiling/platform/platform_ascendc.h",
     }
     for target, source in layout.items():
@@ -311,3 +313,19 @@ def test_the_default_layers_project_compiles_against_the_real_tree(tmp_path: Pat
     result = check_project(folder, Path(REAL_TREE))
     assert result.files == ("conv3d_bp_filter_kernel.asc", HOST_FILE)
     assert set(result.prelude) <= {*cann_module.DEVICE_PRELUDE, *cann_module.HOST_PRELUDE}
+
+
+@needs_real_tree
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_the_forward_project_compiles_against_the_real_tree(tmp_path: Path, capsys, dtype):
+    """The forward kernel (Conv3dApi::Conv3D, IterateAll) and its host against the real
+    conv3d_api.h / conv3d_intf.h and TConv3DApiTiling; a call of the private Iterate fails."""
+    folder = tmp_path / "p"
+    argv = ["forward", "--input", "1,16,4,8,8", "--weight", "16,16,3,3,3", "--padding", "1"]
+    assert conv.main([*argv, "--dtype", dtype, "--emit", "ascendc", "-o", str(folder)]) == 0
+    result = check_project(folder, Path(REAL_TREE))
+    assert result.files == ("conv3d_kernel.asc", HOST_FILE)
+    kernel = folder / "conv3d_kernel.asc"
+    kernel.write_text(kernel.read_text().replace("conv.IterateAll(yGm[", "conv.Iterate(yGm["))
+    with pytest.raises(CheckError, match="error: "):
+        check_project(folder, Path(REAL_TREE))

@@ -1,5 +1,7 @@
 """tools/conv_forward.py: ``ascend-conv forward`` — a small layer run and checked, the levels it
-prints, cost only, and what it refuses (one line, exit 2 for what is not supported yet)."""
+prints, cost only, and what it refuses (one line, exit 2 for what is not supported yet); its
+``--trace``/``--plot`` (as bp-filter's) and ``--emit ascendc`` (the project written; the g++
+check of it is in tests/test_emit_ascendc.py)."""
 
 import json
 import os
@@ -9,6 +11,7 @@ import sys
 import numpy as np
 
 from ascend_xdsl.runtime.reference import conv3d_reference
+from ascend_xdsl.runtime.reports import trace as trace_module
 from ascend_xdsl.tools import conv
 from ascend_xdsl.tools import run as run_tool
 
@@ -166,3 +169,104 @@ def test_ascend_run_checks_a_program_with_a_bias(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "sanitizer: no hazards" in out and ": OK" in out
+
+
+# -- --trace, --plot and --emit ascendc (the flags bp-filter has) ------------------------------
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TINY = ["--input", "1,16,2,6,6", "--weight", "16,16,1,3,3", "--padding", "1", "--cores", "2"]
+
+
+def test_trace_and_plot_of_a_run(capsys, tmp_path):
+    """bp-filter's pictures of the forward run: a process per core and the host's track in
+    the trace, the slowest core's PNG titled with the forward problem."""
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    trace, plot = tmp_path / "t.json", tmp_path / "p.png"
+    code, out, err = run(capsys, "forward", *TINY, "--trace", str(trace), "--plot", str(plot))
+    assert code == 0, err
+    assert "within the tolerance" in out
+    events = json.loads(trace.read_text())["traceEvents"]
+    processes = [e["args"]["name"] for e in events if e["name"] == "process_name"]
+    assert len(processes) == 2 + 1 and processes[-1] == "host"
+    assert any(e["ph"] == "X" and e["pid"] != trace_module.HOST_PID for e in events)
+    assert plot.read_bytes().startswith(PNG_MAGIC)
+
+
+def test_trace_of_cost_only_has_every_group_launch(capsys, tmp_path):
+    """--cost-only of a grouped layer: one launch per group, each its own processes in the
+    trace, laid out one after the other (as bp-filter traces several launches)."""
+    trace = tmp_path / "t.json"
+    argv = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2", "--cores", "1"]
+    code, out, err = run(
+        capsys, "forward", *argv, "--cost-only", "--report", "json", "--trace", str(trace)
+    )
+    assert code == 0, err
+    events = json.loads(trace.read_text())["traceEvents"]
+    names = sorted(e["args"]["name"] for e in events if e["name"] == "process_name")
+    assert names == ["host", "launch 1 core 0", "launch 2 core 0"]
+    assert json.loads(out)["problem"]["op"] == "forward"
+
+
+def test_picture_errors_are_one_line_and_write_nothing(capsys, tmp_path):
+    code, out, err = run(capsys, "forward", *TINY, "--trace", str(tmp_path / "no" / "t.json"))
+    assert (code, out) == (1, "")
+    assert_one_line_error(err, "--trace", "cannot write")
+    code, _, err = run(capsys, "forward", *TINY, "--plot", str(tmp_path / "p.svg"))
+    assert code == 2
+    assert_one_line_error(err, "the plot is written as PNG only")
+    code, _, err = run(
+        capsys, "forward", *TINY, "--trace", str(tmp_path / "a"), "-o", str(tmp_path / "a")
+    )
+    assert code == 2
+    assert_one_line_error(err, "--trace and -o both name")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_emit_refuses_the_flags_of_a_run(capsys, tmp_path):
+    for flags in (["--cost-only"], ["--report", "json"], ["--trace", str(tmp_path / "t")],
+                  ["--seed", "3"], ["--executor", "interp"]):  # fmt: skip
+        code, out, err = run(capsys, "forward", *TINY, "--emit", "api", *flags)
+        assert (code, out) == (2, ""), flags
+        assert_one_line_error(err, f"{flags[0]}", "needs a run: it cannot go with --emit")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_emit_ascendc_writes_the_project(capsys, tmp_path):
+    folder = tmp_path / "fwd"
+    code, out, err = run(capsys, "forward", *TINY, "--emit", "ascendc", "-o", str(folder))
+    assert code == 0
+    files = ["CMakeLists.txt", "README.md", "conv3d_kernel.asc", "main.cpp"]
+    assert out == f"wrote {folder}: {', '.join(files)}\n"
+    # One warning: the L1 decision the compiler does not make.
+    assert err.startswith("ascend-conv: warning: the forward host fills TConv3DApiTiling")
+    assert len(err.strip().splitlines()) == 1
+    kernel = (folder / "conv3d_kernel.asc").read_text()
+    assert "conv.IterateAll(yGm[" in kernel and "Conv3dApi::Conv3D<" in kernel
+    assert "--emit ascendc -o" in (folder / "README.md").read_text()
+
+
+def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
+    code, out, err = run(capsys, "forward", *TINY, "--emit", "ascendc")
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, "--emit ascendc writes a project folder: give it with -o DIR")
+    grouped = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2"]
+    code, _, err = run(capsys, "forward", *grouped, "--emit", "ascendc", "-o", str(tmp_path / "p"))
+    assert code == 2
+    assert_one_line_error(err, "--emit ascendc of groups 2 is not supported yet")
+    (tmp_path / "mine.txt").write_text("keep")
+    code, _, err = run(capsys, "forward", *TINY, "--emit", "ascendc", "-o", str(tmp_path))
+    assert code == 1
+    assert_one_line_error(err, "is not empty and is not a previous --emit ascendc project")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]
+
+
+def test_cores_beyond_the_hardware_and_an_unknown_hw_are_one_line(capsys):
+    """Found by the fuzz cases of forward's flags: these were internal errors (exit 70)."""
+    code, _, err = run(capsys, "forward", *SMALL, "--cores", "25", "--emit", "api")
+    assert code == 1
+    assert_one_line_error(err, "cores must be in [1, 24] for atlas-a2-910b2, got 25")
+    code, _, err = run(capsys, "forward", *SMALL, "--hw", "nosuch", "--cost-only")
+    assert code == 1
+    assert_one_line_error(err, "unknown hardware 'nosuch'")

@@ -9,6 +9,10 @@
   ``check-ascendc``; deliberately wrong calls fail it.
 * The CLI: a missing ``-o``, a folder that is not ours, a missing parent, a missing g++ and a
   folder that is no project are one-line errors that leave nothing behind.
+* The forward conv's project (``emit/forward.py``): the host fills the vendor's
+  ``TConv3DApiTiling`` from the IR's ``#ascend.conv3d_tiling``, the kernel has one ``Conv3D``
+  call per API op, and it passes the check while misuses of the API fail it (one project,
+  compiled once, to keep the suite fast).
 """
 
 from __future__ import annotations
@@ -29,12 +33,14 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
+from ascend_xdsl.dialects import api_conv3d as fwd
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.emit import check as check_module
+from ascend_xdsl.emit import forward as forward_emit
 from ascend_xdsl.emit import kernel as kernel_module
 from ascend_xdsl.emit.ascendc import (
     HOST_FILE,
@@ -46,6 +52,7 @@ from ascend_xdsl.emit.ascendc import (
 )
 from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.common import EmitOptions
+from ascend_xdsl.emit.forward import emit_forward_project
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.ir.program import conv_problem
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
@@ -53,6 +60,7 @@ from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels, make_context
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.executors import api_sim
+from ascend_xdsl.runtime.forward import forward_levels
 from ascend_xdsl.tools import conv
 
 HW = "atlas-a2-910b2"
@@ -798,3 +806,100 @@ def test_an_a3_target_names_its_soc(hw: str):
         assert project.files["README.md"].startswith(
             f"# conv3d_bp_filter: a Conv3DBackpropFilter (dW) kernel for Ascend910_{hw[-4:]}"
         )
+
+
+# --------------------------------------------------------------------------------------------
+# The forward conv's project (ascend-conv forward --emit ascendc, emit/forward.py)
+# --------------------------------------------------------------------------------------------
+
+
+def _forward_project(cores: int = 2) -> tuple[ModuleOp, Project]:
+    problem = shape_from_torch_args((1, 16, 4, 8, 8), (32, 16, 3, 3, 3), stride=(1, 2, 1),
+                                    padding=(1, 0, 1, 1, 2, 1), dilation=(1, 1, 2))  # fmt: skip
+    module = forward_levels(problem, HW, cores)["api"]
+    return module, emit_forward_project(module, HW, "test forward")
+
+
+def _struct_fields(name: str) -> list[str]:
+    header = (check_module.include_dir() / "kernel_tiling" / "kernel_tiling.h").read_text()
+    struct = header.split(f"struct {name} {{")[1].split("};")[0]
+    return re.findall(r"u?int(?:8|16|32|64)_t (\w+) = 0;", struct)
+
+
+def test_forward_host_fills_the_vendor_struct_from_the_ir_tiling() -> None:
+    """FillTiling sets fields of TConv3DApiTiling only (the shipped struct, written from
+    conv3d_tilingdata.h: 67 fields), each attribute field to the IR's value under the vendor's
+    name, the derived products as the vendor's tiler computes them, and leaves the L1 decision
+    (the vendor L1 tiler's) unset, as the warning says."""
+    module, project = _forward_project()
+    host = project.files[HOST_FILE]
+    assigned = {
+        m.group(1): int(m.group(2))
+        for m in re.finditer(r"^\s*t\.(\w+) = (\d+);$", host, re.MULTILINE)
+    }
+    fields = _struct_fields("TConv3DApiTiling")
+    assert len(fields) == 67 and set(assigned) <= set(fields)
+    tiling = next(op for op in module.walk() if isinstance(op, fwd.Conv3DInitOp)).tiling.tiling
+    own = {f: v for f, v in tiling.as_dict().items() if f not in forward_emit.CORE_SPLIT}
+    assert {forward_emit.vendor_name(f): v for f, v in own.items()} == {
+        k: assigned[k] for k in map(forward_emit.vendor_name, own)
+    }
+    assert assigned["pBufferFlag"] == tiling.pbuffer_flag and assigned["mL0"] == tiling.m_l0
+    # Independent of the emitter: the products by their definitions (k0 = 16).
+    assert assigned["orgHoxWo"] == tiling.org_ho * tiling.org_wo == 4 * 7
+    assert assigned["oriHixOriWixk0"] == 8 * 8 * 16 and assigned["kernelHxkernelW"] == 9
+    assert (
+        assigned["kL0xorgCoAlignN0"] == tiling.k_l0 * 32 and assigned["nL0xk0"] == tiling.n_l0 * 16
+    )
+    assert not set(forward_emit.L1_DECISION) & set(assigned)
+    assert set(forward_emit.L1_DECISION) <= set(fields)
+    assert project.warnings == (forward_emit.L1_WARNING,)
+    launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
+    assert f"constexpr uint32_t kBlockDim = {launch.blocks.value.data};" in host
+
+
+def test_forward_kernel_has_one_call_per_api_op() -> None:
+    module, project = _forward_project()
+    kernel = project.files[project.kernel_file]
+    ops = list(module.walk())
+    calls = {
+        fwd.Conv3DInitOp: "Init(&tilingData)",
+        fwd.Conv3DSetWeightOp: "SetWeight(wGm[",
+        fwd.Conv3DSetInputStartPositionOp: "SetInputStartPosition(",
+        fwd.Conv3DSetSingleOutputShapeOp: "SetSingleOutputShape(",
+        fwd.Conv3DSetInputOp: "SetInput(xGm[",
+        fwd.Conv3DIterateAllOp: "IterateAll(yGm[",
+        fwd.Conv3DEndOp: "End()",
+    }
+    for op_type, call in calls.items():
+        count = sum(isinstance(o, op_type) for o in ops)
+        assert count > 0 and kernel.count(f"conv.{call}") == count, call
+    assert kernel.count("for (int64_t ") == sum(isinstance(o, scf.ForOp) for o in ops)
+    assert "AscendC::TPipe pipe;" in kernel.split("conv.Init(")[0]  # Init's doc: TPipe first
+    assert "<<<blockDim, nullptr, stream>>>(x, w, y, tiling);" in kernel
+
+
+FORWARD_WRONG = [
+    # Iterate is private in conv3d_intf.h: a kernel calls IterateAll
+    ("conv.IterateAll(yGm[", "conv.Iterate(yGm["),
+    # the weight in the input's format (table 1: FRACTAL_Z_3D)
+    ("FRACTAL_Z_3D, half>", "NDC1HWC0, half>"),
+    # SetSingleOutputShape takes Co, Do and M
+    ("conv.SetSingleOutputShape(", "conv.SetSingleOutputShape(1, "),
+]
+
+
+@needs_gxx
+def test_forward_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Path) -> None:
+    """The forward project compiles against the shipped Conv3D declarations (one g++ run per
+    source); each misuse of the API fails the kernel's compile."""
+    _, project = _forward_project()
+    folder = write_project(tmp_path / "p", project)
+    assert check_project(folder).files == (project.kernel_file, HOST_FILE)
+    path = folder / project.kernel_file
+    good_text = path.read_text()
+    for good, bad in FORWARD_WRONG:
+        assert good in good_text, good
+        path.write_text(good_text.replace(good, bad, 1))
+        with pytest.raises(CheckError, match=r"^\S+\.asc[:\d]*: .*error: "):
+            check_project(folder)

@@ -5,7 +5,8 @@
   hardware-level kernel): tokens deleted, duplicated, swapped, inserted, numbers replaced by
   edge values, the file truncated;
 * ``ascend-conv`` gets random sets of its flags, valid and not (``--emit ascendc`` and
-  ``check-ascendc`` included);
+  ``check-ascendc`` included), and ``ascend-conv forward`` its own (tiny layers, ``--trace``,
+  ``--plot``, ``--emit ascendc``, ``--bias``): a refused request writes no file;
 * the compiled hardware-level kernels get numbers replaced by edge values, and whatever the
   data run refuses at an instruction, the cost-only mode must refuse with the same message
   (issue 20: both machines run the instruction spec's one bounds check);
@@ -295,6 +296,69 @@ def conv_flags(draw: st.DrawFn) -> list[str]:
 )
 def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
+
+
+@st.composite
+def forward_flags(draw: st.DrawFn) -> list[str]:
+    """``ascend-conv forward``'s flags: tiny layers (so that a run is quick), its own flags
+    (--bias, --tiling) and the ones it shares with bp-filter (--trace, --plot, --emit ascendc,
+    --report, --cost-only), valid and not."""
+    junk = st.sampled_from(["", " ", "x", "-1", "0", "1,2", "1,,2", "99999999999999999999", "３"])
+    argv = ["forward"]
+    shapes = draw(st.integers(0, 7)) > 0  # else the default layer, too big to run here
+    if shapes:
+        c = draw(st.sampled_from([16, 8, 17]))
+        argv += ["--input", f"1,{c},{draw(st.integers(1, 3))},{draw(st.integers(1, 6))},5"]
+        argv += ["--weight", f"{draw(st.sampled_from([16, 8]))},{c},1,{draw(st.integers(1, 3))},3"]
+    flags = {
+        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
+        "--padding": st.sampled_from(["0", "1", "0,1,0,1,1,0"]) | junk,
+        "--dilation": st.sampled_from(["1", "2"]) | junk,
+        "--groups": st.sampled_from(["1", "2"]) | junk,
+        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
+        "--hw": st.sampled_from(["atlas-a2-910b2", "nosuch"]),
+        "--tiling": st.sampled_from(["heuristic", "tuned"]) | junk,
+        "--cores": st.sampled_from(["1", "2", "25", "0"]) | junk,
+        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
+        "--report": st.sampled_from(["text", "json", "xml"]),
+        "--executor": st.sampled_from(["compiled", "interp"]),
+    }
+    for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):
+        argv += [flag, draw(flags[flag])]
+    if draw(st.integers(0, 9)) == 0:
+        argv.append("--bias")
+    mode = draw(st.sampled_from(["api", "hw", "ascendc", "cost-only", "run", "run"]))
+    mode = mode if shapes else "api"
+    if mode == "cost-only":
+        argv.append("--cost-only")
+    elif mode != "run":
+        argv += ["--emit", mode]
+    if mode == "ascendc" or draw(st.integers(0, 3)) == 0:
+        target = draw(st.sampled_from(["fwd.out", f"fwd{draw(st.integers(0, 10**9))}", ""]))
+        argv += ["-o", str(SCRATCH / target) if target else ""]
+    for flag, name in (("--trace", "fwd-trace.json"), ("--plot", "fwd.svg"), ("--plot", "fwd.png")):
+        if draw(st.integers(0, 7)) == 0:
+            argv += [flag, str(SCRATCH / name)]
+    return argv
+
+
+def _files(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_size for p in folder.rglob("*")}
+
+
+@settings(FUZZ, max_examples=LONG or 40)
+@given(argv=forward_flags())
+def test_ascend_conv_forward_on_random_flags(argv: list[str]):
+    """Whatever the flags, one line and a plain exit code; a refused request (exit 2: a flag
+    that cannot be parsed, a run flag with --emit, what forward does not support yet) leaves
+    the scratch folder as it was: no half-written output, trace, plot or project."""
+    before = _files(SCRATCH)
+    code, out, err = _call_out(conv.main, argv)
+    _assert_clean(code, err, argv)
+    if code == 2:
+        assert out == "" and err.count(": error: ") == 1, (argv, err)
+        assert _files(SCRATCH) == before, argv
+    assert not [p for p in SCRATCH.iterdir() if p.name.startswith(".")], argv  # temporaries
 
 
 # -- integer arith and the tuning cache (issue #20) ------------------------------------------------

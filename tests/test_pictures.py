@@ -287,6 +287,8 @@ def test_plot_without_matplotlib_says_how_to_install_it(report, tmp_path, monkey
 def test_problem_title():
     problem = shape_from_torch_args((2, 64, 8, 28, 28), (64, 64, 3, 3, 3), padding=1)
     assert plot.problem_title(problem) == "dW of x 2x64x8x28x28, w 64x64x3x3x3, f16, padding 1"
+    forward = "forward of x 2x64x8x28x28, w 64x64x3x3x3, f16, padding 1"
+    assert plot.problem_title(problem, "forward") == forward  # ascend-conv forward --plot
 
 
 # ---------------------------------------------------------------------------------------------

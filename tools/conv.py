@@ -56,7 +56,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
@@ -70,12 +70,20 @@ from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import PipelineError, compile_levels
 from ascend_xdsl.passes.tiling_options import using_search_workers
-from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS, BudgetExceeded
+from ascend_xdsl.runtime.machine.budget import BudgetExceeded
 from ascend_xdsl.runtime.machine.host_memory import HostMemoryError
 from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import CompileJob, RunOptions, RunResult
 from ascend_xdsl.runtime.runner import run as run_job
-from ascend_xdsl.tools.conv_args import ASCENDC, PROG, TILING, make_parser, problem_from_args
+from ascend_xdsl.tools.conv_args import (
+    ASCENDC,
+    PROG,
+    RUN_FLAGS,
+    TILING,
+    check_no_run_flags,
+    make_parser,
+    problem_from_args,
+)
 from ascend_xdsl.tools.conv_compare import Side, compare_table
 from ascend_xdsl.tools.conv_forward import ForwardCheckFailed, forward
 from ascend_xdsl.tools.conv_report import ir_text, json_report, summary, tiling_text
@@ -83,7 +91,7 @@ from ascend_xdsl.tools.errors import CliError, first_line, run_tool, write_outpu
 from ascend_xdsl.tools.flags import check_no_empty_values, ints
 from ascend_xdsl.tools.pictures import check_picture_paths, write_pictures
 
-__all__ = ["bp_filter", "ir_text", "main"]
+__all__ = ["RUN_FLAGS", "bp_filter", "check_no_run_flags", "ir_text", "main"]
 
 
 class CheckFailed(Exception):
@@ -150,27 +158,6 @@ def compare(args: argparse.Namespace) -> str:
         name = f"{tiling} {override}".strip()
         sides.append(Side(name, run_problem(problem, options, one, seed=0)))
     return compare_table(problem, *sides)
-
-
-RUN_FLAGS: tuple[tuple[str, Callable[[argparse.Namespace], bool]], ...] = (
-    ("--trace", lambda a: bool(a.trace)),
-    ("--plot", lambda a: bool(a.plot)),
-    ("--report json", lambda a: a.report == "json"),
-    ("--cost-only", lambda a: a.cost_only),
-    ("--seed", lambda a: a.seed != "0"),
-    ("--executor", lambda a: a.executor != "compiled"),
-    ("--max-iterations", lambda a: a.max_iterations != DEFAULT_MAX_ITERATIONS),
-    ("--max-seconds", lambda a: a.max_seconds is not None),
-)
-"""The flags of the run, each with whether it was given: --emit runs nothing, so with it they
-would be ignored."""
-
-
-def check_no_run_flags(args: argparse.Namespace) -> None:
-    """One rule for flags that cannot take effect: refused (exit 2), never ignored."""
-    for flag, given in RUN_FLAGS:
-        if given(args):
-            raise CliError(f"{flag} needs a run: it cannot go with --emit", exit_code=2)
 
 
 def emitted_levels(
@@ -283,7 +270,9 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         return 0
     if args.command == "forward":
         try:
-            write_output(args.output, forward(args))
+            args.argv = None if argv is None else list(argv)
+            # --emit ascendc wrote its folder itself; what it prints is the list of files
+            write_output(args.output if args.emit != ASCENDC else None, forward(args))
         except ForwardCheckFailed as failed:
             write_output(args.output, str(failed))
             print(f"{PROG}: error: y is outside the tolerance of the reference", file=sys.stderr)

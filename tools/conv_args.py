@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.emit.check import DEFAULT_TIMEOUT as CHECK_TIMEOUT
@@ -18,6 +19,7 @@ from ascend_xdsl.emit.common import BUILD_ASC, BUILDS, HOST_TILING_API, HOST_TIL
 from ascend_xdsl.lowering.build import ConvProblemError, shape_from_torch_args
 from ascend_xdsl.lowering.pipeline import LEVELS
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
+from ascend_xdsl.runtime.machine.budget import DEFAULT_MAX_ITERATIONS
 from ascend_xdsl.tools.errors import CliError, OneLineParser, add_debug_flag
 from ascend_xdsl.tools.flags import (
     TILING_WORDS,
@@ -220,18 +222,7 @@ def add_run_flags(bp: argparse.ArgumentParser) -> None:
         help="run the kernel translated to Python once (compiled, default) or op by op by "
         "xDSL's interpreter (interp); both give the same bits",
     )
-    bp.add_argument(
-        "--trace",
-        metavar="FILE.json",
-        help="write the modelled timeline of every core (a process per core, a track per pipe) "
-        "as a Chrome trace for ui.perfetto.dev or chrome://tracing",
-    )
-    bp.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
-        "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
-    )
+    add_picture_flags(bp)
     bp.add_argument(
         "--host-tiling",
         choices=HOST_TILINGS,
@@ -250,6 +241,46 @@ def add_run_flags(bp: argparse.ArgumentParser) -> None:
     add_debug_flag(bp)
     add_limit_flags(bp)
     bp.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
+
+
+def add_picture_flags(parser: argparse.ArgumentParser) -> None:
+    """``--trace`` and ``--plot`` (``tools/pictures.py``), for bp-filter and forward alike."""
+    parser.add_argument(
+        "--trace",
+        metavar="FILE.json",
+        help="write the modelled timeline of every core (a process per core, a track per pipe) "
+        "as a Chrome trace for ui.perfetto.dev or chrome://tracing",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="write a PNG of the slowest core's timeline and each pipe's busy ratio and "
+        "critical-path share (needs matplotlib: pip install 'ascend-xdsl[plot]')",
+    )
+
+
+RUN_FLAGS: tuple[tuple[str, Callable[[argparse.Namespace], bool]], ...] = (
+    ("--trace", lambda a: bool(a.trace)),
+    ("--plot", lambda a: bool(a.plot)),
+    ("--report json", lambda a: a.report == "json"),
+    ("--cost-only", lambda a: a.cost_only),
+    ("--seed", lambda a: a.seed != "0"),
+    ("--executor", lambda a: a.executor != "compiled"),
+    ("--max-iterations", lambda a: a.max_iterations != DEFAULT_MAX_ITERATIONS),
+    ("--max-seconds", lambda a: a.max_seconds is not None),
+)
+"""The flags of the run, each with whether it was given: --emit runs nothing, so with it they
+would be ignored."""
+
+
+def check_no_run_flags(
+    args: argparse.Namespace,
+    flags: tuple[tuple[str, Callable[[argparse.Namespace], bool]], ...] = RUN_FLAGS,
+) -> None:
+    """One rule for flags that cannot take effect: refused (exit 2), never ignored."""
+    for flag, given in flags:
+        if given(args):
+            raise CliError(f"{flag} needs a run: it cannot go with --emit", exit_code=2)
 
 
 def problem_from_args(args: argparse.Namespace) -> ConvBpFilterShape:

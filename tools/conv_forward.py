@@ -9,19 +9,29 @@ checks y against the exact reference (``runtime/reports/check.check_forward``: t
 sums' derived tolerance plus the rounding to f16/bf16, what ``ascend-run --check`` uses on a
 forward program), printing a short summary. A check outside the tolerance exits with 1.
 ``--report json`` prints instead the one report of docs/report.schema.json (problem with ``op``
-forward, the tiling, the cost of each launch, and that check).
+forward, the tiling, the cost of each launch, and that check). ``--trace FILE.json`` and
+``--plot FILE.png`` draw the cost model's timelines as ``bp-filter``'s do (``tools/pictures.py``:
+every launch in the trace, the last one in the plot; written atomically, also when the check
+fails). ``--emit ascendc -o DIR`` writes the API-level kernel as an Ascend C project for the
+vendor's ``Conv3D`` API (``emit/forward.py``), which ``ascend-conv check-ascendc DIR`` compiles
+like a dW project. ``--emit`` runs nothing, so the flags of a run are refused with it
+(``tools/conv_args.check_no_run_flags``).
 
 ``--tiling heuristic|tuned|fixed:FILE`` as for ``bp-filter``: ``tuned`` runs the forward tiling
 search (``tuning/conv3d_search.py``, cached on disk, ``--no-cache`` searches again) through the
 forward tiler; ``fixed:FILE`` reads one ``#ascend.conv3d_tiling`` or its JSON (a ``--report
 json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; through the bias
-table) to the run and to the check.
+table) to the run and to the check. What the forward path does not support yet is refused
+before anything runs, in one line with exit code 2: ``--emit ascendc`` of a grouped layer (its
+kernel is compiled per group) or with a bias (the emitted kernel has no SetBias).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -33,6 +43,9 @@ from xdsl.dialects.builtin import ModuleOp
 from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.emit.common import EmitError
+from ascend_xdsl.emit.forward import emit_forward_project
+from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
 from ascend_xdsl.lowering.options import PipelineError, load_target, parse_tiling
 from ascend_xdsl.runtime.cost.report import CostReport
@@ -40,13 +53,27 @@ from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.runtime.forward import forward_levels, run_conv3d
 from ascend_xdsl.runtime.reports.check import CheckResult, check_forward
 from ascend_xdsl.runtime.reports.document import run_document
+from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
-from ascend_xdsl.tools.conv_args import add_problem_flags, problem_from_args
+from ascend_xdsl.tools.conv_args import (
+    ASCENDC,
+    PROG,
+    RUN_FLAGS,
+    add_picture_flags,
+    add_problem_flags,
+    check_no_run_flags,
+    problem_from_args,
+)
 from ascend_xdsl.tools.conv_report import ir_text
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import add_hw_flag, ints
+from ascend_xdsl.tools.pictures import check_picture_paths, write_pictures
 
 LEVELS = ("op", "format", "api", "hw")
+FORWARD_RUN_FLAGS = tuple(
+    (flag, given) for flag, given in RUN_FLAGS if flag not in ("--max-iterations", "--max-seconds")
+)
+"""bp-filter's flags of a run that ``forward`` has too: refused with ``--emit``."""
 _TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
@@ -80,7 +107,12 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
     )
     add_hw_flag(fwd)
     fwd.add_argument("--cores", metavar="N", help="AI cores to use (default: all of --hw)")
-    fwd.add_argument("--emit", choices=LEVELS, help="print the IR at this level and stop")
+    fwd.add_argument(
+        "--emit",
+        choices=(*LEVELS, ASCENDC),
+        help="print the IR at this level and stop; ascendc: write the Ascend C project of the "
+        "Conv3D API to -o DIR",
+    )
     fwd.add_argument(
         "--cost-only",
         action="store_true",
@@ -95,7 +127,13 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         help="the summary (text, default), or one JSON document of docs/report.schema.json: "
         "the problem (op forward), the tiling, the cost of every launch and the check",
     )
-    fwd.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
+    add_picture_flags(fwd)
+    fwd.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the output to FILE (with --emit ascendc: the project folder)",
+    )
 
 
 def forward(args: argparse.Namespace) -> str:
@@ -106,14 +144,31 @@ def forward(args: argparse.Namespace) -> str:
         raise CliError(f"forward: --tiling: {e}", exit_code=2) from None
     if args.no_cache and strategy != "tuned":
         raise CliError("forward: --no-cache goes with --tiling tuned", exit_code=2)
+    if args.emit:
+        check_no_run_flags(args, FORWARD_RUN_FLAGS)
+    check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
+    if args.emit == ASCENDC and not args.output:
+        raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
+    if args.emit == ASCENDC and args.bias:
+        raise CliError(
+            "forward: --emit ascendc with --bias is not supported yet (the emitted kernel has "
+            "no SetBias)",
+            exit_code=2,
+        )
     problem = problem_from_args(args)
+    if args.emit == ASCENDC and problem.groups > 1:
+        raise CliError(
+            f"forward: --emit ascendc of groups {problem.groups} is not supported yet (the "
+            "kernel is compiled per group, one launch each)",
+            exit_code=2,
+        )
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
-    target = load_target(args.hw)
     g = problem.groups
     single = problem if g == 1 else _one_group(problem)
     start = time.perf_counter()
-    try:
+    try:  # an unknown --hw, --cores beyond it, a tiling file that does not fit, a search
+        target = load_target(args.hw)
         levels = forward_levels(
             single,
             target,
@@ -123,18 +178,22 @@ def forward(args: argparse.Namespace) -> str:
             use_cache=not args.no_cache,
             progress=True,
         )
-    except PipelineError as e:  # the tiler: a tiling file that does not fit, a search
+    except PipelineError as e:
         raise CliError(f"forward: {e}") from None
     compile_seconds = time.perf_counter() - start
+    if args.emit == ASCENDC:
+        return _emit_ascendc(levels["api"], args)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling_line(levels["api"])
     as_json = args.report == "json"
+    title = problem_title(problem, "forward")
     if args.cost_only:
         result = run(
             ModuleJob(levels["hw"], target, FORWARD_FUNC_NAME, problem=single),
             RunOptions(cost="cost-only", progress=False),
         )
+        write_pictures(list(result.costs) * g, args.trace, args.plot, title)
         if as_json:  # every group's launch is the same kernel on its slice: the same cost
             return _json_report(
                 problem, target.name, levels, list(result.costs) * g, None, strategy
@@ -164,6 +223,7 @@ def forward(args: argparse.Namespace) -> str:
         tiling=args.tiling,
         executor=args.executor,
     )
+    write_pictures(res.costs, args.trace, args.plot, title)
     # One check for the summary and the report: the derived tolerance of ascend-run --check.
     checked = check_forward(problem, x, w, np.asarray(res.output), bias)
     ok = checked.ok
@@ -180,6 +240,19 @@ def forward(args: argparse.Namespace) -> str:
     if not ok:
         raise ForwardCheckFailed(text)
     return text
+
+
+def _emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
+    """``--emit ascendc -o DIR``: write the forward project; return the line that says so."""
+    command = shlex.join([PROG, *(sys.argv[1:] if args.argv is None else args.argv)])
+    try:
+        project = emit_forward_project(api_module, args.hw, command)
+        write_project(args.output, project)
+    except (EmitError, ProjectWriteError) as e:
+        raise CliError(str(e)) from None
+    for warning in project.warnings:
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
+    return f"wrote {args.output}: {', '.join(sorted(project.files))}\n"
 
 
 def _json_report(

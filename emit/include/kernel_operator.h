@@ -61,6 +61,13 @@ public:
     __aicore__ GlobalTensor operator[](const uint64_t offset) const;
 };
 
+// The pipe that manages the kernel's queues and buffers; the Conv3D API's Init takes it from
+// the kernel (Init doc: a TPipe must exist before Init).
+class TPipe {
+public:
+    __aicore__ TPipe();
+};
+
 // The index of the AI Core running this instance, 0 .. blockDim - 1.
 __aicore__ int64_t GetBlockIdx();
 // blockDim of the launch.

@@ -79,8 +79,9 @@ def require_matplotlib() -> None:
     _pyplot()
 
 
-def problem_title(problem: ConvBpFilterShape) -> str:
-    """The layer, for the title: ``dW of x 2x64x8x28x28, w 64x64x3x3x3, f16``."""
+def problem_title(problem: ConvBpFilterShape, op: str = "dW") -> str:
+    """The layer, for the title: ``dW of x 2x64x8x28x28, w 64x64x3x3x3, f16`` (``op`` names
+    the kernel: dW, or forward for ``ascend-conv forward``)."""
 
     def dims(shape: tuple[int, ...]) -> str:
         return "x".join(map(str, shape))
@@ -99,7 +100,7 @@ def problem_title(problem: ConvBpFilterShape) -> str:
         extra.append(f"groups {problem.groups}")
     tail = "".join(f", {e}" for e in extra)
     return (
-        f"dW of x {dims(problem.input_shape)}, w {dims(problem.weight_shape)}, "
+        f"{op} of x {dims(problem.input_shape)}, w {dims(problem.weight_shape)}, "
         f"{problem.dtype}{tail}"
     )
 

@@ -92,10 +92,85 @@ struct Conv3DBackpropFilterTilingData {
 };
 #pragma pack(pop)
 
+// The forward Conv3D's tiling (DEVKIT include/adv_api/conv/conv3d/conv3d_tilingdata.h and the
+// doc TConv3DApiTiling结构体.md): the structure Init reads through its const void*.
+#pragma pack(push, 8)
+struct TConv3DApiTiling {
+    uint64_t orgDo = 0;
+    uint32_t orgCo = 0;
+    uint64_t orgHo = 0;
+    uint64_t orgWo = 0;
+    uint64_t orgDi = 0;
+    uint32_t orgCi = 0;
+    uint64_t orgHi = 0;
+    uint64_t orgWi = 0;
+    uint32_t kernelD = 0;
+    uint32_t kernelH = 0;
+    uint32_t kernelW = 0;
+    uint64_t singleCoreDo = 0;
+    uint32_t singleCoreCo = 0;
+    uint64_t singleCoreM = 0;
+    uint32_t singleCoreGroupOpt = 0;
+    uint32_t groups = 0;
+    uint32_t strideH = 0;
+    uint32_t strideW = 0;
+    uint32_t strideD = 0;
+    uint32_t dilationH = 0;
+    uint32_t dilationW = 0;
+    uint32_t dilationD = 0;
+    uint32_t padHead = 0;
+    uint32_t padTail = 0;
+    uint32_t padUp = 0;
+    uint32_t padDown = 0;
+    uint32_t padLeft = 0;
+    uint32_t padRight = 0;
+    uint32_t mL0 = 0;
+    uint32_t kL0 = 0;
+    uint32_t nL0 = 0;
+    uint32_t kAL1 = 0;
+    uint32_t kAL1Tail = 0;
+    uint32_t kBL1 = 0;
+    uint32_t kBL1Tail = 0;
+    uint32_t nBL1 = 0;
+    uint32_t mAL1 = 0;
+    uint32_t kBL1DivK0 = 0;
+    uint32_t kBL1TailDivK0 = 0;
+    uint32_t nBL1DivnL0 = 0;
+    uint32_t mAL1DivmL0 = 0;
+    uint32_t cin1InAL1 = 0;
+    uint32_t cin1InAL1Tail = 0;
+    uint32_t nL0xk0 = 0;
+    uint64_t kL0xorgCoAlignN0 = 0;
+    uint64_t kernelHxkernelW = 0;
+    uint64_t cin1xOriHixOriWixk0 = 0;
+    uint64_t oriHixOriWixk0 = 0;
+    uint64_t oriWixk0 = 0;
+    uint64_t orgHixWi = 0;
+    uint64_t orgHoxWo = 0;
+    uint32_t pBufferFlag = 0;
+    uint32_t groupOpt = 0;
+    uint32_t cinOpt = 0;
+    uint32_t coutOpt = 0;
+    int8_t offsetx = 0;
+    uint8_t bl1FullLoad = 0;
+    uint8_t al1FullLoad = 0;
+    uint8_t bl1BypassFlag = 0;
+    uint8_t iterateMNOrder = 0;
+    uint8_t biasFullLoadFlag = 0;
+    uint8_t fixpParamsFullLoadFlag = 0;
+    uint8_t hf32Enable = 0;
+    uint8_t hf32TransMode = 0;
+    uint8_t resvered1 = 0;
+    uint16_t resvered2 = 0;
+    uint32_t resvered3 = 0;
+};
+#pragma pack(pop)
+
 }  // namespace tiling
 }  // namespace AscendC
 
 using AscendC::tiling::Conv3DBackpropFilterTilingData;
 using AscendC::tiling::TConv3DBpFilterTiling;
+using AscendC::tiling::TConv3DApiTiling;
 
 #endif
