@@ -7,14 +7,15 @@ This is the one module of the runtime that imports torch (at import time: its cl
 torch's). torch is an optional dependency (the ``test`` extra), so ``ascend_xdsl.runtime`` exports
 these names lazily (its ``__getattr__``) and importing the runtime never imports torch.
 
-The split between the simulator and torch, until the forward's bias table is lowered:
+The split between the simulator and torch:
 
-* on the simulator: y = conv(x, w) (float32 accumulation, rounded to the input type by the
-  fixpipe), dX (likewise rounded to dy's type) and dW (float32, rounded to the weight's type for
-  ``weight.grad``, as torch's own half-precision conv gives a half-precision gradient);
-* in torch: the bias add, ``y + bias`` on the rounded y in the output's type (so a second
-  rounding, which the bias table will remove: the fixpipe adds the bias before it rounds), and
-  the bias gradient, ``dy`` summed over N, D, H and W in float32 and rounded to the bias's type.
+* on the simulator: y = conv(x, w) + bias (float32 accumulation started from the bias table,
+  rounded once to the input type by the fixpipe), dX (likewise rounded to dy's type) and dW
+  (float32, rounded to the weight's type for ``weight.grad``, as torch's own half-precision conv
+  gives a half-precision gradient);
+* in torch: the bias gradient, ``dy`` summed over N, D, H and W in float32 and rounded to the
+  bias's type (a reduction, which the vendor's path runs as a Vector kernel; the simulator models
+  the Cube's three kernels only).
 
 ``ctx.needs_input_grad`` decides which of dX, dW and the bias gradient run: the first layer of a
 network (whose input needs no gradient) makes no dX launch, a frozen weight no dW launch.
@@ -66,13 +67,12 @@ class Conv3dFunction(torch.autograd.Function):
         executor: str,
         cast: str | None,
     ) -> torch.Tensor:
+        if bias is not None:
+            bias = bias.to(input.dtype)  # the bias table takes the input's type (cast or not)
         y = conv3d(
-            input, weight, None, stride, padding, dilation, groups,
+            input, weight, bias, stride, padding, dilation, groups,
             hw=hw, executor=executor, cast=cast,
         )  # fmt: skip
-        if bias is not None:
-            # In torch until the bias table is lowered (module docstring): a second rounding.
-            y = y + bias.to(y.dtype).view(1, -1, 1, 1, 1)
         ctx.save_for_backward(input, weight)
         ctx.conv = (stride, padding, dilation, groups)
         ctx.run = {"hw": hw, "executor": executor, "cast": cast}
@@ -97,7 +97,7 @@ class Conv3dFunction(torch.autograd.Function):
                 hw=ctx.run["hw"], executor=ctx.run["executor"], cast=ctx.run["cast"],
             ).to(weight.dtype)  # fmt: skip
         if need_b and ctx.bias_dtype is not None:
-            # In torch until the bias table is lowered: Σ dy over N, D, H, W in float32.
+            # In torch (module docstring): Σ dy over N, D, H, W in float32.
             db = grad_output.float().sum(dim=(0, 2, 3, 4)).to(ctx.bias_dtype)
         return dx, dw, db, None, None, None, None, None, None, None
 
@@ -140,8 +140,8 @@ class Conv3d(nn.Conv3d):
     odd total pad goes after, as torch pads it); ``padding_mode`` other than 'zeros' is refused.
     The kernel takes float16 or bfloat16: a module of another type (nn.Conv3d's default,
     float32) is refused in one line unless ``cast`` ('f16' or 'bf16') asks to round its input
-    and weight for each kernel (the results are then in the module's type). The bias add and
-    its gradient run in torch until the forward's bias table is lowered (module docstring).
+    and weight for each kernel (the results are then in the module's type). The bias goes
+    through the bias table; its gradient runs in torch (module docstring).
     """
 
     def __init__(
