@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
