@@ -114,3 +114,12 @@ def test_ascend_run_runs_the_emitted_program_without_hazards(capsys, tmp_path):
     ref = conv3d_reference(x, w, None, (1, 1, 1), (1,) * 6)
     assert y.dtype == np.float16
     assert np.abs(y.astype(np.float32) - ref).max() <= 2 * 2**-10 * np.abs(ref).max()
+
+
+def test_unknown_hardware_and_too_many_cores_are_the_users_errors(capsys):
+    code, _, err = run(capsys, "forward", *SMALL, "--hw", "nope", "--cost-only")
+    assert code == 1
+    assert_one_line_error(err, "unknown hardware 'nope'")
+    code, _, err = run(capsys, "forward", *SMALL, "--cores", "100", "--cost-only")
+    assert code == 1
+    assert_one_line_error(err, "cores must be in [1, 24]")

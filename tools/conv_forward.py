@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import ml_dtypes
@@ -29,10 +29,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
-from ascend_xdsl.lowering.options import load_target
+from ascend_xdsl.lowering.options import PipelineError, load_target
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
 from ascend_xdsl.runtime.forward import forward_levels, run_conv3d
@@ -45,7 +47,7 @@ from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import add_hw_flag, ints
 
 LEVELS = ("op", "format", "api", "hw")
-_TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
+TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 class ForwardCheckFailed(Exception):
@@ -60,6 +62,12 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         "the simulator and check y. Without --input/--weight, the embedded default layer is "
         "used.",
     )
+    add_op_flags(fwd, "forward")
+
+
+def add_op_flags(fwd: argparse.ArgumentParser, op: str) -> None:
+    """The flags of one op's command (``forward``, ``bp-input``, ``tools/conv_bp_input.py``):
+    the shape flags, the compile and run flags and the report, whose problem is of ``op``."""
     add_problem_flags(fwd)
     fwd.add_argument("--bias", action="store_true", help="add a bias (not supported yet)")
     fwd.add_argument(
@@ -80,7 +88,7 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         choices=("text", "json"),
         default="text",
         help="the summary (text, default), or one JSON document of docs/report.schema.json: "
-        "the problem (op forward), the tiling, the cost of every launch and the check",
+        f"the problem (op {op}), the tiling, the cost of every launch and the check",
     )
     fwd.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE")
 
@@ -98,12 +106,9 @@ def forward(args: argparse.Namespace) -> str:
     problem = problem_from_args(args)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
-    target = load_target(args.hw)
     g = problem.groups
-    single = problem if g == 1 else _one_group(problem)
-    start = time.perf_counter()
-    levels = forward_levels(single, target, cores)
-    compile_seconds = time.perf_counter() - start
+    single = problem if g == 1 else one_group(problem)
+    target, levels, compile_seconds = op_levels(forward_levels, single, args.hw, cores)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling_line(levels["api"])
@@ -114,7 +119,10 @@ def forward(args: argparse.Namespace) -> str:
             RunOptions(cost="cost-only", progress=False),
         )
         if as_json:  # every group's launch is the same kernel on its slice: the same cost
-            return _json_report(problem, target.name, levels, list(result.costs) * g, None)
+            costs = list(result.costs) * g
+            return op_json_report(
+                problem, target.name, "forward", _tiling(levels["api"]), costs, None
+            )
         cycles = sum(c.cycles for c in result.costs) * g
         return (
             f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"
@@ -123,7 +131,7 @@ def forward(args: argparse.Namespace) -> str:
             + f"\ncompile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
     rng = np.random.default_rng(seed)
-    dtype = _TYPES[problem.dtype]
+    dtype = TYPES[problem.dtype]
     x = rng.standard_normal(problem.input_shape).astype(dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
     res = run_conv3d(
@@ -150,28 +158,48 @@ def forward(args: argparse.Namespace) -> str:
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )
     if as_json:
-        text = _json_report(problem, target.name, levels, res.costs, checked)
+        text = op_json_report(
+            problem, target.name, "forward", _tiling(levels["api"]), res.costs, checked
+        )
     if not ok:
         raise ForwardCheckFailed(text)
     return text
 
 
-def _json_report(
+def op_levels(
+    levels_of: Callable[[ConvBpFilterShape, HwConfig, int | None], dict[str, ModuleOp]],
     problem: ConvBpFilterShape,
     hw: str,
-    levels: dict[str, ModuleOp],
+    cores: int | None,
+) -> tuple[HwConfig, dict[str, ModuleOp], float]:
+    """The target, the levels of one group's ``problem`` and the seconds they took; what the
+    compile rejects (unknown hardware, cores out of range) is the user's: one line, exit 1."""
+    try:
+        target = load_target(hw)
+        start = time.perf_counter()
+        levels = levels_of(problem, target, cores)
+    except PipelineError as e:
+        raise CliError(str(e)) from None
+    return target, levels, time.perf_counter() - start
+
+
+def op_json_report(
+    problem: ConvBpFilterShape,
+    hw: str,
+    op: str,
+    tiling: Conv3DTiling | Conv3DBpInputTiling | None,
     costs: Sequence[CostReport],
     checked: CheckResult | None,
 ) -> str:
-    """``--report json``: the one report of docs/report.schema.json (op forward), with one
-    group's tiling (every group's launch has it) and the check of the derived tolerance
-    (``runtime/reports/check.check_forward``, as ``ascend-run --check``); null cost-only."""
+    """``--report json``: the one report of docs/report.schema.json (``op`` forward or
+    bp-input), with one group's tiling (every group's launch has it) and the check of the
+    derived tolerance (``runtime/reports/check``, as ``ascend-run --check``); null cost-only."""
     document = run_document(
         "ascend-conv",
         hw,
         problem=problem,
-        op="forward",
-        tiling=_tiling(levels["api"]),
+        op=op,
+        tiling=tiling,
         tiling_strategy="heuristic",
         costs=costs,
         check=checked,
@@ -180,7 +208,7 @@ def _json_report(
     return json.dumps(document, indent=2) + "\n"
 
 
-def _one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
+def one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
     g = problem.groups
     return replace(problem, cin=problem.cin // g, cout=problem.cout // g, groups=1)
 
