@@ -297,6 +297,43 @@ def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
 
 
+@st.composite
+def op_flags(draw) -> list[str]:
+    """Random flags of ``ascend-conv forward`` and ``bp-input`` (small shapes, every mode, the
+    refused flags among them), valid and not."""
+    junk = st.sampled_from(["", "x", "-1", "0", "1,2", "99999999999999999999", "３"])
+    argv = [draw(st.sampled_from(["forward", "bp-input"]))]
+    if draw(st.integers(0, 9)):
+        c, cout = draw(st.sampled_from([16, 17, 8])), draw(st.sampled_from([16, 32, 15]))
+        argv += ["--input", f"{draw(st.integers(1, 2))},{c},{draw(st.integers(1, 4))},"
+                 f"{draw(st.integers(1, 8))},{draw(st.integers(1, 8))}"]  # fmt: skip
+        argv += ["--weight", f"{cout},{c},{draw(st.integers(1, 3))},2,{draw(st.integers(1, 3))}"]
+    flags = {
+        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
+        "--padding": st.sampled_from(["0", "1", "0,1,0,1,1,0"]) | junk,
+        "--dilation": st.sampled_from(["1", "2"]) | junk,
+        "--groups": st.sampled_from(["1", "2"]) | junk,
+        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
+        "--hw": st.sampled_from(["atlas-a2-910b2", "nosuch"]),
+        "--tiling": st.sampled_from(["heuristic", "tuned"]) | junk,
+        "--cores": st.sampled_from(["1", "3", "25", "0"]) | junk,
+        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
+        "--report": st.sampled_from(["text", "json", "xml"]),
+        "--emit": st.sampled_from(["op", "format", "api", "hw", "ascendc"]),
+    }
+    for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):
+        argv += [flag, draw(flags[flag])]
+    argv += draw(st.sampled_from([[], ["--cost-only"], ["--bias"], ["-o", str(SCRATCH / "op")]]))
+    return argv
+
+
+@settings(FUZZ, max_examples=LONG or 40)
+@given(argv=op_flags())
+def test_ascend_conv_ops_on_random_flags(argv: list[str]):
+    """forward and bp-input: every flag set is a result, or one line and exit 1 or 2."""
+    _assert_clean(*_call(conv.main, argv), argv)
+
+
 # -- integer arith and the tuning cache (issue #20) ------------------------------------------------
 
 ARITH_FUZZ = settings(FUZZ, max_examples=LONG or 60)
