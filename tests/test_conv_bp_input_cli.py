@@ -241,3 +241,17 @@ def test_output_file_untouched_on_error(capsys, tmp_path):
     assert code == 1
     assert target.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_executors_agree_and_the_seed_picks_the_inputs(capsys):
+    def report(*flags):
+        code, out, err = run(capsys, "bp-input", *SMALL, "--report", "json", *flags)
+        assert code == 0, err
+        document = json.loads(out)
+        return document["check"]["max_abs_error"], document["cost"]["cycles"]
+
+    compiled = report()
+    assert report("--executor", "interp") == compiled  # the same bits and the same timeline
+    assert report("--seed", "0") == compiled
+    other = report("--seed", "5")
+    assert other[0] != compiled[0] and other[1] == compiled[1]  # other data, the same kernel
