@@ -13,7 +13,9 @@ forward, the tiling, the cost of each launch, and that check).
 
 What the forward path does not support yet is refused before anything runs, in one line with
 exit code 2: ``--bias`` (the bias table is not lowered), a ``--tiling`` other than
-``heuristic``.
+``heuristic``. Its flags (``add_op_flags``), compile (``op_levels``: an unknown ``--hw`` or
+``--cores`` out of range in one line, exit 1) and report (``op_json_report``) serve
+``ascend-conv bp-input`` too (``tools/conv_bp_input.py``).
 """
 
 from __future__ import annotations
