@@ -615,3 +615,41 @@ def test_check_ascendc_on_hostile_folders(logging_compiler, files: dict[str, str
     assert all(a.startswith(str(folder) + "/") for a in sources), (files, passed)
     assert not any(a.startswith("@") or a.endswith(("-o.cpp", "/-.cpp")) for a in passed)
     assert not (folder / "PWNED").exists() and not Path("PWNED").exists()
+
+
+@st.composite
+def bp_input_flags(draw: st.DrawFn) -> list[str]:
+    """Random flags of ``ascend-conv bp-input`` (small shapes, every mode, the refused flags
+    among them: --bias, --tiling tuned, --emit ascendc), valid and not; forward's own are
+    :func:`forward_flags`."""
+    junk = st.sampled_from(["", "x", "-1", "0", "1,2", "99999999999999999999", "３"])
+    argv = ["bp-input"]
+    if draw(st.integers(0, 9)):
+        c, cout = draw(st.sampled_from([16, 17, 8])), draw(st.sampled_from([16, 32, 15]))
+        argv += ["--input", f"{draw(st.integers(1, 2))},{c},{draw(st.integers(1, 4))},"
+                 f"{draw(st.integers(1, 8))},{draw(st.integers(1, 8))}"]  # fmt: skip
+        argv += ["--weight", f"{cout},{c},{draw(st.integers(1, 3))},2,{draw(st.integers(1, 3))}"]
+    flags = {
+        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
+        "--padding": st.sampled_from(["0", "1", "0,1,0,1,1,0"]) | junk,
+        "--dilation": st.sampled_from(["1", "2"]) | junk,
+        "--groups": st.sampled_from(["1", "2"]) | junk,
+        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
+        "--hw": st.sampled_from(["atlas-a2-910b2", "nosuch"]),
+        "--tiling": st.sampled_from(["heuristic", "tuned"]) | junk,
+        "--cores": st.sampled_from(["1", "3", "25", "0"]) | junk,
+        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
+        "--report": st.sampled_from(["text", "json", "xml"]),
+        "--emit": st.sampled_from(["op", "format", "api", "hw", "ascendc"]),
+    }
+    for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):
+        argv += [flag, draw(flags[flag])]
+    argv += draw(st.sampled_from([[], ["--cost-only"], ["--bias"], ["-o", str(SCRATCH / "op")]]))
+    return argv
+
+
+@settings(FUZZ, max_examples=LONG or 40)
+@given(argv=bp_input_flags())
+def test_ascend_conv_bp_input_on_random_flags(argv: list[str]):
+    """bp-input: every flag set is a result, or one line and exit 1 or 2."""
+    _assert_clean(*_call(conv.main, argv), argv)

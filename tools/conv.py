@@ -39,7 +39,8 @@ embedded default layer and says so on standard error. What it prints is built in
   ignored; two outputs naming one file and a ``--plot`` not ending in ``.png`` are refused too.
 
 ``ascend-conv forward [shape flags]`` does the same for the forward conv
-(``tools/conv_forward.py``).
+(``tools/conv_forward.py``), ``ascend-conv bp-input`` for the input gradient
+(``tools/conv_bp_input.py``).
 
 Errors are one line on standard error (``ascend-conv: error: ...``), never a traceback: exit code
 2 for flags that cannot be parsed, 1 for a well-formed request that is rejected (illegal problem,
@@ -84,6 +85,7 @@ from ascend_xdsl.tools.conv_args import (
     make_parser,
     problem_from_args,
 )
+from ascend_xdsl.tools.conv_bp_input import InputGradCheckFailed, bp_input
 from ascend_xdsl.tools.conv_compare import Side, compare_table
 from ascend_xdsl.tools.conv_forward import ForwardCheckFailed, forward
 from ascend_xdsl.tools.conv_report import ir_text, json_report, summary, tiling_text
@@ -261,21 +263,24 @@ def _main(argv: Sequence[str] | None) -> int:
 def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     if args.command is None:
         raise CliError(
-            f"a command is required: bp-filter, forward, compare or check-ascendc (see '{PROG} "
-            "--help')",
+            "a command is required: bp-filter, forward, bp-input, compare or check-ascendc "
+            f"(see '{PROG} --help')",
             exit_code=2,
         )
     if args.command == "check-ascendc":
         sys.stdout.write(check_ascendc(args.folder, args.cann, args.timeout))
         return 0
-    if args.command == "forward":
+    if args.command in ("forward", "bp-input"):
+        run_op, what = (forward, "y") if args.command == "forward" else (bp_input, "dX")
         try:
             args.argv = None if argv is None else list(argv)
             # --emit ascendc wrote its folder itself; what it prints is the list of files
-            write_output(args.output if args.emit != ASCENDC else None, forward(args))
-        except ForwardCheckFailed as failed:
+            write_output(args.output if args.emit != ASCENDC else None, run_op(args))
+        except (ForwardCheckFailed, InputGradCheckFailed) as failed:
             write_output(args.output, str(failed))
-            print(f"{PROG}: error: y is outside the tolerance of the reference", file=sys.stderr)
+            print(
+                f"{PROG}: error: {what} is outside the tolerance of the reference", file=sys.stderr
+            )
             return 1
         return 0
     if args.command == "compare":

@@ -69,6 +69,9 @@ def make_parser() -> argparse.ArgumentParser:
     from ascend_xdsl.tools.conv_forward import add_forward_parser  # it uses this module's flags
 
     add_forward_parser(commands)
+    from ascend_xdsl.tools.conv_bp_input import add_bp_input_parser
+
+    add_bp_input_parser(commands)
     compare = commands.add_parser(
         "compare",
         help="two tilings of one problem side by side (cost only)",

@@ -23,7 +23,10 @@ forward tiler; ``fixed:FILE`` reads one ``#ascend.conv3d_tiling`` or its JSON (a
 json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; through the bias
 table) to the run and to the check. What the forward path does not support yet is refused
 before anything runs, in one line with exit code 2: ``--emit ascendc`` of a grouped layer (its
-kernel is compiled per group) or with a bias (the emitted kernel has no SetBias).
+kernel is compiled per group) or with a bias (the emitted kernel has no SetBias). Its flags
+(``add_op_flags``), compile (``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in
+one line, exit 1) and report (``op_json_report``) serve ``ascend-conv bp-input`` too
+(``tools/conv_bp_input.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import json
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import ml_dtypes
@@ -41,11 +44,13 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.emit.common import EmitError
 from ascend_xdsl.emit.forward import emit_forward_project
 from ascend_xdsl.emit.project import ProjectWriteError, write_project
+from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
 from ascend_xdsl.lowering.options import PipelineError, load_target, parse_tiling
 from ascend_xdsl.runtime.cost.report import CostReport
@@ -74,7 +79,7 @@ FORWARD_RUN_FLAGS = tuple(
     (flag, given) for flag, given in RUN_FLAGS if flag not in ("--max-iterations", "--max-seconds")
 )
 """bp-filter's flags of a run that ``forward`` has too: refused with ``--emit``."""
-_TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
+TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 class ForwardCheckFailed(Exception):
@@ -89,6 +94,12 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         "the simulator and check y. Without --input/--weight, the embedded default layer is "
         "used.",
     )
+    add_op_flags(fwd, "forward")
+
+
+def add_op_flags(fwd: argparse.ArgumentParser, op: str) -> None:
+    """The flags of one op's command (``forward``, ``bp-input``, ``tools/conv_bp_input.py``):
+    the shape flags, the compile and run flags and the report, whose problem is of ``op``."""
     add_problem_flags(fwd)
     fwd.add_argument(
         "--bias", action="store_true", help="add a bias (Cout,), through the bias table"
@@ -125,7 +136,7 @@ def add_forward_parser(commands: argparse._SubParsersAction) -> None:  # type: i
         choices=("text", "json"),
         default="text",
         help="the summary (text, default), or one JSON document of docs/report.schema.json: "
-        "the problem (op forward), the tiling, the cost of every launch and the check",
+        f"the problem (op {op}), the tiling, the cost of every launch and the check",
     )
     add_picture_flags(fwd)
     fwd.add_argument(
@@ -165,22 +176,15 @@ def forward(args: argparse.Namespace) -> str:
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
-    single = problem if g == 1 else _one_group(problem)
-    start = time.perf_counter()
-    try:  # an unknown --hw, --cores beyond it, a tiling file that does not fit, a search
-        target = load_target(args.hw)
-        levels = forward_levels(
-            single,
-            target,
-            cores,
-            args.tiling,
-            bias=args.bias,
-            use_cache=not args.no_cache,
-            progress=True,
+    single = problem if g == 1 else one_group(problem)
+
+    def levels_of(p: ConvBpFilterShape, hw: HwConfig, n: int | None) -> dict[str, ModuleOp]:
+        # The tiling strategy, the bias and the search's cache and bar are forward's own.
+        return forward_levels(
+            p, hw, n, args.tiling, bias=args.bias, use_cache=not args.no_cache, progress=True
         )
-    except PipelineError as e:
-        raise CliError(f"forward: {e}") from None
-    compile_seconds = time.perf_counter() - start
+
+    target, levels, compile_seconds = op_levels(levels_of, single, args.hw, cores)
     if args.emit == ASCENDC:
         return _emit_ascendc(levels["api"], args)
     if args.emit is not None:
@@ -195,8 +199,9 @@ def forward(args: argparse.Namespace) -> str:
         )
         write_pictures(list(result.costs) * g, args.trace, args.plot, title)
         if as_json:  # every group's launch is the same kernel on its slice: the same cost
-            return _json_report(
-                problem, target.name, levels, list(result.costs) * g, None, strategy
+            costs = list(result.costs) * g
+            return op_json_report(
+                problem, target.name, "forward", _tiling(levels["api"]), costs, None, strategy
             )
         cycles = sum(c.cycles for c in result.costs) * g
         return (
@@ -206,7 +211,7 @@ def forward(args: argparse.Namespace) -> str:
             + f"\ncompile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
     rng = np.random.default_rng(seed)
-    dtype = _TYPES[problem.dtype]
+    dtype = TYPES[problem.dtype]
     x = rng.standard_normal(problem.input_shape).astype(dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
     bias = rng.standard_normal(problem.cout).astype(dtype) if args.bias else None
@@ -236,7 +241,9 @@ def forward(args: argparse.Namespace) -> str:
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )
     if as_json:
-        text = _json_report(problem, target.name, levels, res.costs, checked, strategy)
+        text = op_json_report(
+            problem, target.name, "forward", _tiling(levels["api"]), res.costs, checked, strategy
+        )
     if not ok:
         raise ForwardCheckFailed(text)
     return text
@@ -255,23 +262,41 @@ def _emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
     return f"wrote {args.output}: {', '.join(sorted(project.files))}\n"
 
 
-def _json_report(
+def op_levels(
+    levels_of: Callable[[ConvBpFilterShape, HwConfig, int | None], dict[str, ModuleOp]],
     problem: ConvBpFilterShape,
     hw: str,
-    levels: dict[str, ModuleOp],
+    cores: int | None,
+) -> tuple[HwConfig, dict[str, ModuleOp], float]:
+    """The target, the levels of one group's ``problem`` and the seconds they took; what the
+    compile rejects (unknown hardware, cores out of range) is the user's: one line, exit 1."""
+    try:
+        target = load_target(hw)
+        start = time.perf_counter()
+        levels = levels_of(problem, target, cores)
+    except PipelineError as e:
+        raise CliError(str(e)) from None
+    return target, levels, time.perf_counter() - start
+
+
+def op_json_report(
+    problem: ConvBpFilterShape,
+    hw: str,
+    op: str,
+    tiling: Conv3DTiling | Conv3DBpInputTiling | None,
     costs: Sequence[CostReport],
     checked: CheckResult | None,
     strategy: str = "heuristic",
 ) -> str:
-    """``--report json``: the one report of docs/report.schema.json (op forward), with one
-    group's tiling (every group's launch has it) and the check of the derived tolerance
-    (``runtime/reports/check.check_forward``, as ``ascend-run --check``); null cost-only."""
+    """``--report json``: the one report of docs/report.schema.json (``op`` forward or
+    bp-input), with one group's tiling (every group's launch has it) and the check of the
+    derived tolerance (``runtime/reports/check``, as ``ascend-run --check``); null cost-only."""
     document = run_document(
         "ascend-conv",
         hw,
         problem=problem,
-        op="forward",
-        tiling=_tiling(levels["api"]),
+        op=op,
+        tiling=tiling,
         tiling_strategy=strategy,
         costs=costs,
         check=checked,
@@ -280,7 +305,7 @@ def _json_report(
     return json.dumps(document, indent=2) + "\n"
 
 
-def _one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
+def one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
     g = problem.groups
     return replace(problem, cin=problem.cin // g, cout=problem.cout // g, groups=1)
 

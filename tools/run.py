@@ -144,6 +144,13 @@ def _forward(entry: func.FuncOp) -> ConvBpFilterShape | None:
     return forward_problem(entry) if conv_problem(entry) is None else None
 
 
+def _op(entry: func.FuncOp) -> str:
+    """The report's ``problem.op``: forward, bp-input (dX) or bp-filter (dW)."""
+    if _forward(entry) is not None:
+        return "forward"
+    return "bp-input" if _input_grad(entry) is not None else "bp-filter"
+
+
 def _input_grad(entry: func.FuncOp) -> ConvBpFilterShape | None:
     """The input gradient ``entry`` computes, when it computes no dW (``ir/program``)."""
     return input_grad_problem(entry) if conv_problem(entry) is None else None
@@ -223,7 +230,7 @@ def report(
             cost_only=False,
             hazards=hazards,
             written=[str(path) for path, _, _ in written],
-            op="forward" if _forward(entry) is not None else "bp-filter",
+            op=_op(entry),
         )
         print(json.dumps(document, indent=2))
         return 1 if failed else 0
@@ -294,7 +301,7 @@ def run_cost_only(
             cost_only=True,
             hazards=None,
             written=[],
-            op="forward" if _forward(entry) is not None else "bp-filter",
+            op=_op(entry),
         )
         print(json.dumps(document, indent=2))
         return 0

@@ -3,8 +3,9 @@
 
 Every run report has the same keys, whatever the tool and whether the program launched a
 kernel: ``schema_version``, ``tool``, ``hw``, the ``problem`` (torch's names and its ``op``:
-bp-filter or forward), the ``tiling`` (every ``DwTiling`` field, what ``--tiling fixed:FILE``
-reads back; every ``Conv3DTiling`` field for the forward conv) and the strategy that chose
+bp-filter, forward or bp-input), the ``tiling`` (every ``DwTiling`` field, what ``--tiling
+fixed:FILE`` reads back; every ``Conv3DTiling`` field for the forward conv, every
+``Conv3DBpInputTiling`` field for dX) and the strategy that chose
 it, ``cost_only``, the ``cost`` of the last launch (``CostReport.to_json``), every launch's cost
 in ``launches``, and the reference ``check`` (``CheckResult.to_json``); a key without a value is
 null, never missing. ``ascend-run`` adds ``hazards`` and ``written``. ``ascend-tune`` writes
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import DwTiling
@@ -34,7 +36,7 @@ def run_document(
     *,
     problem: ConvBpFilterShape | None,
     op: str = "bp-filter",
-    tiling: DwTiling | Conv3DTiling | None,
+    tiling: DwTiling | Conv3DTiling | Conv3DBpInputTiling | None,
     tiling_strategy: str | None,
     costs: Sequence[CostReport],
     check: CheckResult | None,
@@ -42,7 +44,7 @@ def run_document(
     **extra: Any,
 ) -> dict[str, Any]:
     """The report of one run (``extra``: the keys only one tool has); ``op`` is the operator
-    the problem is of (bp-filter, forward), the ``tiling`` that op's record."""
+    the problem is of (bp-filter, forward, bp-input), the ``tiling`` that op's record."""
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": tool,

@@ -1,0 +1,257 @@
+"""tools/conv_bp_input.py: ``ascend-conv bp-input`` — a small dX layer run and checked, each level
+it prints, cost only, its JSON report against the schema, what it refuses (one line, exit 2 for
+what dX does not support yet), bad flags, a failed check, and -o written whole."""
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pytest
+import torch
+
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
+from ascend_xdsl.runtime.reports import output
+from ascend_xdsl.tools import conv, conv_bp_input
+from ascend_xdsl.tools import run as run_tool
+
+ROOT = Path(__file__).parent.parent
+SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text())
+SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
+SMALL = ["--input", "1,16,4,8,8", "--weight", "32,16,3,3,3", "--padding", "1"]
+
+
+def run(capsys, *argv):
+    code = conv.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(err: str, *fragments: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ascend-conv: error: "), err
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0], err
+
+
+def test_small_layer_runs_and_checks(capsys):
+    code, out, err = run(capsys, "bp-input", *SMALL)
+    assert code == 0, err
+    assert "dy 1x32x4x8x8 f16" in out and "-> dX 1x16x4x8x8" in out
+    assert "within the tolerance" in out
+    cycles = [line for line in out.splitlines() if line.startswith("cycles: ")]
+    assert cycles and int(cycles[0].split()[1].replace(",", "")) > 0
+
+
+def test_grouped_bf16_strided_layer(capsys):
+    code, out, err = run(
+        capsys,
+        "bp-input",
+        "--input", "2,8,5,6,7",
+        "--weight", "12,4,2,3,3",
+        "--stride", "2,1,1",
+        "--padding", "0,1,1,0,2,1",
+        "--dilation", "1,2,1",
+        "--groups", "2",
+        "--dtype", "bf16",
+        "--cores", "3",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "-> dX 2x8x5x6x7" in out
+    assert "(2 launches, one per group)" in out and "within the tolerance" in out
+
+
+@pytest.mark.parametrize(
+    ("level", "present", "absent"),
+    [
+        ("op", ["ascend.conv3d_backprop_input"], ["ascend.trans_data"]),
+        ("format", ["ascend.trans_data", "NDC1HWC0", "FRACTAL_Z_3D"], ["bp_input_init"]),
+        ("api", ["ascend.conv3d_bp_input_init", "#ascend.conv3d_bp_input_tiling<"], ["load3d"]),
+        ("hw", ["ascend.load3d", "ascend.load2d", "ascend.mmad", "ascend.wait_flag"], []),
+    ],
+)
+def test_each_emit_level(capsys, level, present, absent):
+    code, out, err = run(capsys, "bp-input", *SMALL, "--emit", level)
+    assert code == 0, err
+    for text in present:
+        assert text in out, (level, text)
+    for text in absent:
+        assert text not in out, (level, text)
+
+
+def test_emit_hw_writes_dx_in_ndc1hwc0(capsys):
+    code, out, _ = run(capsys, "bp-input", *SMALL, "--emit", "hw")
+    assert code == 0
+    assert "-> !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>" in out
+
+
+def test_cost_only_is_the_cycles_of_the_run(capsys):
+    code, out, err = run(capsys, "bp-input", *SMALL, "--cost-only")
+    assert code == 0, err
+    assert "cost-only: " in out and "cycles on atlas-a2-910b2" in out and "check" not in out
+    modelled = int(out.split("cost-only: ")[1].split()[0].replace(",", ""))
+    _, full, _ = run(capsys, "bp-input", *SMALL)
+    assert modelled == int(full.split("cycles: ")[1].split()[0].replace(",", ""))
+
+
+def test_json_reports_validate_against_the_schema(capsys):
+    grouped = ["--input", "1,16,3,6,6", "--weight", "16,8,2,3,3", "--padding", "1"]
+    code, out, err = run(capsys, "bp-input", *grouped, "--groups", "2", "--report", "json")
+    assert code == 0, err
+    full = json.loads(out)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    validator.validate(full)
+    assert full["tool"] == "ascend-conv" and full["tiling_strategy"] == "heuristic"
+    assert full["problem"]["op"] == "bp-input" and full["problem"]["groups"] == 2
+    assert full["problem"]["input"] == [1, 16, 3, 6, 6]
+    tiling = Conv3DBpInputTiling(**full["tiling"])  # every field, and nothing else
+    assert tiling.cin == 8 and tiling.cout == 8  # one group's
+    assert len(full["launches"]) == 2 and full["cost"] == full["launches"][-1]
+    assert full["check"]["ok"] and full["check"]["max_abs_error"] <= full["check"]["tolerance"]
+    code, out, err = run(
+        capsys, "bp-input", *grouped, "--groups", "2", "--cost-only", "--report", "json"
+    )
+    assert code == 0, err
+    cost_only = json.loads(out)
+    validator.validate(cost_only)
+    assert cost_only["cost_only"] and cost_only["check"] is None
+    assert cost_only["launches"] == full["launches"] or len(cost_only["launches"]) == 2
+    # a dX tiling is neither a dW nor a forward tiling: the schema tells them apart
+    broken = {**cost_only, "tiling": {**cost_only["tiling"], "base_m": None}}
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate(broken)
+
+
+def test_ascend_run_checks_the_emitted_program(capsys, tmp_path):
+    """The hw program ``--emit hw -o`` writes runs under ``ascend-run`` with the sanitizer,
+    gives torch's dX of the same dy and weight, and its JSON report says op bp-input."""
+    program = tmp_path / "dx.mlir"
+    code, _, err = run(capsys, "bp-input", *SMALL, "--emit", "hw", "-o", program)
+    assert code == 0, err
+    dy = np.random.default_rng(7).standard_normal((1, 32, 4, 8, 8)).astype(np.float16)
+    w = np.random.default_rng(8).standard_normal((32, 16, 3, 3, 3)).astype(np.float16)
+    np.save(tmp_path / "dy.npy", dy)
+    np.save(tmp_path / "w.npy", w)
+    argv = [program, "--entry", "conv3d_input", "--sanitize", "--output-dir", tmp_path]
+    argv += ["--input", f"dy={tmp_path / 'dy.npy'}", "--input", f"w={tmp_path / 'w.npy'}"]
+    assert run_tool.main([str(a) for a in argv]) == 0
+    out, err = capsys.readouterr()
+    assert "sanitizer: no hazards" in out, err
+    dx = np.load(tmp_path / "conv3d_input.npy")
+    ref = torch.nn.grad.conv3d_input(
+        (1, 16, 4, 8, 8),
+        torch.from_numpy(w.astype(np.float64)),
+        torch.from_numpy(dy.astype(np.float64)),
+        padding=1,
+    ).numpy()
+    assert dx.dtype == np.float16 and dx.shape == ref.shape
+    assert np.abs(dx.astype(np.float64) - ref).max() <= 2 * 2**-10 * np.abs(ref).max()
+    argv = [program, "--random-inputs", "--check", "--report", "json", "--output-dir", tmp_path]
+    assert run_tool.main([str(a) for a in argv]) == 0
+    document = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(SCHEMA).validate(document)
+    assert document["problem"]["op"] == "bp-input" and document["check"]["ok"]
+
+
+def test_a_dx_outside_the_tolerance_exits_1_with_the_summary(capsys, monkeypatch):
+    real = conv_bp_input.run_conv3d_input
+
+    def off_by_one(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return dataclasses.replace(result, output=result.output + np.float16(1))
+
+    monkeypatch.setattr(conv_bp_input, "run_conv3d_input", off_by_one)
+    code, out, err = run(capsys, "bp-input", *SMALL)
+    assert code == 1
+    assert "OUTSIDE the tolerance" in out
+    assert_one_line_error(err, "dX is outside the tolerance of the reference")
+
+
+@pytest.mark.parametrize(
+    ("flags", "fragment"),
+    [
+        (["--bias"], "bp-input: --bias is not supported"),
+        (["--tiling", "tuned"], "--tiling tuned is not supported yet"),
+        (["--trace", "t.json"], "--trace"),
+        (["--plot", "t.png"], "--plot"),
+        (["--emit", "ascendc"], "ascendc"),
+    ],
+)
+def test_what_dx_does_not_support_is_refused_with_exit_2(capsys, tmp_path, flags, fragment):
+    code, _, err = run(capsys, "bp-input", *SMALL, *flags)
+    assert code == 2
+    assert_one_line_error(err, fragment)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "fragment"),
+    [
+        (["--input", "1,16,4,8", "--weight", "32,16,3,3,3"], "--input"),
+        (["--input", "1,16,4,8,8", "--weight", "32,8,3,3,3"], "illegal problem"),
+        (["--input", "1,16,4,8,8"], "--input and --weight go together"),
+        ([*SMALL, "--cores", "0"], "--cores"),
+        ([*SMALL, "--seed", "x"], "--seed"),
+        ([*SMALL, "--hw", "nope"], "unknown hardware 'nope'"),
+        ([*SMALL, "--cores", "100"], "cores must be in [1, 24]"),
+        ([*SMALL, "--dtype", "f32"], "--dtype"),
+    ],
+)
+def test_bad_flags_are_one_line_errors(capsys, flags, fragment):
+    code, out, err = run(capsys, "bp-input", *flags)
+    assert code in (1, 2) and out == ""  # never the internal error's 70
+    assert_one_line_error(err, fragment)
+
+
+def test_console_script_exit_code_and_no_traceback():
+    proc = subprocess.run(
+        [SCRIPT, "bp-input", *SMALL, "--bias"], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().startswith("ascend-conv: error: bp-input: --bias")
+
+
+def test_output_file_is_written_whole_through_a_rename(capsys, tmp_path, monkeypatch):
+    target = tmp_path / "summary.txt"
+    renames = []
+    real_replace = output.os.replace
+
+    def recording_replace(src, dst):
+        renames.append((Path(src).parent, Path(dst)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(output.os, "replace", recording_replace)
+    code, out, err = run(capsys, "bp-input", *SMALL, "--cost-only", "-o", target)
+    assert code == 0 and out == "", err
+    assert renames == [(tmp_path, target)]  # a temporary file next to it, renamed over it
+    assert target.read_text().startswith("problem: dy 1x32x4x8x8 f16")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.txt"], "no temp file left"
+
+
+def test_output_file_untouched_on_error(capsys, tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+    code, _, _ = run(capsys, "bp-input", *SMALL, "--hw", "nope", "-o", target)
+    assert code == 1
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_executors_agree_and_the_seed_picks_the_inputs(capsys):
+    def report(*flags):
+        code, out, err = run(capsys, "bp-input", *SMALL, "--report", "json", *flags)
+        assert code == 0, err
+        document = json.loads(out)
+        return document["check"]["max_abs_error"], document["cost"]["cycles"]
+
+    compiled = report()
+    assert report("--executor", "interp") == compiled  # the same bits and the same timeline
+    assert report("--seed", "0") == compiled
+    other = report("--seed", "5")
+    assert other[0] != compiled[0] and other[1] == compiled[1]  # other data, the same kernel

@@ -1,0 +1,166 @@
+"""``ascend-conv bp-input``: build, compile, run and check one input-gradient (dX) problem.
+
+The same shape flags as ``bp-filter`` and ``forward`` (``tools/conv_args.add_problem_flags``):
+the problem is ``torch.nn.grad.conv3d_input(input_size=x's shape, weight, dy)`` of those shapes.
+It compiles ``ascend.conv3d_backprop_input`` through every level
+(``runtime/input_grad.input_grad_levels``), and then either prints a level
+(``--emit op|format|api|hw``), models the hardware-level program's cost without data
+(``--cost-only``), or runs it on seeded random weight and dy (``--seed``, one launch per
+group, ``runtime/input_grad.run_conv3d_input``) and checks dX against the exact reference
+(``runtime/reports/check.check_input_grad``, what ``ascend-run --check`` uses on a dX program),
+printing a short summary. A check outside the tolerance exits with 1. ``--report json`` prints
+instead the one report of docs/report.schema.json (problem with ``op`` bp-input, the dX tiling,
+the cost of each launch, and that check). The flags, and what is common to both ops' reports,
+are ``tools/conv_forward.py``'s.
+
+What dX does not support yet is refused before anything runs, in one line with exit code 2:
+``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--trace``, ``--plot``
+and ``--emit ascendc`` where the shared flags offer them.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from ascend_xdsl.dialects.api_conv3d_bp_input import Conv3DBpInputInitOp
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.lowering.build import INPUT_GRAD_FUNC_NAME
+from ascend_xdsl.runtime.input_grad import input_grad_levels, run_conv3d_input
+from ascend_xdsl.runtime.reports.check import check_input_grad
+from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
+from ascend_xdsl.tools.conv_args import problem_from_args
+from ascend_xdsl.tools.conv_forward import (
+    LEVELS,
+    TYPES,
+    add_op_flags,
+    one_group,
+    op_json_report,
+    op_levels,
+)
+from ascend_xdsl.tools.conv_report import ir_text
+from ascend_xdsl.tools.errors import CliError
+from ascend_xdsl.tools.flags import ints
+
+OP = "bp-input"
+
+
+class InputGradCheckFailed(Exception):
+    """dX is outside the tolerance of the reference; the summary is the message."""
+
+
+def add_bp_input_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = commands.add_parser(
+        OP,
+        help="the input gradient of a 3-D convolution (torch.nn.grad.conv3d_input)",
+        description="Build, compile and run one Conv3DBackpropInput (dX) problem (torch "
+        "conventions: --input is x's shape, dX's) on the simulator and check dX. Without "
+        "--input/--weight, the embedded default layer is used.",
+    )
+    add_op_flags(parser, OP)
+
+
+def _refuse_unsupported(args: argparse.Namespace) -> None:
+    """What dX does not do yet: one line, exit 2, before anything runs. ``--trace``,
+    ``--plot`` and ``--emit ascendc`` are read with ``getattr``: the flags are shared with
+    ``forward``, which may offer them."""
+    if args.bias:
+        raise CliError(f"{OP}: --bias is not supported (dX has no bias)", exit_code=2)
+    if args.tiling != "heuristic":
+        raise CliError(
+            f"{OP}: --tiling {args.tiling} is not supported yet (only heuristic)", exit_code=2
+        )
+    if args.no_cache:
+        raise CliError(f"{OP}: --no-cache goes with --tiling tuned, which dX has not", exit_code=2)
+    for flag in ("trace", "plot"):
+        if getattr(args, flag, None):
+            raise CliError(f"{OP}: --{flag} is not supported yet", exit_code=2)
+    if args.emit is not None and args.emit not in LEVELS:
+        raise CliError(f"{OP}: --emit {args.emit} is not supported yet", exit_code=2)
+
+
+def bp_input(args: argparse.Namespace) -> str:
+    """Run the ``bp-input`` command; return what goes to standard output."""
+    _refuse_unsupported(args)
+    problem = problem_from_args(args)
+    cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
+    (seed,) = ints("--seed", args.seed, (1,), 0)
+    g = problem.groups
+    single = problem if g == 1 else one_group(problem)
+    target, levels, compile_seconds = op_levels(input_grad_levels, single, args.hw, cores)
+    if args.emit is not None:
+        return ir_text(levels[args.emit])
+    tiling = _tiling(levels["api"])
+    launches = f" ({g} launches, one per group)" if g > 1 else ""
+    head = f"problem: {_problem_text(problem)}\ntiling: {_tiling_line(tiling)}\n"
+    if args.cost_only:
+        result = run(
+            ModuleJob(levels["hw"], target, INPUT_GRAD_FUNC_NAME, problem=single),
+            RunOptions(cost="cost-only", progress=False),
+        )
+        costs = list(result.costs) * g  # every group's launch is the same kernel on its slice
+        if args.report == "json":
+            return op_json_report(problem, target.name, OP, tiling, costs, None)
+        cycles = sum(c.cycles for c in costs)
+        return (
+            f"{head}cost-only: {cycles:,.0f} cycles on {target.name}{launches}\n"
+            f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
+        )
+    rng = np.random.default_rng(seed)
+    dtype = TYPES[problem.dtype]
+    w = rng.standard_normal(problem.weight_shape).astype(dtype)
+    dy = rng.standard_normal(problem.grad_output_shape).astype(dtype)
+    res = run_conv3d_input(
+        problem.input_shape,
+        w,
+        dy,
+        problem.strides,
+        problem.pads,
+        problem.dilations,
+        g,
+        hw=target,
+        cores=cores,
+        executor=args.executor,
+    )
+    # One check for the summary and the report: the derived tolerance of ascend-run --check.
+    checked = check_input_grad(problem, w, dy, np.asarray(res.output))
+    ok = checked.ok
+    text = (
+        f"{head}cycles: {res.cycles:,.0f} on {target.name}{launches}\n"
+        f"check: max |dX - reference| {checked.max_abs_error:.3g} "
+        f"({'within' if ok else 'OUTSIDE'} the tolerance)\n"
+        f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
+    )
+    if args.report == "json":
+        text = op_json_report(problem, target.name, OP, tiling, res.costs, checked)
+    if not ok:
+        raise InputGradCheckFailed(text)
+    return text
+
+
+def _problem_text(p: ConvBpFilterShape) -> str:
+    return (
+        f"dy {'x'.join(map(str, p.grad_output_shape))} {p.dtype}, "
+        f"w {'x'.join(map(str, p.weight_shape))}, stride {list(p.strides)}, pads {list(p.pads)}"
+        f", dilation {list(p.dilations)}, groups {p.groups} -> dX "
+        f"{'x'.join(map(str, p.input_shape))}"
+    )
+
+
+def _tiling(api: ModuleOp) -> Conv3DBpInputTiling | None:
+    for op in api.walk():
+        if isinstance(op, Conv3DBpInputInitOp):
+            return op.tiling.tiling
+    return None
+
+
+def _tiling_line(t: Conv3DBpInputTiling | None) -> str:
+    if t is None:
+        return "none"
+    return (
+        f"L0 M/K/N {t.base_m}/{t.base_k}/{t.base_n}, step M/N {t.step_m}/{t.step_n}, "
+        f"single core M {t.single_core_m} Cin {t.single_core_cin} Din {t.single_core_din}"
+    )
