@@ -49,14 +49,13 @@ from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv_shape import C0, align_up
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.formats import fractal_z_3d_strides, ndc1hwc0_strides
-from ascend_xdsl.dialects.hw_level import DataCopyOp, FillOp, FixpipeOp, Load2dOp, MmadOp
+from ascend_xdsl.dialects.hw_level import DataCopyOp, FillOp, Load2dOp
 from ascend_xdsl.hw import isa
 from ascend_xdsl.lowering.index_arith import (
     Idx,
     add,
     align_up_idx,
     and_,
-    bool_value,
     ceildiv,
     cmp,
     floordiv,
@@ -73,6 +72,8 @@ from ascend_xdsl.lowering.index_arith import (
 from ascend_xdsl.lowering.lower_api_to_hw.conv_common import (
     Img2colWindow,
     alloc,
+    fixpipe_nz,
+    mmad_l0,
     pingpong,
     select_or_zero,
 )
@@ -345,34 +346,14 @@ class InputGradWalk:
                     )
                     self._load_weight(b_slot, l0, k0, use_k, c1_rows, n1)
                     first = and_(and_(cmp("eq", kdi, 0), cmp("eq", cc, 0)), cmp("eq", ks, 0))
-                    MmadOp(
-                        b.a2,
-                        value(l0),
-                        b.b2,
-                        value(l0),
-                        b.co1,
-                        value(c_slot),
-                        value(use_m),
-                        value(use_n),
-                        value(use_k),
-                        bool_value(first),
-                    )
+                    mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first)
         dst = sum_(
             s.off_dx,
             mul(di, self.dx_s.d),
             mul(ci1_first, self.dx_s.c1),
             mul(p0, C0),
         )
-        FixpipeOp(
-            b.co1,
-            value(c_slot),
-            s.dx,
-            value(dst),
-            value(use_m),
-            value(n_al),
-            value(align_up_idx(use_m, C0)),
-            value(self.dx_s.c1 // C0),
-        )
+        fixpipe_nz(b.co1, c_slot, s.dx, dst, use_m, n_al, self.dx_s.c1)
 
     def _copy_dy(
         self,

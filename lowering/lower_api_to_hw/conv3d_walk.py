@@ -41,7 +41,7 @@ from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import C0, align_up, ceil_div
 from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.formats import ndc1hwc0_strides
-from ascend_xdsl.dialects.hw_level import DataCopyOp, FixpipeOp, Load2dOp, LoadBiasOp, MmadOp
+from ascend_xdsl.dialects.hw_level import DataCopyOp, Load2dOp, LoadBiasOp
 from ascend_xdsl.hw import HwConfig, isa
 from ascend_xdsl.hw.instructions.load_bias import BT_BLOCK_BYTES, BT_ELEMENT_BYTES
 from ascend_xdsl.lowering.index_arith import (
@@ -49,7 +49,6 @@ from ascend_xdsl.lowering.index_arith import (
     add,
     align_up_idx,
     and_,
-    bool_value,
     ceildiv,
     cmp,
     floordiv,
@@ -62,7 +61,13 @@ from ascend_xdsl.lowering.index_arith import (
     sum_,
     value,
 )
-from ascend_xdsl.lowering.lower_api_to_hw.conv_common import Img2colWindow, alloc, pingpong
+from ascend_xdsl.lowering.lower_api_to_hw.conv_common import (
+    Img2colWindow,
+    alloc,
+    fixpipe_nz,
+    mmad_l0,
+    pingpong,
+)
 
 BLOCK_ELEMS = 16
 """2-byte elements in one 32-byte block (the unit of data_copy's lengths and strides)."""
@@ -316,35 +321,15 @@ class ForwardWalk:
                         value(1),
                     )
                     first = and_(and_(cmp("eq", kd, kd_lo), cmp("eq", cc, 0)), cmp("eq", ks, 0))
-                    MmadOp(
-                        b.a2,
-                        value(l0),
-                        b.b2,
-                        value(l0),
-                        b.co1,
-                        value(c_slot),
-                        value(use_m),
-                        value(use_n),
-                        value(use_k),
-                        bool_value(first),
-                        None if b.bt is None else (b.bt, value(0)),
-                    )
+                    bias = None if b.bt is None else (b.bt, value(0))
+                    mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first, bias)
         dst = sum_(
             s.off_y,
             mul(dl, self.y_s.d),
             mul(floordiv(mul(nt, t.n_l0), C0), self.y_s.c1),
             mul(mul(mt, t.m_l0), C0),
         )
-        FixpipeOp(
-            b.co1,
-            value(c_slot),
-            s.y,
-            value(dst),
-            value(use_m),
-            value(n_al),
-            value(align_up_idx(use_m, C0)),
-            value(self.y_s.c1 // C0),
-        )
+        fixpipe_nz(b.co1, c_slot, s.y, dst, use_m, n_al, self.y_s.c1)
 
     def load_bias(self, nt: Idx, n_al: Idx) -> None:
         """The tile's ``n_al`` bias channels GM → C1 (whole 32-byte blocks) → the bias table

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.dialects import arith
 from xdsl.ir import Attribute, SSAValue
 
+from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.enums import TPosition
-from ascend_xdsl.dialects.hw_level import AllocBufferOp, Load3dOp
+from ascend_xdsl.dialects.hw_level import AllocBufferOp, FixpipeOp, Load3dOp, MmadOp
 from ascend_xdsl.dialects.types import LocalTensorType
-from ascend_xdsl.lowering.index_arith import Idx, rem, value
+from ascend_xdsl.lowering.index_arith import Idx, align_up_idx, bool_value, rem, value
 
 
 def alloc(pos: TPosition, elements: int, element_type: Attribute, slots: int) -> SSAValue:
@@ -40,6 +42,53 @@ def select_or_zero(cond: SSAValue | bool, x: Idx) -> Idx:
     if isinstance(cond, bool):
         return x if cond else 0
     return arith.SelectOp(cond, value(x), value(0)).result
+
+
+class CubeBuffers(Protocol):
+    """The L0 and CO1 buffers of a walk's ``Init`` (dW's, the forward's, dX's)."""
+
+    @property
+    def a2(self) -> SSAValue: ...
+    @property
+    def b2(self) -> SSAValue: ...
+    @property
+    def co1(self) -> SSAValue: ...
+
+
+def mmad_l0(
+    b: CubeBuffers,
+    l0: Idx,
+    c_slot: Idx,
+    m: Idx,
+    n: Idx,
+    k: Idx,
+    init: SSAValue | bool | Callable[[], SSAValue | bool],
+    bias: tuple[SSAValue, SSAValue] | None = None,
+) -> MmadOp:
+    """The ``mmad`` of one k step: A2 and B2 from the same L0 slot ``l0`` into CO1's slot
+    ``c_slot``, starting C (from 0, or the bias) where ``init`` holds. ``init`` may be a
+    function building it: it is then built after the operands before it (dW's order)."""
+    slots = (value(l0), value(l0), value(c_slot))
+    dims = (value(m), value(n), value(k))
+    first = bool_value(init() if callable(init) else init)
+    return MmadOp(b.a2, slots[0], b.b2, slots[1], b.co1, slots[2], *dims, first, bias)
+
+
+def fixpipe_nz(
+    co1: SSAValue, c_slot: Idx, dst: SSAValue, dst_offset: Idx, m: Idx, n: Idx, c1_stride: int
+) -> FixpipeOp:
+    """The ``fixpipe`` of a finished C tile (``m`` x ``n`` in CO1's slot ``c_slot``) to
+    ``dst`` at ``dst_offset``, ``c1_stride`` elements between its C1 planes (NDC1HWC0)."""
+    return FixpipeOp(
+        co1,
+        value(c_slot),
+        dst,
+        value(dst_offset),
+        value(m),
+        value(n),
+        value(align_up_idx(m, C0)),
+        value(c1_stride // C0),
+    )
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ Only objects made by ``ascend.create`` are lowered; an object handed in is left 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.builder import Builder, ImplicitBuilder
 from xdsl.context import Context
@@ -178,6 +179,23 @@ def _reaching(call: Operation, obj: SSAValue, kind: type[Operation]) -> Operatio
     raise PassFailedException(f"{describe_op(call)} without a preceding {kind.name}")
 
 
+_Init = TypeVar("_Init", bound=Operation)
+
+
+def _calls_and_init(
+    op: Operation, obj: SSAValue, init: type[_Init]
+) -> tuple[list[Operation], _Init]:
+    """The calls on the object ``obj`` (which ``op`` creates) and its one ``init`` call, or a
+    one-line error naming ``op``."""
+    calls = [use.operation for use in obj.uses]
+    inits = [c for c in calls if isinstance(c, init)]
+    if len(inits) != 1:
+        raise PassFailedException(
+            f"{describe_op(op)}: the object must be initialised by exactly one {init.name}"
+        )
+    return calls, inits[0]
+
+
 def _forward_shape(call: fwd.Conv3DIterateAllOp) -> ForwardShape:
     obj = call.obj
     set_x = _reaching(call, obj, fwd.Conv3DSetInputOp)
@@ -219,13 +237,7 @@ class LowerConv3DObject(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: fwd.Conv3DCreateOp, rewriter: PatternRewriter) -> None:
-        calls = [use.operation for use in op.result.uses]
-        inits = [c for c in calls if isinstance(c, fwd.Conv3DInitOp)]
-        if len(inits) != 1:
-            raise PassFailedException(
-                f"{describe_op(op)}: the object must be initialised by exactly one "
-                "ascend.conv3d_init"
-            )
+        calls, init = _calls_and_init(op, op.result, fwd.Conv3DInitOp)
         for c in calls:
             if isinstance(c, fwd.Conv3DIterateOp | fwd.Conv3DGetTensorCOp):
                 raise PassFailedException(
@@ -240,7 +252,7 @@ class LowerConv3DObject(RewritePattern):
         obj_type = op.result.type
         assert isinstance(obj_type, Conv3DApiType)
         bias_type = obj_type.role("bias").element_type if obj_type.has_bias else None
-        plan = ForwardPlan.of(inits[0].tiling.tiling, self.hw, bias_type)
+        plan = ForwardPlan.of(init.tiling.tiling, self.hw, bias_type)
         walks = [(c, _forward_shape(c)) for c in calls if isinstance(c, fwd.Conv3DIterateAllOp)]
         element_type = obj_type.role("input").element_type
         with ImplicitBuilder(rewriter):
@@ -319,13 +331,7 @@ class LowerConv3DBpInputObject(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: dx.Conv3DBpInputCreateOp, rewriter: PatternRewriter) -> None:
-        calls = [use.operation for use in op.result.uses]
-        inits = [c for c in calls if isinstance(c, dx.Conv3DBpInputInitOp)]
-        if len(inits) != 1:
-            raise PassFailedException(
-                f"{describe_op(op)}: the object must be initialised by exactly one "
-                "ascend.conv3d_bp_input_init"
-            )
+        calls, init = _calls_and_init(op, op.result, dx.Conv3DBpInputInitOp)
         loops: list[scf.WhileOp] = []
         for c in calls:
             if not isinstance(c, dx.OPS):
@@ -337,7 +343,7 @@ class LowerConv3DBpInputObject(RewritePattern):
                 loop = _dx_loop(c)
                 if loop not in loops:
                     loops.append(loop)
-        plan = InputGradPlan.of(inits[0].tiling.tiling, self.l1_size)
+        plan = InputGradPlan.of(init.tiling.tiling, self.l1_size)
         walks = [(loop, _input_grad_shape(loop, op.result)) for loop in loops]
         obj_type = op.result.type
         assert isinstance(obj_type, Conv3DBpInputType)

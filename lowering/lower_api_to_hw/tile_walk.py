@@ -32,13 +32,12 @@ from ascend_xdsl.dialects.dw_tiling_offsets import (
     input_start_row,
     tensor_c_offset,
 )
-from ascend_xdsl.dialects.hw_level import FixpipeOp, Load3dOp, MmadOp
+from ascend_xdsl.dialects.hw_level import FixpipeOp, Load3dOp
 from ascend_xdsl.lowering.index_arith import (
     IDX_ARITH,
     Idx,
     add,
     align_up_idx,
-    bool_value,
     ceildiv,
     cmp,
     for_loop,
@@ -50,7 +49,7 @@ from ascend_xdsl.lowering.index_arith import (
 )
 from ascend_xdsl.lowering.lower_api_to_hw.buffers import InitBuffers
 from ascend_xdsl.lowering.lower_api_to_hw.calls import SingleShape
-from ascend_xdsl.lowering.lower_api_to_hw.conv_common import Img2colWindow
+from ascend_xdsl.lowering.lower_api_to_hw.conv_common import Img2colWindow, mmad_l0
 from ascend_xdsl.lowering.lower_api_to_hw.l1_loads import L1Loads
 
 
@@ -192,18 +191,7 @@ class TileWalk:
             m_start=lambda: sub(mul(kt, t.base_k), run.b_first_position),
             m_ext=k_ext,
         )
-        MmadOp(
-            b.a2,
-            value(l0),
-            b.b2,
-            value(l0),
-            b.co1,
-            value(c_slot),
-            value(use_m),
-            value(use_n),
-            value(use_k),
-            bool_value(cmp("eq", kt, 0)),
-        )
+        mmad_l0(b, l0, c_slot, use_m, use_n, use_k, lambda: cmp("eq", kt, 0))
 
     def tile(self, mb: Idx, nb: Idx, mi: Idx, ni: Idx, c_slot: Idx, first_k_step: Idx) -> None:
         t, s, b = self.t, self.s, self.bufs
