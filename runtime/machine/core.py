@@ -266,6 +266,16 @@ class Core(MachineBase):
         self._mirror_ok = False
         self._gathers.clear()
 
+    def _mirror_written(self, lo: int, hi: int) -> None:
+        """L1 bytes ``[lo, hi)`` were written into the mirror only: the bytes are stale there,
+        and gathers of them are forgotten."""
+        stale = self._l1_stale
+        self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
+        w_lo, w_hi = self._l1_written
+        self._l1_written = (lo, hi) if w_lo == w_hi else (min(w_lo, lo), max(w_hi, hi))
+        if self._gathers:
+            self._forget_gathers(lo, hi)
+
     def _forget_gathers(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
         stale = [k for k, v in self._gathers.items() if k[0] < hi and lo < v[2]]
@@ -280,6 +290,15 @@ class Core(MachineBase):
         if len(self._bound) >= _MAX_BOUND:
             self._bound.clear()
         self._bound[key] = entry
+
+    def _bind(self, op: Operation, spec: DataInstruction, values: tuple[Any, ...]) -> Bound:
+        """``values`` (an instruction's properties and operands) bound through ``spec`` and
+        checked, and handed to :meth:`_observe` when observed."""
+        bound = spec.bind(*values)
+        self.bounds(spec, bound, values)
+        if self.observed:
+            self._observe(op, spec, bound)
+        return bound
 
     def _observe(self, op: Operation, spec: DataInstruction, bound: Bound) -> None:
         """Hand an instruction's effects to the sanitizer and the timing backend.
@@ -416,12 +435,7 @@ class Core(MachineBase):
             ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
             if self.log is not None:
                 self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
-            stale = self._l1_stale
-            self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
-            w_lo, w_hi = self._l1_written
-            self._l1_written = (lo, hi) if w_lo == w_hi else (min(w_lo, lo), max(w_hi, hi))
-            if self._gathers:
-                self._forget_gathers(lo, hi)
+            self._mirror_written(lo, hi)
             return
         if dst.memory == "L1":
             self._mirror_off()
@@ -440,14 +454,10 @@ class Core(MachineBase):
     ) -> None:
         """Zeros into L1 (``Fill``): into the float32 mirror while L1 is mirrored, as a
         mirrored data_copy writes, else into the bytes."""
-        values = (dst, slot, dst_off, repeat, block_num, dst_gap)
-        bound = FILL.bind(*values)
-        self.bounds(FILL, bound, values)
+        bound = self._bind(op, FILL, (dst, slot, dst_off, repeat, block_num, dst_gap))
         g: Fill = bound.geometry
         lo = bound.chip[1]
         hi = lo + g.dst_bytes
-        if self.observed:
-            self._observe(op, FILL, bound)
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, hi)
         self.log = None  # not a recorded instruction: the run is not replayed
@@ -456,12 +466,7 @@ class Core(MachineBase):
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
             ins.fill_g(mirror, dst_off, g, view.itemsize)
-            stale = self._l1_stale
-            self._l1_stale = (lo, hi) if stale is None else (min(stale[0], lo), max(stale[1], hi))
-            w_lo, w_hi = self._l1_written
-            self._l1_written = (lo, hi) if w_lo == w_hi else (min(w_lo, lo), max(w_hi, hi))
-            if self._gathers:
-                self._forget_gathers(lo, hi)
+            self._mirror_written(lo, hi)
             return
         if dst.memory == "L1":
             self._mirror_off()
@@ -574,15 +579,10 @@ class Core(MachineBase):
         repeat: int,
         src_stride: int,
     ) -> None:
-        bound = LOAD2D.bind(
-            transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride
-        )
         values = (transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride)
-        self.bounds(LOAD2D, bound, values)
+        bound = self._bind(op, LOAD2D, values)
         g: Load2d = bound.geometry
         _, s_addr, _, d_addr = bound.chip
-        if self.observed:
-            self._observe(op, LOAD2D, bound)
         if src.memory in self._tiles:
             self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
         if dst.memory in self._tiles:
@@ -611,11 +611,7 @@ class Core(MachineBase):
         dst_slot: int,
         length: int,
     ) -> None:
-        values = (src, src_slot, src_off, dst, dst_slot, length)
-        bound = LOAD_BIAS.bind(*values)
-        self.bounds(LOAD_BIAS, bound, values)
-        if self.observed:
-            self._observe(op, LOAD_BIAS, bound)
+        bound = self._bind(op, LOAD_BIAS, (src, src_slot, src_off, dst, dst_slot, length))
         if src.memory == "L1":
             self._settle_l1()
         # The bias table is no matrix memory: its floats are written as bytes, and a replay
@@ -640,7 +636,7 @@ class Core(MachineBase):
         bias_slot: int | None = None,
     ) -> None:
         if bias is not None:
-            self._mmad_bias(op, a, a_slot, b, b_slot, c, c_slot, m, n, k, init, bias, bias_slot)
+            self._mmad_bias(op, (a, a_slot, b, b_slot, c, c_slot, m, n, k, init, bias, bias_slot))
             return
         key = (id(a), a_slot, id(b), b_slot, id(c), c_slot, m, n, k, init)
         entry = self._bound.get(key)
@@ -660,25 +656,11 @@ class Core(MachineBase):
             self.log.append((MATMUL, reg, a_reg, a_matrix.shape, self._reg, b_matrix.shape))
         self._accumulate(c, c_addr, cv, g, product, bool(init), reg)
 
-    def _mmad_bias(
-        self,
-        op: Operation,
-        a: Buffer,
-        a_slot: int,
-        b: Buffer,
-        b_slot: int,
-        c: Buffer,
-        c_slot: int,
-        m: int,
-        n: int,
-        k: int,
-        init: bool,
-        bias: Buffer,
-        bias_slot: int | None,
-    ) -> None:
-        """An mmad with a bias operand (the bias-init mode when ``init``): as :meth:`mmad`,
-        the product plus the bias row when it initialises C. Not recorded for a replay."""
-        values = (a, a_slot, b, b_slot, c, c_slot, m, n, k, init, bias, bias_slot)
+    def _mmad_bias(self, op: Operation, values: tuple[Any, ...]) -> None:
+        """An mmad with a bias operand (``values``: :meth:`mmad`'s operands; the bias-init mode
+        when ``init``): the product plus the bias row when it initialises C. Not recorded for
+        a replay."""
+        a, a_slot, b, b_slot, c, c_slot, _, _, _, init, bias, bias_slot = values
         bound = MMAD.bind(*values)
         self.bounds(MMAD, bound, values)
         g: Mmad = bound.geometry
