@@ -321,8 +321,7 @@ class ForwardWalk:
                         value(1),
                     )
                     first = and_(and_(cmp("eq", kd, kd_lo), cmp("eq", cc, 0)), cmp("eq", ks, 0))
-                    bias = None if b.bt is None else (b.bt, value(0))
-                    mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first, bias)
+                    mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first, b.bt)
         dst = sum_(
             s.off_y,
             mul(dl, self.y_s.d),

@@ -63,14 +63,16 @@ def mmad_l0(
     n: Idx,
     k: Idx,
     init: SSAValue | bool | Callable[[], SSAValue | bool],
-    bias: tuple[SSAValue, SSAValue] | None = None,
+    bias_table: SSAValue | None = None,
 ) -> MmadOp:
     """The ``mmad`` of one k step: A2 and B2 from the same L0 slot ``l0`` into CO1's slot
-    ``c_slot``, starting C (from 0, or the bias) where ``init`` holds. ``init`` may be a
-    function building it: it is then built after the operands before it (dW's order)."""
+    ``c_slot``, starting C (from 0, or the bias in ``bias_table``'s slot 0) where ``init``
+    holds. ``init`` may be a function building it: it is then built after the operands before
+    it (dW's order)."""
     slots = (value(l0), value(l0), value(c_slot))
     dims = (value(m), value(n), value(k))
     first = bool_value(init() if callable(init) else init)
+    bias = None if bias_table is None else (bias_table, value(0))
     return MmadOp(b.a2, slots[0], b.b2, slots[1], b.co1, slots[2], *dims, first, bias)
 
 
