@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     irdl_op_definition,
@@ -166,6 +167,23 @@ class FillOp(HwOp):
 _I64_ARRAY = DenseArrayBase.constr(i64)
 
 
+def _mte1_operands(
+    src_value: SSAValue, dst_value: SSAValue, op: str
+) -> tuple[LocalTensorType, LocalTensorType]:
+    """The types of an MTE1 load's (``op``'s) source and destination, checked: the source in
+    A1 or B1, the destination in the L0 buffer it feeds (A1 → A2, B1 → B2)."""
+    src = _local(src_value, "src", (TPosition.A1, TPosition.B1))
+    dst_pos = TPosition.A2 if src.tposition == TPosition.A1 else TPosition.B2
+    dst = dst_value.type
+    if not isinstance(dst, LocalTensorType):
+        raise VerifyException(f"dst must be a !ascend.local_tensor in {dst_pos}, got {dst}")
+    if dst.tposition != dst_pos:
+        raise VerifyException(
+            f"a {op} from {src.tposition} must write {dst_pos}, got {dst.tposition}"
+        )
+    return src, dst
+
+
 @irdl_op_definition
 class Load3dOp(HwOp):
     """MTE1, A1 → A2 (``transpose``) or B1 → B2: img2col, Ascend C ``LoadData`` with
@@ -250,15 +268,7 @@ class Load3dOp(HwOp):
         return self.transpose is not None
 
     def verify_(self) -> None:
-        src = _local(self.src, "src", (TPosition.A1, TPosition.B1))
-        dst_pos = TPosition.A2 if src.tposition == TPosition.A1 else TPosition.B2
-        dst = self.dst.type
-        if not isinstance(dst, LocalTensorType):
-            raise VerifyException(f"dst must be a !ascend.local_tensor in {dst_pos}, got {dst}")
-        if dst.tposition != dst_pos:
-            raise VerifyException(
-                f"a load3d from {src.tposition} must write {dst_pos}, got {dst.tposition}"
-            )
+        src, dst = _mte1_operands(self.src, self.dst, "load3d")
         if src.tposition == TPosition.B1 and self.is_transposed:
             raise VerifyException("a load3d B1 -> B2 must not set transpose")
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
@@ -335,15 +345,7 @@ class Load2dOp(HwOp):
         return self.transpose is not None
 
     def verify_(self) -> None:
-        src = _local(self.src, "src", (TPosition.A1, TPosition.B1))
-        dst_pos = TPosition.A2 if src.tposition == TPosition.A1 else TPosition.B2
-        dst = self.dst.type
-        if not isinstance(dst, LocalTensorType):
-            raise VerifyException(f"dst must be a !ascend.local_tensor in {dst_pos}, got {dst}")
-        if dst.tposition != dst_pos:
-            raise VerifyException(
-                f"a load2d from {src.tposition} must write {dst_pos}, got {dst.tposition}"
-            )
+        src, dst = _mte1_operands(self.src, self.dst, "load2d")
         _same_element_type(src.element_type, "src", dst.element_type, "dst")
         _slot_in_range(self.src, self.src_slot, "src")
         _slot_in_range(self.dst, self.dst_slot, "dst")
