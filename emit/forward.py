@@ -49,21 +49,23 @@ from ascend_xdsl.emit.common import (
     Project,
     banner,
     camel_case,
-    cpp_type,
     describe_tensor,
     kernel_file,
-    param_names,
     soc_version,
 )
 from ascend_xdsl.emit.files import emit_cmake
 from ascend_xdsl.emit.host import (
-    _CHECK_ACL,
-    _FILE_HELPERS,
     _host_plan,
-    _includes,
     _main_body,
+    _main_cpp,
 )
-from ascend_xdsl.emit.kernel import _HELPERS, _KernelWriter, _launcher, _signature
+from ascend_xdsl.emit.kernel import (
+    _HELPERS,
+    _conv_type_spelling,
+    _KernelWriter,
+    _launcher,
+    _signature,
+)
 from ascend_xdsl.ir.structured_printer import prints
 
 TILING_TYPE = "AscendC::tiling::TConv3DApiTiling"
@@ -121,13 +123,6 @@ def tiling_values(t: Conv3DTiling) -> dict[str, int]:
     return values
 
 
-def _conv_type(ct: ConvTypeAttr) -> str:
-    return (
-        f"ConvApi::ConvType<AscendC::TPosition::{ct.position.data}, "
-        f"ConvCommonApi::ConvFormat::{ct.format.data}, {cpp_type(ct.element_type)}>"
-    )
-
-
 class _ForwardKernelWriter(_KernelWriter):
     """The dW kernel's walk with the ``Conv3D`` object's calls."""
 
@@ -140,12 +135,9 @@ class _ForwardKernelWriter(_KernelWriter):
 
     @prints(fwd.Conv3DCreateOp)
     def _conv_create(self, op: fwd.Conv3DCreateOp) -> None:
-        if self.conv_type is not None:
-            raise self.fail(op, "twice: the emitter writes one Conv3D object")
+        self.declare_object(op, self.conv_type, "Conv3D", "Conv3D", _OBJECT)
         assert isinstance(op.result.type, Conv3DApiType)
         self.conv_type = op.result.type
-        self.names[op.result] = _OBJECT
-        self.out.emit(f"Conv3D {_OBJECT};")
 
     @prints(fwd.Conv3DInitOp)
     def _conv_init(self, op: fwd.Conv3DInitOp) -> None:
@@ -223,7 +215,7 @@ def emit_forward_kernel(kernel: func.FuncOp, problem: str) -> str:
         '#include "lib/conv/conv3d/conv3d_api.h"',
         "",
         "// The operands of the API object (!ascend.conv3d_api<...>).",
-        *(f"using {alias} = {_conv_type(t)};" for alias, t in aliases),
+        *(f"using {alias} = {_conv_type_spelling(t, 'ConvApi')};" for alias, t in aliases),
         f"using Conv3D = Conv3dApi::Conv3D<{', '.join(a for a, _ in aliases)}>;",
         "",
         "namespace {",
@@ -287,29 +279,8 @@ def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) 
         TILING_TYPE,
         "zero-filled; the kernel's IterateAll writes every element of y.",
     )
-    lines = [
-        *banner("Conv3D (forward) host program", operands_line(launch), "forward"),
-        "//",
-        f"// Usage: {host.sym_name.data} [DATA_DIR]. Reads the inputs from DATA_DIR (default .),",
-        "// launches the kernel and writes the outputs there, all as raw little-endian arrays.",
-        "",
-        *_includes(name, param_names(kernel), _OPTIONS),
-        *_CHECK_ACL,
-        "namespace {",
-        "",
-        *_fill_tiling(init.tiling.tiling),
-        "",
-        *_FILE_HELPERS,
-        "}  // namespace",
-        "",
-        "int main(int argc, char* argv[])",
-        "{",
-        '    const std::string dataDir = argc > 1 ? argv[1] : ".";',
-        *body,
-        "}",
-        "",
-    ]
-    return "\n".join(lines)
+    head = banner("Conv3D (forward) host program", operands_line(launch), "forward")
+    return _main_cpp(head, host, kernel, _OPTIONS, _fill_tiling(init.tiling.tiling), body)
 
 
 def _readme(program: str, kernel_name: str, launch: LaunchOp, hw: str, command: str) -> str:

@@ -410,17 +410,33 @@ def emit_host(
         source = _api_tiling_lines(tiling, element_type_name(x.element_type))
     else:
         source = _tiling_lines(tiling, hw_data.load(hw).l1_size)
+    head = banner("Conv3DBackpropFilter host program", operands_line(launch))
+    body = _main_body(plan, name, launch.blocks.value.data, options)
+    return _main_cpp(head, host, kernel, options, source, body)
+
+
+def _main_cpp(
+    head: list[str],
+    host: func.FuncOp,
+    kernel: func.FuncOp,
+    options: EmitOptions,
+    tiling: list[str],
+    body: list[str],
+) -> str:
+    """``main.cpp`` around its parts: the banner ``head``, the includes, the ``tiling``
+    filler and the helpers in an anonymous namespace, then ``main`` running ``body`` (shared
+    with the forward's ``emit/forward.py``)."""
     lines = [
-        *banner("Conv3DBackpropFilter host program", operands_line(launch)),
+        *head,
         "//",
         f"// Usage: {host.sym_name.data} [DATA_DIR]. Reads the inputs from DATA_DIR (default .),",
         "// launches the kernel and writes the outputs there, all as raw little-endian arrays.",
         "",
-        *_includes(name, param_names(kernel), options),
+        *_includes(kernel.sym_name.data, param_names(kernel), options),
         *_CHECK_ACL,
         "namespace {",
         "",
-        *source,
+        *tiling,
         "",
         *_FILE_HELPERS,
         "}  // namespace",
@@ -428,7 +444,7 @@ def emit_host(
         "int main(int argc, char* argv[])",
         "{",
         '    const std::string dataDir = argc > 1 ? argv[1] : ".";',
-        *_main_body(plan, name, launch.blocks.value.data, options),
+        *body,
         "}",
         "",
     ]

@@ -72,9 +72,10 @@ _RESERVED = {
 }
 
 
-def _conv_type_spelling(ct: ConvTypeAttr) -> str:
+def _conv_type_spelling(ct: ConvTypeAttr, namespace: str = "ConvBackpropApi") -> str:
+    """The C++ ConvType of ``ct`` in the API's ``namespace`` (dW's; the forward's is ConvApi)."""
     return (
-        f"ConvBackpropApi::ConvType<AscendC::TPosition::{ct.position.data}, "
+        f"{namespace}::ConvType<AscendC::TPosition::{ct.position.data}, "
         f"ConvCommonApi::ConvFormat::{ct.format.data}, {cpp_type(ct.element_type)}>"
     )
 
@@ -245,14 +246,22 @@ class _KernelWriter(StructuredPrinter):
     def _block_idx(self, op: GetBlockIdxOp) -> None:
         self.define(op.result, "AscendC::GetBlockIdx()")
 
+    def declare_object(
+        self, op: Operation, current: object, what: str, cpp_class: str, name: str = _OBJECT
+    ) -> None:
+        """Declare the one API object ``op`` creates, a C++ ``cpp_class`` called ``name``;
+        ``current`` is the object type already seen (a second create is refused, naming
+        ``what``)."""
+        if current is not None:
+            raise self.fail(op, f"twice: the emitter writes one {what} object")
+        self.names[op.results[0]] = name
+        self.out.emit(f"{cpp_class} {name};")
+
     @prints(api.CreateOp)
     def _create(self, op: api.CreateOp) -> None:
-        if self.object_type is not None:
-            raise self.fail(op, "twice: the emitter writes one Conv3DBackpropFilter object")
+        self.declare_object(op, self.object_type, "Conv3DBackpropFilter", "Conv3DBpFilter")
         assert isinstance(op.result.type, Conv3DBpFilterType)
         self.object_type = op.result.type
-        self.names[op.result] = _OBJECT
-        self.out.emit(f"Conv3DBpFilter {_OBJECT};")
 
     @prints(api.InitOp)
     def _init(self, op: api.InitOp) -> None:

@@ -88,6 +88,22 @@ def _array(name: str, value: Any, cast: str | None) -> np.ndarray:
     return array
 
 
+def arrays_5d(
+    op: str, first: tuple[str, Any], second: tuple[str, Any], cast: str | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The two operands ``(name, value)`` of ``op`` as numpy arrays (:func:`_array`), checked
+    to have one type and 5 dimensions each (shared with ``runtime/input_grad.py``)."""
+    (a_name, a_value), (b_name, b_value) = first, second
+    a, b = _array(a_name, a_value, cast), _array(b_name, b_value, cast)
+    if a.dtype != b.dtype:
+        raise TypeError(
+            f"{a_name} and {b_name} must have the same type, got {a.dtype} and {b.dtype}"
+        )
+    if a.ndim != 5 or b.ndim != 5:
+        raise ValueError(f"{op} takes a 5-D {a_name} and {b_name}, got {a.ndim}-D and {b.ndim}-D")
+    return a, b
+
+
 def forward_levels(
     problem: ConvBpFilterShape,
     hw: str | HwConfig = DEFAULT_HW,
@@ -170,11 +186,7 @@ def run_conv3d(
         bias is not None and is_tensor(bias) != is_tensor(input)
     ):
         raise TypeError("input, weight and bias must all be torch tensors or all numpy arrays")
-    x, w = _array("input", input, cast), _array("weight", weight, cast)
-    if x.dtype != w.dtype:
-        raise TypeError(f"input and weight must have the same type, got {x.dtype} and {w.dtype}")
-    if x.ndim != 5 or w.ndim != 5:
-        raise ValueError(f"conv3d takes a 5-D input and weight, got {x.ndim}-D and {w.ndim}-D")
+    x, w = arrays_5d("conv3d", ("input", input), ("weight", weight), cast)
     whole = shape_from_torch_args(
         x.shape, w.shape, stride, padding, dilation, groups, _DTYPES[x.dtype]
     )
@@ -182,14 +194,49 @@ def run_conv3d(
     cin_g, cout_g = x.shape[1] // groups, w.shape[0] // groups
     problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
     modules = forward_levels(problem, hw, cores, tiling, bias=b is not None)
+
+    def group_args(g: int) -> tuple[np.ndarray, ...]:
+        xg = np.ascontiguousarray(x[:, g * cin_g : (g + 1) * cin_g])
+        wg = np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
+        return (xg, wg) if b is None else (xg, wg, b[g * cout_g : (g + 1) * cout_g].copy())
+
+    return run_groups(
+        modules,
+        FORWARD_FUNC_NAME,
+        problem,
+        groups,
+        group_args,
+        input,
+        hw=hw,
+        cost=cost,
+        executor=executor,
+        sanitizer=sanitizer,
+        max_iterations=max_iterations,
+    )
+
+
+def run_groups(
+    modules: dict[str, ModuleOp],
+    func_name: str,
+    problem: ConvBpFilterShape,
+    groups: int,
+    group_args: Callable[[int], tuple[np.ndarray, ...]],
+    like: Any,
+    *,
+    hw: str | HwConfig,
+    cost: bool,
+    executor: str,
+    sanitizer: Sanitizer | None,
+    max_iterations: int | None,
+) -> Conv3dResult:
+    """One launch of the hardware-level ``func_name`` per group on ``group_args(g)`` (the
+    group's slices), the outputs joined along the channels and given back as ``like`` was
+    (shared with the input gradient's ``runtime/input_grad.py``)."""
     target = load_target(hw)
     outputs, costs, seconds = [], [], 0.0
     for g in range(groups):
-        xg = np.ascontiguousarray(x[:, g * cin_g : (g + 1) * cin_g])
-        wg = np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
-        args = (xg, wg) if b is None else (xg, wg, b[g * cout_g : (g + 1) * cout_g].copy())
         result = run(
-            ModuleJob(modules["hw"], target, FORWARD_FUNC_NAME, args, problem),
+            ModuleJob(modules["hw"], target, func_name, group_args(g), problem),
             RunOptions(
                 cost="full" if cost else "none",
                 executor=executor,
@@ -202,7 +249,7 @@ def run_conv3d(
         costs.extend(result.costs)
         seconds += result.run_seconds
     y = outputs[0] if groups == 1 else np.concatenate(outputs, axis=1)
-    return Conv3dResult(_like(y, input), problem, modules, costs, seconds)
+    return Conv3dResult(_like(y, like), problem, modules, costs, seconds)
 
 
 def _bias(bias: Any, dtype: np.dtype, cout: int, cast: str | None) -> np.ndarray:

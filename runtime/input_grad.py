@@ -30,10 +30,14 @@ from ascend_xdsl.lowering.build import (
     build_input_grad_module,
     shape_from_torch_args,
 )
-from ascend_xdsl.lowering.options import load_target
-from ascend_xdsl.runtime.forward import _DTYPES, Conv3dResult, _array, _like, cached_levels
+from ascend_xdsl.runtime.forward import (
+    _DTYPES,
+    Conv3dResult,
+    arrays_5d,
+    cached_levels,
+    run_groups,
+)
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
-from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
 from ascend_xdsl.runtime.tensors import is_tensor
 
 __all__ = ["conv3d_input", "input_grad_levels", "run_conv3d_input"]
@@ -81,15 +85,7 @@ def run_conv3d_input(
     checks the run's synchronisation (its hazards stay on it)."""
     if is_tensor(weight) != is_tensor(grad_output):
         raise TypeError("weight and grad_output must both be torch tensors or both numpy arrays")
-    w, dy = _array("weight", weight, cast), _array("grad_output", grad_output, cast)
-    if w.dtype != dy.dtype:
-        raise TypeError(
-            f"weight and grad_output must have the same type, got {w.dtype} and {dy.dtype}"
-        )
-    if w.ndim != 5 or dy.ndim != 5:
-        raise ValueError(
-            f"conv3d_input takes a 5-D weight and grad_output, got {w.ndim}-D and {dy.ndim}-D"
-        )
+    w, dy = arrays_5d("conv3d_input", ("weight", weight), ("grad_output", grad_output), cast)
     size = _input_size(input_size)
     whole = shape_from_torch_args(
         size, w.shape, stride, padding, dilation, groups, _DTYPES[w.dtype]
@@ -103,26 +99,24 @@ def run_conv3d_input(
     cin_g, cout_g = size[1] // groups, w.shape[0] // groups
     problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
     modules = input_grad_levels(problem, hw, cores)
-    target = load_target(hw)
-    outputs, costs, seconds = [], [], 0.0
-    for g in range(groups):
+
+    def group_args(g: int) -> tuple[np.ndarray, ...]:
         dyg = np.ascontiguousarray(dy[:, g * cout_g : (g + 1) * cout_g])
-        wg = np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
-        result = run(
-            ModuleJob(modules["hw"], target, INPUT_GRAD_FUNC_NAME, (dyg, wg), problem),
-            RunOptions(
-                cost="full" if cost else "none",
-                executor=executor,
-                sanitizer=sanitizer,
-                max_iterations=max_iterations,
-                progress=False,
-            ),
-        )
-        outputs.append(np.asarray(result.outputs[0]))
-        costs.extend(result.costs)
-        seconds += result.run_seconds
-    dx = outputs[0] if groups == 1 else np.concatenate(outputs, axis=1)
-    return Conv3dResult(_like(dx, grad_output), problem, modules, costs, seconds)
+        return dyg, np.ascontiguousarray(w[g * cout_g : (g + 1) * cout_g])
+
+    return run_groups(
+        modules,
+        INPUT_GRAD_FUNC_NAME,
+        problem,
+        groups,
+        group_args,
+        grad_output,
+        hw=hw,
+        cost=cost,
+        executor=executor,
+        sanitizer=sanitizer,
+        max_iterations=max_iterations,
+    )
 
 
 def conv3d_input(

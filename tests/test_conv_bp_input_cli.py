@@ -13,10 +13,12 @@ import jsonschema
 import numpy as np
 import pytest
 import torch
+from cli_helpers import GROUPED_BF16, assert_one_line_error, reported_cycles
+from cli_helpers import ascend_conv as run
 
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.runtime.reports import output
-from ascend_xdsl.tools import conv, conv_bp_input
+from ascend_xdsl.tools import conv_bp_input
 from ascend_xdsl.tools import run as run_tool
 
 ROOT = Path(__file__).parent.parent
@@ -25,42 +27,16 @@ SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
 SMALL = ["--input", "1,16,4,8,8", "--weight", "32,16,3,3,3", "--padding", "1"]
 
 
-def run(capsys, *argv):
-    code = conv.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(err: str, *fragments: str) -> None:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ascend-conv: error: "), err
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in lines[0], err
-
-
 def test_small_layer_runs_and_checks(capsys):
     code, out, err = run(capsys, "bp-input", *SMALL)
     assert code == 0, err
     assert "dy 1x32x4x8x8 f16" in out and "-> dX 1x16x4x8x8" in out
     assert "within the tolerance" in out
-    cycles = [line for line in out.splitlines() if line.startswith("cycles: ")]
-    assert cycles and int(cycles[0].split()[1].replace(",", "")) > 0
+    assert reported_cycles(out) > 0
 
 
 def test_grouped_bf16_strided_layer(capsys):
-    code, out, err = run(
-        capsys,
-        "bp-input",
-        "--input", "2,8,5,6,7",
-        "--weight", "12,4,2,3,3",
-        "--stride", "2,1,1",
-        "--padding", "0,1,1,0,2,1",
-        "--dilation", "1,2,1",
-        "--groups", "2",
-        "--dtype", "bf16",
-        "--cores", "3",
-    )  # fmt: skip
+    code, out, err = run(capsys, "bp-input", *GROUPED_BF16)
     assert code == 0, err
     assert "-> dX 2x8x5x6x7" in out
     assert "(2 launches, one per group)" in out and "within the tolerance" in out

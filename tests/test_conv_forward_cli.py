@@ -9,27 +9,15 @@ import subprocess
 import sys
 
 import numpy as np
+from cli_helpers import GROUPED_BF16, assert_one_line_error, reported_cycles
+from cli_helpers import ascend_conv as run
 
 from ascend_xdsl.runtime.reference import conv3d_reference
 from ascend_xdsl.runtime.reports import trace as trace_module
-from ascend_xdsl.tools import conv
 from ascend_xdsl.tools import run as run_tool
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "ascend-conv")
 SMALL = ["--input", "1,16,4,8,8", "--weight", "32,16,3,3,3", "--padding", "1"]
-
-
-def run(capsys, *argv):
-    code = conv.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(err: str, *fragments: str) -> None:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ascend-conv: error: "), err
-    for fragment in fragments:
-        assert fragment in lines[0], err
 
 
 def test_small_layer_runs_and_checks(capsys):
@@ -37,23 +25,11 @@ def test_small_layer_runs_and_checks(capsys):
     assert code == 0, err
     assert "y 1x32x4x8x8" in out
     assert "within the tolerance" in out
-    cycles = [line for line in out.splitlines() if line.startswith("cycles: ")]
-    assert cycles and int(cycles[0].split()[1].replace(",", "")) > 0
+    assert reported_cycles(out) > 0
 
 
 def test_grouped_bf16_strided_layer(capsys):
-    code, out, err = run(
-        capsys,
-        "forward",
-        "--input", "2,8,5,6,7",
-        "--weight", "12,4,2,3,3",
-        "--stride", "2,1,1",
-        "--padding", "0,1,1,0,2,1",
-        "--dilation", "1,2,1",
-        "--groups", "2",
-        "--dtype", "bf16",
-        "--cores", "3",
-    )  # fmt: skip
+    code, out, err = run(capsys, "forward", *GROUPED_BF16)
     assert code == 0, err
     assert "(2 launches, one per group)" in out and "within the tolerance" in out
 

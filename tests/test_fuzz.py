@@ -298,6 +298,23 @@ def test_ascend_conv_on_random_flags(argv: list[str]):
     _assert_clean(*_call(conv.main, argv), argv)
 
 
+def _op_flags(junk: st.SearchStrategy[str], cores: str) -> dict[str, st.SearchStrategy[str]]:
+    """The values of the flags ``ascend-conv forward`` and ``bp-input`` share (valid, and
+    ``junk`` where a flag takes numbers); ``cores`` is the valid core count besides 1."""
+    return {
+        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
+        "--padding": st.sampled_from(["0", "1", "0,1,0,1,1,0"]) | junk,
+        "--dilation": st.sampled_from(["1", "2"]) | junk,
+        "--groups": st.sampled_from(["1", "2"]) | junk,
+        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
+        "--hw": st.sampled_from(["atlas-a2-910b2", "nosuch"]),
+        "--tiling": st.sampled_from(["heuristic", "tuned"]) | junk,
+        "--cores": st.sampled_from(["1", cores, "25", "0"]) | junk,
+        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
+        "--report": st.sampled_from(["text", "json", "xml"]),
+    }
+
+
 @st.composite
 def forward_flags(draw: st.DrawFn) -> list[str]:
     """``ascend-conv forward``'s flags: tiny layers (so that a run is quick), its own flags
@@ -311,16 +328,7 @@ def forward_flags(draw: st.DrawFn) -> list[str]:
         argv += ["--input", f"1,{c},{draw(st.integers(1, 3))},{draw(st.integers(1, 6))},5"]
         argv += ["--weight", f"{draw(st.sampled_from([16, 8]))},{c},1,{draw(st.integers(1, 3))},3"]
     flags = {
-        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
-        "--padding": st.sampled_from(["0", "1", "0,1,0,1,1,0"]) | junk,
-        "--dilation": st.sampled_from(["1", "2"]) | junk,
-        "--groups": st.sampled_from(["1", "2"]) | junk,
-        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
-        "--hw": st.sampled_from(["atlas-a2-910b2", "nosuch"]),
-        "--tiling": st.sampled_from(["heuristic", "tuned"]) | junk,
-        "--cores": st.sampled_from(["1", "2", "25", "0"]) | junk,
-        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
-        "--report": st.sampled_from(["text", "json", "xml"]),
+        **_op_flags(junk, "2"),
         "--executor": st.sampled_from(["compiled", "interp"]),
     }
     for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):
@@ -630,16 +638,7 @@ def bp_input_flags(draw: st.DrawFn) -> list[str]:
                  f"{draw(st.integers(1, 8))},{draw(st.integers(1, 8))}"]  # fmt: skip
         argv += ["--weight", f"{cout},{c},{draw(st.integers(1, 3))},2,{draw(st.integers(1, 3))}"]
     flags = {
-        "--stride": st.sampled_from(["1", "2", "1,2,1"]) | junk,
-        "--padding": st.sampled_from(["0", "1", "0,1,0,1,1,0"]) | junk,
-        "--dilation": st.sampled_from(["1", "2"]) | junk,
-        "--groups": st.sampled_from(["1", "2"]) | junk,
-        "--dtype": st.sampled_from(["f16", "bf16", "f32"]),
-        "--hw": st.sampled_from(["atlas-a2-910b2", "nosuch"]),
-        "--tiling": st.sampled_from(["heuristic", "tuned"]) | junk,
-        "--cores": st.sampled_from(["1", "3", "25", "0"]) | junk,
-        "--seed": st.sampled_from(["0", "7", "-1"]) | junk,
-        "--report": st.sampled_from(["text", "json", "xml"]),
+        **_op_flags(junk, "3"),
         "--emit": st.sampled_from(["op", "format", "api", "hw", "ascendc"]),
     }
     for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):

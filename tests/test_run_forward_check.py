@@ -9,22 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from cli_helpers import CHECK_OK, ascend_run, checked_run
 
-from ascend_xdsl.tools import conv, run
+from ascend_xdsl.tools import conv
 
 FWD = ["--input", "1,16,3,6,6", "--weight", "16,16,2,3,3", "--padding", "1", "--cores", "2"]
 BF16 = [
     "--input", "2,16,5,6,7", "--weight", "16,16,2,3,3", "--stride", "2,1,1",
     "--padding", "0,1,1,0,2,1", "--dilation", "1,2,1", "--dtype", "bf16", "--cores", "3",
 ]  # fmt: skip
-CHECK_OK = r"check: max abs error .* of its tolerance\): OK"
-
-
-def ascend_run(capsys, *argv):
-    capsys.readouterr()
-    code = run.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -48,18 +41,8 @@ def _torch_y(x: np.ndarray, w: np.ndarray, **conv_args) -> np.ndarray:
 def test_a_forward_program_checks_like_dw(capsys, programs, tmp_path, name):
     x = np.random.default_rng(1).standard_normal((1, 16, 3, 6, 6)).astype(np.float16)
     w = np.random.default_rng(2).standard_normal((16, 16, 2, 3, 3)).astype(np.float16)
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "w.npy", w)
-    code, out, err = ascend_run(
-        capsys, programs[name], "--input", f"x={tmp_path / 'x.npy'}",
-        "--input", f"w={tmp_path / 'w.npy'}", "--check", "--output-dir", tmp_path,
-    )  # fmt: skip
-    assert code == 0, err
-    lines = out.splitlines()
-    assert re.fullmatch(CHECK_OK, lines[0]), out
-    assert lines[1].startswith("wrote ") and lines[1].endswith("(1x16x4x6x6 f16)"), out
-    (written,) = tmp_path.glob("conv3d*.npy")
-    y = np.load(written).astype(np.float64)
+    lines, y = checked_run(capsys, programs[name], tmp_path, {"x": x, "w": w}, "conv3d*.npy")
+    assert lines[1].startswith("wrote ") and lines[1].endswith("(1x16x4x6x6 f16)"), lines
     # y agrees with torch within rounding to f16 (half an ulp) plus the float32 sums
     expected = _torch_y(x, w, padding=1)
     assert np.all(np.abs(y - expected) <= 2.0**-11 * np.abs(expected) + 1e-2)

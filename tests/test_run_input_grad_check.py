@@ -4,28 +4,19 @@ level, the launch's ``ascend.conv3d_backprop_input`` record below) and checks dX
 reference with the derived tolerance (``runtime/reports/check.check_input_grad``), in the line
 dW's check prints."""
 
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from cli_helpers import ascend_run, checked_run
 
 from ascend_xdsl.lowering.build import build_conv3d_input
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
-from ascend_xdsl.tools import run
 
 SIZE, WEIGHT, DY = (1, 16, 3, 6, 6), (16, 16, 2, 3, 3), (1, 16, 4, 3, 3)
 CONV = {"stride": (1, 2, 2), "padding": 1}
-CHECK_OK = r"check: max abs error .* of its tolerance\): OK"
-
-
-def ascend_run(capsys, *argv):
-    capsys.readouterr()
-    code = run.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -44,18 +35,10 @@ def programs(tmp_path_factory) -> dict[str, Path]:
 def test_a_dx_program_checks_like_dw(capsys, programs, tmp_path, name):
     w = np.random.default_rng(1).standard_normal(WEIGHT).astype(np.float16)
     dy = np.random.default_rng(2).standard_normal(DY).astype(np.float16)
-    np.save(tmp_path / "dy.npy", dy)
-    np.save(tmp_path / "w.npy", w)
-    code, out, err = ascend_run(
-        capsys, programs[name], "--input", f"dy={tmp_path / 'dy.npy'}",
-        "--input", f"w={tmp_path / 'w.npy'}", "--check", "--output-dir", tmp_path,
-    )  # fmt: skip
-    assert code == 0, err
-    lines = out.splitlines()
-    assert re.fullmatch(CHECK_OK, lines[0]), out
-    assert lines[1].startswith("wrote ") and lines[1].endswith("(1x16x3x6x6 f16)"), out
-    (written,) = tmp_path.glob("conv3d_input*.npy")
-    dx = np.load(written).astype(np.float64)
+    lines, dx = checked_run(
+        capsys, programs[name], tmp_path, {"dy": dy, "w": w}, "conv3d_input*.npy"
+    )
+    assert lines[1].startswith("wrote ") and lines[1].endswith("(1x16x3x6x6 f16)"), lines
     # dX agrees with torch within rounding to f16 (half an ulp) plus the float32 sums
     expected = torch.nn.grad.conv3d_input(
         SIZE, torch.from_numpy(w.astype(np.float64)), torch.from_numpy(dy.astype(np.float64)),

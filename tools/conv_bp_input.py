@@ -37,9 +37,11 @@ from ascend_xdsl.tools.conv_forward import (
     LEVELS,
     TYPES,
     add_op_flags,
+    init_tiling,
     one_group,
     op_json_report,
     op_levels,
+    problem_line,
 )
 from ascend_xdsl.tools.conv_report import ir_text
 from ascend_xdsl.tools.errors import CliError
@@ -142,19 +144,11 @@ def bp_input(args: argparse.Namespace) -> str:
 
 
 def _problem_text(p: ConvBpFilterShape) -> str:
-    return (
-        f"dy {'x'.join(map(str, p.grad_output_shape))} {p.dtype}, "
-        f"w {'x'.join(map(str, p.weight_shape))}, stride {list(p.strides)}, pads {list(p.pads)}"
-        f", dilation {list(p.dilations)}, groups {p.groups} -> dX "
-        f"{'x'.join(map(str, p.input_shape))}"
-    )
+    return problem_line(p, ("dy", p.grad_output_shape), ("dX", p.input_shape))
 
 
 def _tiling(api: ModuleOp) -> Conv3DBpInputTiling | None:
-    for op in api.walk():
-        if isinstance(op, Conv3DBpInputInitOp):
-            return op.tiling.tiling
-    return None
+    return init_tiling(api, Conv3DBpInputInitOp)
 
 
 def _tiling_line(t: Conv3DBpInputTiling | None) -> str:

@@ -38,10 +38,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
@@ -311,17 +313,33 @@ def one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
 
 
 def _problem_text(p: ConvBpFilterShape) -> str:
+    return problem_line(p, ("x", p.input_shape), ("y", p.grad_output_shape))
+
+
+def problem_line(
+    p: ConvBpFilterShape, source: tuple[str, Sequence[int]], result: tuple[str, Sequence[int]]
+) -> str:
+    """The report's ``problem:`` line of an op reading ``source`` (its name and shape) and
+    the weight and giving ``result`` (shared with ``tools/conv_bp_input.py``)."""
+    shape = "x".join
     return (
-        f"x {'x'.join(map(str, p.input_shape))} {p.dtype}, w {'x'.join(map(str, p.weight_shape))}"
-        f", stride {list(p.strides)}, pads {list(p.pads)}, dilation {list(p.dilations)}, "
-        f"groups {p.groups} -> y {'x'.join(map(str, p.grad_output_shape))}"
+        f"{source[0]} {shape(map(str, source[1]))} {p.dtype}, "
+        f"w {shape(map(str, p.weight_shape))}, stride {list(p.strides)}, pads {list(p.pads)}"
+        f", dilation {list(p.dilations)}, groups {p.groups} -> {result[0]} "
+        f"{shape(map(str, result[1]))}"
     )
 
 
 def _tiling(api: ModuleOp) -> Conv3DTiling | None:
+    return init_tiling(api, Conv3DInitOp)
+
+
+def init_tiling(api: ModuleOp, init: type[Operation]) -> Any:
+    """The tiling attribute's value of the API-level module's first ``init`` op (the forward's
+    or dX's init), None when it has none."""
     for op in api.walk():
-        if isinstance(op, Conv3DInitOp):
-            return op.tiling.tiling
+        if isinstance(op, init):
+            return op.tiling.tiling  # type: ignore[attr-defined]
     return None
 
 
