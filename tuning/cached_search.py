@@ -19,7 +19,7 @@ import logging
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
@@ -139,6 +139,40 @@ def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: i
 PROGRESS_AFTER = 2.0
 """Seconds a search runs before its progress bar appears (on a terminal only)."""
 
+R = TypeVar("R")
+
+
+def with_progress(
+    run: Callable[[Callable[[int], None]], R],
+    budget: int,
+    desc: str,
+    progress: bool,
+    on_candidate: Callable[[int], None] | None,
+) -> R:
+    """``run(scored)``, a search that calls ``scored(n)`` after its n-th candidate, with a bar
+    of ``budget`` candidates named ``desc`` on standard error when ``progress`` is on, it is a
+    terminal and the search lasts over :data:`PROGRESS_AFTER` seconds; ``on_candidate(n)`` is
+    called after each candidate too. The dW :func:`tune` and the forward ``tune_forward``."""
+    bar = tqdm(
+        total=budget,
+        desc=desc,
+        unit="candidate",
+        file=sys.stderr,
+        delay=PROGRESS_AFTER,
+        leave=False,
+        disable=not (progress and sys.stderr.isatty()),
+    )
+
+    def scored(n: int) -> None:
+        bar.update(n - bar.n)
+        if on_candidate is not None:
+            on_candidate(n)
+
+    try:
+        return run(scored)
+    finally:
+        bar.close()
+
 
 def tune(
     problem: ConvBpFilterShape,
@@ -166,21 +200,6 @@ def tune(
     key = cache.cache_key(problem, hw, cores, budget)
     if use_cache and (hit := _cached(key, problem, hw, cores)) is not None:
         return hit
-    bar = tqdm(
-        total=budget,
-        desc="tuning",
-        unit="candidate",
-        file=sys.stderr,
-        delay=PROGRESS_AFTER,
-        leave=False,
-        disable=not (progress and sys.stderr.isatty()),
-    )
-
-    def scored(n: int) -> None:
-        bar.update(n - bar.n)
-        if on_candidate is not None:
-            on_candidate(n)
-
     # With the cache on, the search also starts from the nearest cached layer of the family
     # (tuning/transfer.py); --no-cache searches as if the cache were empty. Not trusted
     # (search's trust_starts): that saves a fifth of the candidates but changed the answer of
@@ -188,8 +207,8 @@ def tune(
     starts: list[DwTiling] = []
     if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
         starts.append(start)
-    try:
-        result = search(
+    result = with_progress(
+        lambda scored: search(
             problem,
             hw,
             cores,
@@ -197,9 +216,12 @@ def tune(
             on_candidate=scored,
             extra_starts=starts,
             workers=workers if workers is not None else search_workers(),
-        )
-    finally:
-        bar.close()
+        ),
+        budget,
+        "tuning",
+        progress,
+        on_candidate,
+    )
     cache.store(key, result.to_json(), family=cache.family_key(problem, hw, cores))
     return result
 

@@ -36,13 +36,11 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tqdm import tqdm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
@@ -61,6 +59,7 @@ from ascend_xdsl.passes.tile_conv3d import tiling_fit_errors
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.tuning import cache
+from ascend_xdsl.tuning.cached_search import with_progress
 from ascend_xdsl.tuning.search import (
     PATIENCE,
     SLOWER,
@@ -109,9 +108,6 @@ kL0·nL0 and L0C mL0·nL0, so one side alone can overflow where two moved togeth
 
 RESCORE_TOLERANCE = 1e-9
 """Relative difference allowed between a cache entry's cycles and their re-score."""
-
-PROGRESS_AFTER = 2.0
-"""Seconds a search runs before its progress bar appears (on a terminal only)."""
 
 # pbuffer_flag bits (Conv3DTiling): L0A, L0B, L0C, AL1, BL1.
 _L0A, _L0B, _L0C, _AL1, _BL1 = range(5)
@@ -701,28 +697,16 @@ def tune_forward(
     """The heuristic's and the tuned forward tiling of ``problem`` on ``hw`` with ``cores``
     cores (None: all), from the cache unless ``use_cache`` is False (the answer is then stored
     again). ``progress``: a bar on standard error when it is a terminal and the search lasts
-    over :data:`PROGRESS_AFTER` seconds. ``on_candidate(n)`` after the n-th candidate."""
+    over ``cached_search.PROGRESS_AFTER`` seconds. ``on_candidate(n)`` after the n-th candidate."""
     cores = cores or load_hw(hw).aic_count
     if use_cache and (hit := cached_forward(problem, hw, cores, budget=budget)) is not None:
         return hit
-    bar = tqdm(
-        total=budget,
-        desc="tuning forward",
-        unit="candidate",
-        file=sys.stderr,
-        delay=PROGRESS_AFTER,
-        leave=False,
-        disable=not (progress and sys.stderr.isatty()),
+    result = with_progress(
+        lambda scored: search_forward(problem, hw, cores, budget=budget, on_candidate=scored),
+        budget,
+        "tuning forward",
+        progress,
+        on_candidate,
     )
-
-    def scored(n: int) -> None:
-        bar.update(n - bar.n)
-        if on_candidate is not None:
-            on_candidate(n)
-
-    try:
-        result = search_forward(problem, hw, cores, budget=budget, on_candidate=scored)
-    finally:
-        bar.close()
     cache.store(cache_key(problem, hw, cores, budget), result.to_json())
     return result
