@@ -34,6 +34,7 @@ from ascend_xdsl.tuning.search import (
     BUDGET,
     SLOWER,
     Score,
+    SearchResult,
     TuneResult,
     fits,
     heuristic_candidates,
@@ -96,6 +97,18 @@ def _rescored(
     return score
 
 
+def count_error(result: SearchResult[Any]) -> str | None:
+    """What is wrong with a cached result's counts (candidates, rejected) or its seconds, or
+    None: the first check of both ops' entries."""
+    for name in ("candidates", "rejected"):
+        value = getattr(result, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"{name} {value!r} is not a count"
+    if not isinstance(result.seconds, int | float) or not 0 <= result.seconds < math.inf:
+        return f"seconds {result.seconds!r} is not a duration"
+    return None
+
+
 def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: int) -> TuneResult:
     """The cached result ``data`` of the search of ``problem`` on ``hw`` over ``cores``, if it
     holds up; :class:`BadCacheEntry` naming the first thing that does not.
@@ -110,12 +123,8 @@ def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: i
         result = TuneResult.from_json(data, cached=True)
     except (KeyError, TypeError, ValueError) as e:
         raise BadCacheEntry(f"is not a search result ({e})") from None
-    for name in ("candidates", "rejected"):
-        value = getattr(result, name)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise BadCacheEntry(f"{name} {value!r} is not a count")
-    if not isinstance(result.seconds, int | float) or not 0 <= result.seconds < math.inf:
-        raise BadCacheEntry(f"seconds {result.seconds!r} is not a duration")
+    if (error := count_error(result)) is not None:
+        raise BadCacheEntry(error)
     config = load_hw(hw)
     sides = (
         ("heuristic", result.heuristic, result.heuristic_score),
@@ -242,13 +251,22 @@ def cached(
 def _cached(key: str, problem: ConvBpFilterShape, hw: str, cores: int) -> TuneResult | None:
     """The cache's answer for ``key`` once :func:`verified`, or None: a miss, or a bad entry,
     discarded with a one-line warning (the caller searches and overwrites it)."""
+    return cached_answer(key, lambda hit: verified(hit, problem, hw, cores), BadCacheEntry)
+
+
+def cached_answer(
+    key: str, verify: Callable[[dict[str, Any]], R], bad: type[Exception]
+) -> R | None:
+    """The cache's entry under ``key`` once ``verify`` accepts it, or None: a miss, or an
+    entry the cache cannot read or ``verify`` refuses (raising ``bad``), discarded with a
+    one-line warning (the caller searches and overwrites it). Both ops' lookups."""
     try:
         hit = cache.load(key)
         if hit is not None:
-            return verified(hit, problem, hw, cores)
+            return verify(hit)
     except cache.CacheEntryError as e:
         LOG.warning("ascend-xdsl: warning: %s; discarded, searching again", e)
-    except BadCacheEntry as e:
+    except bad as e:
         LOG.warning(
             "ascend-xdsl: warning: tuning cache entry %s: %s; discarded, searching again",
             cache.entry_path(key),
