@@ -34,9 +34,14 @@ from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.op_level import Conv3DOp, shape_of_conv3d_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
-from ascend_xdsl.ir.files import InputFileError, read_text
 from ascend_xdsl.passes.conv3d_tiling_heuristic import conv3d_tiling
-from ascend_xdsl.passes.hardware import cores_error, load_hw
+from ascend_xdsl.passes.hardware import (
+    cores_error,
+    first_line_of,
+    load_hw,
+    not_a_tiling,
+    read_tiling_text,
+)
 from ascend_xdsl.passes.tiling_options import (
     FORWARD_SEARCHES,
     STRATEGIES,
@@ -44,17 +49,11 @@ from ascend_xdsl.passes.tiling_options import (
     search_for,
 )
 
-MAX_TILING_FILE_BYTES = 64 * 1024
-"""A tiling file holds one attribute of about 1 kB; a bound keeps /dev/zero from being read."""
-
 
 def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
     """The forward tiling in the file at ``path``: one ``#ascend.conv3d_tiling<...>``, or JSON
     (an object of fields, or a report with one under ``tiling``). Errors name the file."""
-    try:
-        text = read_text(path, MAX_TILING_FILE_BYTES, regular_only=True, what="tiling file")
-    except InputFileError as e:
-        raise PassFailedException(str(e)) from None
+    text = read_tiling_text(path)
     if text.lstrip().startswith(("{", "[")):
         try:
             data = json.loads(text)
@@ -74,18 +73,15 @@ def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
         except ValueError as e:  # from_dict's unknown, missing or non-integer fields
             raise PassFailedException(f"{path}: {e}") from None
         except VerifyException as e:
-            raise PassFailedException(f"{path}: {_first_line(e)}") from None
+            raise PassFailedException(f"{path}: {first_line_of(e)}") from None
     else:
         parser = Parser(ctx, text, name=path)
         try:
             parsed = parser.parse_attribute()
         except ParseError as e:
-            message = (e.msg.strip().splitlines() or ["parse error"])[0]
-            raise PassFailedException(
-                f"{e.span.get_location()}: not a #ascend.conv3d_tiling: {message}"
-            ) from None
+            raise not_a_tiling(e, "conv3d_tiling") from None
         except VerifyException as e:
-            raise PassFailedException(f"{path}: {_first_line(e)}") from None
+            raise PassFailedException(f"{path}: {first_line_of(e)}") from None
         if not isinstance(parsed, Conv3DTilingAttr):
             raise PassFailedException(f"{path}: expected #ascend.conv3d_tiling<...>, got {parsed}")
         # One tiling and nothing after it (a second tiling, a truncated edit: a mistake).
@@ -95,13 +91,8 @@ def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
     try:
         attr.verify()
     except VerifyException as e:
-        raise PassFailedException(f"{path}: {_first_line(e)}") from None
+        raise PassFailedException(f"{path}: {first_line_of(e)}") from None
     return attr.tiling
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
 
 
 def tiling_fit_errors(t: Conv3DTiling, hw: HwConfig, cores: int) -> list[str]:

@@ -41,10 +41,15 @@ from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp, shape_of_conv_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
-from ascend_xdsl.ir.files import InputFileError, read_text
 from ascend_xdsl.passes.api_block_tiler import TilingError
 from ascend_xdsl.passes.dw_tiling_heuristic import can_fuse_dk, heuristic_tiling
-from ascend_xdsl.passes.hardware import cores_error, load_hw
+from ascend_xdsl.passes.hardware import (
+    cores_error,
+    first_line_of,
+    load_hw,
+    not_a_tiling,
+    read_tiling_text,
+)
 from ascend_xdsl.passes.tiling_options import (
     DK_MODES,
     SEARCHES,
@@ -91,11 +96,7 @@ def apply_overrides(tiling: DwTiling, overrides: dict[str, int]) -> DwTiling:
 def read_tiling_file(ctx: Context, path: str) -> DwTiling:
     """The tiling written in the file at ``path``: one ``#ascend.dw_tiling<...>`` (what
     ``ascend-conv --emit tiling`` writes), or JSON (:func:`tiling_from_json`)."""
-    # Regular files only: a FIFO would block the open (ir/files.py).
-    try:
-        text = read_text(path, MAX_TILING_FILE_BYTES, regular_only=True, what="tiling file")
-    except InputFileError as e:
-        raise PassFailedException(str(e)) from None
+    text = read_tiling_text(path)
     if text.lstrip().startswith(("{", "[")):
         return tiling_from_json(text, path)
     parser = Parser(ctx, text, name=path)
@@ -106,10 +107,7 @@ def read_tiling_file(ctx: Context, path: str) -> DwTiling:
         if parser._current_token.kind != MLIRTokenKind.EOF:
             parser.raise_error("expected the end of the file after the tiling")
     except ParseError as e:
-        message = (e.msg.strip().splitlines() or ["parse error"])[0]
-        raise PassFailedException(
-            f"{e.span.get_location()}: not a #ascend.dw_tiling: {message}"
-        ) from None
+        raise not_a_tiling(e, "dw_tiling") from None
     except VerifyException as e:
         raise PassFailedException(f"{path}: {first_line_of(e)}") from None
     if not isinstance(attr, DwTilingAttr):
@@ -152,15 +150,6 @@ def tiling_from_json(text: str, path: str) -> DwTiling:
     except VerifyException as e:
         raise PassFailedException(f"{path}: {first_line_of(e)}") from None
     return tiling
-
-
-MAX_TILING_FILE_BYTES = 64 * 1024
-"""A tiling file holds one attribute of about 1 kB; a bound keeps /dev/zero from being read."""
-
-
-def first_line_of(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
 
 
 def check_tiling_fits(tiling: DwTiling, hw: HwConfig) -> None:

@@ -19,7 +19,7 @@ import logging
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
@@ -34,6 +34,7 @@ from ascend_xdsl.tuning.search import (
     BUDGET,
     SLOWER,
     Score,
+    SearchResult,
     TuneResult,
     fits,
     heuristic_candidates,
@@ -96,6 +97,18 @@ def _rescored(
     return score
 
 
+def count_error(result: SearchResult[Any]) -> str | None:
+    """What is wrong with a cached result's counts (candidates, rejected) or its seconds, or
+    None: the first check of both ops' entries."""
+    for name in ("candidates", "rejected"):
+        value = getattr(result, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"{name} {value!r} is not a count"
+    if not isinstance(result.seconds, int | float) or not 0 <= result.seconds < math.inf:
+        return f"seconds {result.seconds!r} is not a duration"
+    return None
+
+
 def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: int) -> TuneResult:
     """The cached result ``data`` of the search of ``problem`` on ``hw`` over ``cores``, if it
     holds up; :class:`BadCacheEntry` naming the first thing that does not.
@@ -110,12 +123,8 @@ def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: i
         result = TuneResult.from_json(data, cached=True)
     except (KeyError, TypeError, ValueError) as e:
         raise BadCacheEntry(f"is not a search result ({e})") from None
-    for name in ("candidates", "rejected"):
-        value = getattr(result, name)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise BadCacheEntry(f"{name} {value!r} is not a count")
-    if not isinstance(result.seconds, int | float) or not 0 <= result.seconds < math.inf:
-        raise BadCacheEntry(f"seconds {result.seconds!r} is not a duration")
+    if (error := count_error(result)) is not None:
+        raise BadCacheEntry(error)
     config = load_hw(hw)
     sides = (
         ("heuristic", result.heuristic, result.heuristic_score),
@@ -138,6 +147,40 @@ def verified(data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: i
 
 PROGRESS_AFTER = 2.0
 """Seconds a search runs before its progress bar appears (on a terminal only)."""
+
+R = TypeVar("R")
+
+
+def with_progress(
+    run: Callable[[Callable[[int], None]], R],
+    budget: int,
+    desc: str,
+    progress: bool,
+    on_candidate: Callable[[int], None] | None,
+) -> R:
+    """``run(scored)``, a search that calls ``scored(n)`` after its n-th candidate, with a bar
+    of ``budget`` candidates named ``desc`` on standard error when ``progress`` is on, it is a
+    terminal and the search lasts over :data:`PROGRESS_AFTER` seconds; ``on_candidate(n)`` is
+    called after each candidate too. The dW :func:`tune` and the forward ``tune_forward``."""
+    bar = tqdm(
+        total=budget,
+        desc=desc,
+        unit="candidate",
+        file=sys.stderr,
+        delay=PROGRESS_AFTER,
+        leave=False,
+        disable=not (progress and sys.stderr.isatty()),
+    )
+
+    def scored(n: int) -> None:
+        bar.update(n - bar.n)
+        if on_candidate is not None:
+            on_candidate(n)
+
+    try:
+        return run(scored)
+    finally:
+        bar.close()
 
 
 def tune(
@@ -166,21 +209,6 @@ def tune(
     key = cache.cache_key(problem, hw, cores, budget)
     if use_cache and (hit := _cached(key, problem, hw, cores)) is not None:
         return hit
-    bar = tqdm(
-        total=budget,
-        desc="tuning",
-        unit="candidate",
-        file=sys.stderr,
-        delay=PROGRESS_AFTER,
-        leave=False,
-        disable=not (progress and sys.stderr.isatty()),
-    )
-
-    def scored(n: int) -> None:
-        bar.update(n - bar.n)
-        if on_candidate is not None:
-            on_candidate(n)
-
     # With the cache on, the search also starts from the nearest cached layer of the family
     # (tuning/transfer.py); --no-cache searches as if the cache were empty. Not trusted
     # (search's trust_starts): that saves a fifth of the candidates but changed the answer of
@@ -188,8 +216,8 @@ def tune(
     starts: list[DwTiling] = []
     if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
         starts.append(start)
-    try:
-        result = search(
+    result = with_progress(
+        lambda scored: search(
             problem,
             hw,
             cores,
@@ -197,9 +225,12 @@ def tune(
             on_candidate=scored,
             extra_starts=starts,
             workers=workers if workers is not None else search_workers(),
-        )
-    finally:
-        bar.close()
+        ),
+        budget,
+        "tuning",
+        progress,
+        on_candidate,
+    )
     cache.store(key, result.to_json(), family=cache.family_key(problem, hw, cores))
     return result
 
@@ -220,13 +251,22 @@ def cached(
 def _cached(key: str, problem: ConvBpFilterShape, hw: str, cores: int) -> TuneResult | None:
     """The cache's answer for ``key`` once :func:`verified`, or None: a miss, or a bad entry,
     discarded with a one-line warning (the caller searches and overwrites it)."""
+    return cached_answer(key, lambda hit: verified(hit, problem, hw, cores), BadCacheEntry)
+
+
+def cached_answer(
+    key: str, verify: Callable[[dict[str, Any]], R], bad: type[Exception]
+) -> R | None:
+    """The cache's entry under ``key`` once ``verify`` accepts it, or None: a miss, or an
+    entry the cache cannot read or ``verify`` refuses (raising ``bad``), discarded with a
+    one-line warning (the caller searches and overwrites it). Both ops' lookups."""
     try:
         hit = cache.load(key)
         if hit is not None:
-            return verified(hit, problem, hw, cores)
+            return verify(hit)
     except cache.CacheEntryError as e:
         LOG.warning("ascend-xdsl: warning: %s; discarded, searching again", e)
-    except BadCacheEntry as e:
+    except bad as e:
         LOG.warning(
             "ascend-xdsl: warning: tuning cache entry %s: %s; discarded, searching again",
             cache.entry_path(key),

@@ -36,13 +36,11 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tqdm import tqdm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
@@ -61,12 +59,14 @@ from ascend_xdsl.passes.tile_conv3d import tiling_fit_errors
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.tuning import cache
+from ascend_xdsl.tuning.cached_search import cached_answer, count_error, with_progress
 from ascend_xdsl.tuning.search import (
     PATIENCE,
     SLOWER,
     START_SHARE,
     START_SLACK,
     Score,
+    SearchResult,
     balanced,
 )
 
@@ -110,54 +110,16 @@ kL0·nL0 and L0C mL0·nL0, so one side alone can overflow where two moved togeth
 RESCORE_TOLERANCE = 1e-9
 """Relative difference allowed between a cache entry's cycles and their re-score."""
 
-PROGRESS_AFTER = 2.0
-"""Seconds a search runs before its progress bar appears (on a terminal only)."""
-
 # pbuffer_flag bits (Conv3DTiling): L0A, L0B, L0C, AL1, BL1.
 _L0A, _L0B, _L0C, _AL1, _BL1 = range(5)
 
 
 @dataclass
-class ForwardTuneResult:
+class ForwardTuneResult(SearchResult[Conv3DTiling]):
     """The heuristic's and the tuned forward tiling of one problem, with their scores."""
 
-    heuristic: Conv3DTiling
-    heuristic_score: Score
-    tuned: Conv3DTiling
-    tuned_score: Score
-    candidates: int
-    rejected: int
-    seconds: float
-    """Wall time of the search (of the original search when read from the cache)."""
-    cached: bool = False
-
-    @property
-    def speedup(self) -> float:
-        return self.heuristic_score.cycles / self.tuned_score.cycles
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "op": OP,
-            "heuristic": {"tiling": self.heuristic.as_dict(), **self.heuristic_score.as_dict()},
-            "tuned": {"tiling": self.tuned.as_dict(), **self.tuned_score.as_dict()},
-            "candidates": self.candidates,
-            "rejected": self.rejected,
-            "seconds": self.seconds,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], cached: bool = False) -> ForwardTuneResult:
-        if data.get("op") != OP:
-            raise ValueError(f"op is {data.get('op')!r}, not {OP!r}")
-
-        def side(key: str) -> tuple[Conv3DTiling, Score]:
-            d = dict(data[key])
-            tiling = Conv3DTiling.from_dict(d.pop("tiling"))
-            return tiling, Score(**d)
-
-        h, hs = side("heuristic")
-        t, ts = side("tuned")
-        return cls(h, hs, t, ts, data["candidates"], data["rejected"], data["seconds"], cached)
+    TILING = Conv3DTiling
+    OP = OP  # the module's
 
 
 def one_group(problem: ConvBpFilterShape) -> ConvBpFilterShape:
@@ -629,12 +591,8 @@ def verified(
         result = ForwardTuneResult.from_json(data, cached=True)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise BadForwardEntry(f"is not a forward search result ({e})") from None
-    for name in ("candidates", "rejected"):
-        value = getattr(result, name)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise BadForwardEntry(f"{name} {value!r} is not a count")
-    if not isinstance(result.seconds, int | float) or not 0 <= result.seconds < math.inf:
-        raise BadForwardEntry(f"seconds {result.seconds!r} is not a duration")
+    if (error := count_error(result)) is not None:
+        raise BadForwardEntry(error)
     config = load_hw(hw)
     for name, tiling in (("heuristic", result.heuristic), ("tuned", result.tuned)):
         # The heuristic's tiling is checked as the tiler checks it (it is then compared with
@@ -673,19 +631,7 @@ def cached_forward(
     bad entry, discarded with a one-line warning): never searches."""
     cores = cores or load_hw(hw).aic_count
     key = cache_key(problem, hw, cores, budget)
-    try:
-        hit = cache.load(key)
-        if hit is not None:
-            return verified(hit, problem, hw, cores)
-    except cache.CacheEntryError as e:
-        LOG.warning("ascend-xdsl: warning: %s; discarded, searching again", e)
-    except BadForwardEntry as e:
-        LOG.warning(
-            "ascend-xdsl: warning: tuning cache entry %s: %s; discarded, searching again",
-            cache.entry_path(key),
-            e,
-        )
-    return None
+    return cached_answer(key, lambda hit: verified(hit, problem, hw, cores), BadForwardEntry)
 
 
 def tune_forward(
@@ -701,28 +647,16 @@ def tune_forward(
     """The heuristic's and the tuned forward tiling of ``problem`` on ``hw`` with ``cores``
     cores (None: all), from the cache unless ``use_cache`` is False (the answer is then stored
     again). ``progress``: a bar on standard error when it is a terminal and the search lasts
-    over :data:`PROGRESS_AFTER` seconds. ``on_candidate(n)`` after the n-th candidate."""
+    over ``cached_search.PROGRESS_AFTER`` seconds. ``on_candidate(n)`` after the n-th candidate."""
     cores = cores or load_hw(hw).aic_count
     if use_cache and (hit := cached_forward(problem, hw, cores, budget=budget)) is not None:
         return hit
-    bar = tqdm(
-        total=budget,
-        desc="tuning forward",
-        unit="candidate",
-        file=sys.stderr,
-        delay=PROGRESS_AFTER,
-        leave=False,
-        disable=not (progress and sys.stderr.isatty()),
+    result = with_progress(
+        lambda scored: search_forward(problem, hw, cores, budget=budget, on_candidate=scored),
+        budget,
+        "tuning forward",
+        progress,
+        on_candidate,
     )
-
-    def scored(n: int) -> None:
-        bar.update(n - bar.n)
-        if on_candidate is not None:
-            on_candidate(n)
-
-    try:
-        result = search_forward(problem, hw, cores, budget=budget, on_candidate=scored)
-    finally:
-        bar.close()
     cache.store(cache_key(problem, hw, cores, budget), result.to_json())
     return result

@@ -62,7 +62,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape, align_up, ceil_div
 from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling
@@ -78,6 +78,8 @@ from ascend_xdsl.passes.tile_conv3d_bp_filter import apply_overrides
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.tuning.speculate import Scorer
+
+T = TypeVar("T")
 
 BUDGET = 96
 """Candidates scored at most per layer (about 0.1 s each on a large layer, less on small)."""
@@ -172,12 +174,14 @@ SLOWER = Score(math.inf, 0.0, "slower", "slower")
 
 
 @dataclass
-class TuneResult:
-    """The heuristic's and the tuned tiling of one problem, with their scores."""
+class SearchResult(Generic[T]):
+    """The heuristic's and the tuned tiling of one problem, with their scores, whatever the
+    op: the dW search's :class:`TuneResult`, the forward's ``conv3d_search.ForwardTuneResult``
+    (each names its tiling class, and the forward its op in the cache entry)."""
 
-    heuristic: DwTiling
+    heuristic: T
     heuristic_score: Score
-    tuned: DwTiling
+    tuned: T
     tuned_score: Score
     candidates: int
     """Candidates scored (compiled and timed)."""
@@ -187,12 +191,18 @@ class TuneResult:
     """Wall time of the search (of the original search when read from the cache)."""
     cached: bool = False
 
+    TILING: ClassVar[Any]
+    """The tiling class (``from_dict`` reads a cache entry's tilings)."""
+    OP: ClassVar[str | None] = None
+    """The op an entry names under ``op`` (written first, checked on reading); None: none."""
+
     @property
     def speedup(self) -> float:
         return self.heuristic_score.cycles / self.tuned_score.cycles
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **({} if self.OP is None else {"op": self.OP}),
             "heuristic": {"tiling": self.heuristic.as_dict(), **self.heuristic_score.as_dict()},
             "tuned": {"tiling": self.tuned.as_dict(), **self.tuned_score.as_dict()},
             "candidates": self.candidates,
@@ -201,15 +211,25 @@ class TuneResult:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], cached: bool = False) -> TuneResult:
-        def side(key: str) -> tuple[DwTiling, Score]:
+    def from_json(cls, data: dict[str, Any], cached: bool = False) -> Self:
+        if cls.OP is not None and data.get("op") != cls.OP:
+            raise ValueError(f"op is {data.get('op')!r}, not {cls.OP!r}")
+
+        def side(key: str) -> tuple[T, Score]:
             d = dict(data[key])
-            tiling = DwTiling.from_dict(d.pop("tiling"))
+            tiling = cls.TILING.from_dict(d.pop("tiling"))
             return tiling, Score(**d)
 
         h, hs = side("heuristic")
         t, ts = side("tuned")
         return cls(h, hs, t, ts, data["candidates"], data["rejected"], data["seconds"], cached)
+
+
+@dataclass
+class TuneResult(SearchResult[DwTiling]):
+    """The heuristic's and the tuned dW tiling of one problem, with their scores."""
+
+    TILING = DwTiling
 
 
 def score_tiling(

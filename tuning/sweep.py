@@ -59,8 +59,13 @@ from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.cached_search import tune
 from ascend_xdsl.tuning.conv3d_search import BUDGET as FORWARD_BUDGET
-from ascend_xdsl.tuning.conv3d_search import forward_hw_module, one_group, tune_forward
-from ascend_xdsl.tuning.search import BUDGET
+from ascend_xdsl.tuning.conv3d_search import (
+    ForwardTuneResult,
+    forward_hw_module,
+    one_group,
+    tune_forward,
+)
+from ascend_xdsl.tuning.search import BUDGET, TuneResult
 
 COLUMNS = ("input", "weight", "stride", "padding", "dilation", "groups", "dtype")
 """The columns of a layers file that make its problem (``name`` is optional too)."""
@@ -311,29 +316,7 @@ def tune_bp_filter(
     """The ``bp-filter`` row of one layer (the dW search, ``tuning/cached_search.tune``; its
     processes: ``tiling_options.using_search_workers``)."""
     r = tune(problem, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate)
-    heuristic = operator_seconds(problem, hw, r.heuristic)
-    tuned = heuristic if r.tuned == r.heuristic else operator_seconds(problem, hw, r.tuned)
-    return {
-        "layer": name,
-        "problem": problem.as_json(),
-        "heuristic_cycles": r.heuristic_score.cycles,
-        "tuned_cycles": r.tuned_score.cycles,
-        "speedup": r.speedup,
-        "heuristic_efficiency": r.heuristic_score.efficiency,
-        "efficiency": r.tuned_score.efficiency,
-        "bound": r.tuned_score.bound,
-        "bottleneck": r.tuned_score.bottleneck,
-        "heuristic_end_to_end_seconds": heuristic[0],
-        "tuned_end_to_end_seconds": tuned[0],
-        "heuristic_kernel_seconds": heuristic[1],
-        "tuned_kernel_seconds": tuned[1],
-        "tiling_summary": tiling_summary(r.tuned),
-        "tiling": r.tuned.as_dict(),
-        "heuristic_tiling": r.heuristic.as_dict(),
-        "candidates": r.candidates,
-        "tuning_seconds": r.seconds,
-        "cached": r.cached,
-    }
+    return _row(name, problem, r, partial(operator_seconds, problem, hw), tiling_summary)
 
 
 def tune_forward_layer(
@@ -352,24 +335,39 @@ def tune_forward_layer(
     r = tune_forward(
         single, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate
     )
-    g = problem.groups
-    heuristic = forward_operator_seconds(single, hw, r.heuristic)
-    tuned = heuristic if r.tuned == r.heuristic else forward_operator_seconds(single, hw, r.tuned)
+    seconds = partial(forward_operator_seconds, single, hw)
+    return _row(name, problem, r, seconds, forward_summary, problem.groups)
+
+
+def _row(
+    name: str,
+    problem: ConvBpFilterShape,
+    r: TuneResult | ForwardTuneResult,
+    seconds: Callable[[Any], tuple[float, float]],
+    summary: Callable[[Any], str],
+    times: int = 1,
+) -> dict[str, Any]:
+    """The row of one layer of either op from its search's result ``r``: ``seconds(tiling)``
+    times a tiling end to end and its kernel alone (once when both tilings are the same),
+    ``summary(tiling)`` says it in one line, and cycles and seconds count ``times`` times (a
+    grouped forward's launches, one per group)."""
+    heuristic = seconds(r.heuristic)
+    tuned = heuristic if r.tuned == r.heuristic else seconds(r.tuned)
     return {
         "layer": name,
         "problem": problem.as_json(),
-        "heuristic_cycles": r.heuristic_score.cycles * g,
-        "tuned_cycles": r.tuned_score.cycles * g,
+        "heuristic_cycles": r.heuristic_score.cycles * times,
+        "tuned_cycles": r.tuned_score.cycles * times,
         "speedup": r.speedup,
         "heuristic_efficiency": r.heuristic_score.efficiency,
         "efficiency": r.tuned_score.efficiency,
         "bound": r.tuned_score.bound,
         "bottleneck": r.tuned_score.bottleneck,
-        "heuristic_end_to_end_seconds": heuristic[0] * g,
-        "tuned_end_to_end_seconds": tuned[0] * g,
-        "heuristic_kernel_seconds": heuristic[1] * g,
-        "tuned_kernel_seconds": tuned[1] * g,
-        "tiling_summary": forward_summary(r.tuned),
+        "heuristic_end_to_end_seconds": heuristic[0] * times,
+        "tuned_end_to_end_seconds": tuned[0] * times,
+        "heuristic_kernel_seconds": heuristic[1] * times,
+        "tuned_kernel_seconds": tuned[1] * times,
+        "tiling_summary": summary(r.tuned),
         "tiling": r.tuned.as_dict(),
         "heuristic_tiling": r.heuristic.as_dict(),
         "candidates": r.candidates,
