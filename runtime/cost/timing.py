@@ -206,6 +206,12 @@ class Timeline:
     """The replayed loop iterations of a cost-only run, with the instructions they stand for."""
     _last: dict[Pipe, int] = field(default_factory=dict)
     """Index of the last slice of each pipe (-1: none yet)."""
+    _stall: int = -1
+    """The slice the scalar unit last waited for: the oldest instruction of a full pipe queue
+    (after a replayed or extrapolated span, the span of its busiest pipe, where such a span
+    stalls the issue); -1 while it never waited. An instruction that starts when it is issued
+    waits, through the issue clock, for that slice: without it, the critical path would stop
+    at the first such instruction and charge every cycle before it to the scalar unit."""
     _hold: dict[Pipe, tuple[float, int, Pipe]] = field(default_factory=dict)
     """What a wait_flag holds each pipe for: (time, slice, the pipe that slice ran on)."""
     _events: dict[tuple[Pipe, Pipe, int], deque[tuple[float, int, Pipe]]] = field(
@@ -311,6 +317,7 @@ class Timeline:
         issued, cause, why = self.issue, -1, Pipe.S
         if len(queue) == queue.maxlen and queue[0][0] > issued:
             issued, cause, why = queue[0][0], queue[0][1], pipe
+            self._stall = cause
         self._issue_at(issued, self.figures.scalar_op_cycles)
         start, ready_cause, ready_why = issued, -1, Pipe.S
         free = self.free[pipe]
@@ -321,6 +328,8 @@ class Timeline:
             start, ready_cause, ready_why = hold
         if start > issued or cause < 0:
             cause, why = ready_cause, ready_why
+            if cause < 0:  # it started when issued: the issue waited for the scalar's stall
+                cause, why = self._stall, Pipe.S
         if flops:
             self.mmad_flops += flops
         if gm_bytes:
@@ -535,6 +544,7 @@ class Timeline:
             if end > start:
                 self._span(p, start, end, label, busiest)
             last[p] = self._last.get(p, -1)
+        self._stall = last[busiest] if last.get(busiest, -1) >= 0 else self._stall
         for p, done in zip(TIMED_PIPES, record.done(), strict=True):
             self.done[p] = base + done
         self._hold = {
@@ -565,6 +575,7 @@ class Timeline:
             self.free[p] += d * times
             if self.free[p] > start:
                 span[p] = self._span(p, start, self.free[p], label, busiest)
+        self._stall = span.get(busiest, self._stall)
         for p, d in zip(TIMED_PIPES, change.done(), strict=True):
             self.done[p] += d * times
         for p, d in zip(sorted(self._hold), change.holds(), strict=True):
