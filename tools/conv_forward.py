@@ -157,11 +157,7 @@ def forward(args: argparse.Namespace) -> str:
         raise CliError(f"forward: --tiling: {e}", exit_code=2) from None
     if args.no_cache and strategy != "tuned":
         raise CliError("forward: --no-cache goes with --tiling tuned", exit_code=2)
-    if args.emit:
-        check_no_run_flags(args, FORWARD_RUN_FLAGS)
-    check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
-    if args.emit == ASCENDC and not args.output:
-        raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
+    check_output_flags(args)
     if args.emit == ASCENDC and args.bias:
         raise CliError(
             "forward: --emit ascendc with --bias is not supported yet (the emitted kernel has "
@@ -249,6 +245,17 @@ def forward(args: argparse.Namespace) -> str:
     if not ok:
         raise ForwardCheckFailed(text)
     return text
+
+
+def check_output_flags(args: argparse.Namespace) -> None:
+    """What an op's command (``forward``, ``bp-input``) refuses of its outputs before anything
+    runs: the flags of a run with ``--emit`` (exit 2), a --trace or --plot that cannot be
+    written, and ``--emit ascendc`` without its folder."""
+    if args.emit:
+        check_no_run_flags(args, FORWARD_RUN_FLAGS)
+    check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
+    if args.emit == ASCENDC and not args.output:
+        raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
 
 
 def _emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
