@@ -154,7 +154,6 @@ def test_a_dx_outside_the_tolerance_exits_1_with_the_summary(capsys, monkeypatch
     [
         (["--bias"], "bp-input: --bias is not supported"),
         (["--tiling", "tuned"], "--tiling tuned is not supported yet"),
-        (["--emit", "ascendc", "-o", "p"], "ascendc"),
     ],
 )
 def test_what_dx_does_not_support_is_refused_with_exit_2(capsys, tmp_path, flags, fragment):
@@ -303,3 +302,32 @@ def test_emit_refuses_the_flags_of_a_run(capsys, tmp_path):
         assert (code, out) == (2, ""), flags
         assert_one_line_error(err, f"{flags[0]}", "needs a run: it cannot go with --emit")
     assert list(tmp_path.iterdir()) == []
+
+
+# -- --emit ascendc (emit/input_grad.py; its content in tests/test_emit_ascendc.py) -----------
+
+
+def test_emit_ascendc_writes_the_project(capsys, tmp_path):
+    folder = tmp_path / "dx"
+    code, out, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc", "-o", str(folder))
+    assert code == 0, err
+    files = ["CMakeLists.txt", "README.md", "conv3d_input_kernel.asc", "data.py", "main.cpp"]
+    assert out == f"wrote {folder}: {', '.join(files)}\n"
+    kernel = (folder / "conv3d_input_kernel.asc").read_text()
+    assert "gradInput.GetTensorC(dxGm[" in kernel and "Conv3DBackpropInput<" in kernel
+    assert "--emit ascendc -o" in (folder / "README.md").read_text()
+
+
+def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
+    code, out, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc")
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, "--emit ascendc writes a project folder: give it with -o DIR")
+    grouped = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2"]
+    code, _, err = run(capsys, "bp-input", *grouped, "--emit", "ascendc", "-o", str(tmp_path / "p"))
+    assert code == 2
+    assert_one_line_error(err, "bp-input: --emit ascendc of groups 2 is not supported yet")
+    (tmp_path / "mine.txt").write_text("keep")
+    code, _, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc", "-o", str(tmp_path))
+    assert code == 1
+    assert_one_line_error(err, "is not empty and is not a previous --emit ascendc project")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]

@@ -14,10 +14,14 @@ the cost of each launch, and that check). The flags, and what is common to both 
 are ``tools/conv_forward.py``'s. ``--trace FILE.json`` and ``--plot FILE.png`` draw the cost
 model's timelines as ``forward``'s do (``tools/pictures.py``: every launch in the trace, the
 last one in the plot; written atomically, also when the check fails), and ``--emit`` refuses
-the flags of a run as ``forward``'s does (``check_output_flags``).
+the flags of a run as ``forward``'s does (``check_output_flags``). ``--emit ascendc -o DIR``
+writes the API-level kernel as an Ascend C project for the vendor's ``Conv3DBackpropInput``
+API (``emit/input_grad.py``, through forward's ``emit_ascendc``), which ``ascend-conv
+check-ascendc DIR`` compiles like the other ops' projects.
 
 What dX does not support yet is refused before anything runs, in one line with exit code 2:
-``--bias`` (dX has none) and a ``--tiling`` other than ``heuristic``.
+``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--emit ascendc`` of a
+grouped layer (its kernel is compiled per group, one launch each).
 """
 
 from __future__ import annotations
@@ -30,16 +34,21 @@ from xdsl.dialects.builtin import ModuleOp
 from ascend_xdsl.dialects.api_conv3d_bp_input import Conv3DBpInputInitOp
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.emit.input_grad import emit_input_grad_project
 from ascend_xdsl.lowering.build import INPUT_GRAD_FUNC_NAME
-from ascend_xdsl.runtime.input_grad import input_grad_levels, run_conv3d_input
+from ascend_xdsl.runtime.input_grad import (
+    input_grad_levels,
+    random_input_grad_inputs,
+    run_conv3d_input,
+)
 from ascend_xdsl.runtime.reports.check import check_input_grad
 from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
 from ascend_xdsl.tools.conv_args import ASCENDC, problem_from_args
 from ascend_xdsl.tools.conv_forward import (
-    TYPES,
     add_op_flags,
     check_output_flags,
+    emit_ascendc,
     init_tiling,
     one_group,
     op_json_report,
@@ -81,19 +90,25 @@ def _refuse_unsupported(args: argparse.Namespace) -> None:
     if args.no_cache:
         raise CliError(f"{OP}: --no-cache goes with --tiling tuned, which dX has not", exit_code=2)
     check_output_flags(args)
-    if args.emit == ASCENDC:
-        raise CliError(f"{OP}: --emit ascendc is not supported yet", exit_code=2)
 
 
 def bp_input(args: argparse.Namespace) -> str:
     """Run the ``bp-input`` command; return what goes to standard output."""
     _refuse_unsupported(args)
     problem = problem_from_args(args)
+    if args.emit == ASCENDC and problem.groups > 1:
+        raise CliError(
+            f"{OP}: --emit ascendc of groups {problem.groups} is not supported yet (the kernel "
+            "is compiled per group, one launch each)",
+            exit_code=2,
+        )
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
     single = problem if g == 1 else one_group(problem)
     target, levels, compile_seconds = op_levels(input_grad_levels, single, args.hw, cores)
+    if args.emit == ASCENDC:
+        return emit_ascendc(levels["api"], args, emit_input_grad_project)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling(levels["api"])
@@ -114,10 +129,7 @@ def bp_input(args: argparse.Namespace) -> str:
             f"{head}cost-only: {cycles:,.0f} cycles on {target.name}{launches}\n"
             f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
-    rng = np.random.default_rng(seed)
-    dtype = TYPES[problem.dtype]
-    w = rng.standard_normal(problem.weight_shape).astype(dtype)
-    dy = rng.standard_normal(problem.grad_output_shape).astype(dtype)
+    w, dy = random_input_grad_inputs(problem, seed)
     res = run_conv3d_input(
         problem.input_shape,
         w,

@@ -24,9 +24,10 @@ json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; th
 table) to the run and to the check. What the forward path does not support yet is refused
 before anything runs, in one line with exit code 2: ``--emit ascendc`` of a grouped layer (its
 kernel is compiled per group) or with a bias (the emitted kernel has no SetBias). Its flags
-(``add_op_flags``), compile (``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in
-one line, exit 1) and report (``op_json_report``) serve ``ascend-conv bp-input`` too
-(``tools/conv_bp_input.py``).
+(``add_op_flags``), their checks before a run (``check_output_flags``), compile
+(``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in one line, exit 1), report
+(``op_json_report``) and project writing (``emit_ascendc``, given the op's emitter) serve
+``ascend-conv bp-input`` too (``tools/conv_bp_input.py``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.emit.common import EmitError
+from ascend_xdsl.emit.common import EmitError, Project
 from ascend_xdsl.emit.forward import emit_forward_project
 from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.hw import HwConfig
@@ -184,7 +185,7 @@ def forward(args: argparse.Namespace) -> str:
 
     target, levels, compile_seconds = op_levels(levels_of, single, args.hw, cores)
     if args.emit == ASCENDC:
-        return _emit_ascendc(levels["api"], args)
+        return emit_ascendc(levels["api"], args)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling_line(levels["api"])
@@ -258,11 +259,17 @@ def check_output_flags(args: argparse.Namespace) -> None:
         raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
 
 
-def _emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
-    """``--emit ascendc -o DIR``: write the forward project; return the line that says so."""
+def emit_ascendc(
+    api_module: ModuleOp,
+    args: argparse.Namespace,
+    emit_project: Callable[[ModuleOp, str, str], Project] = emit_forward_project,
+) -> str:
+    """``--emit ascendc -o DIR``: write the op's project (``emit_project`` of the API-level
+    module, the hardware and the command line; the forward's, or dX's for ``bp-input``); return
+    the line that says so."""
     command = shlex.join([PROG, *(sys.argv[1:] if args.argv is None else args.argv)])
     try:
-        project = emit_forward_project(api_module, args.hw, command)
+        project = emit_project(api_module, args.hw, command)
         write_project(args.output, project)
     except (EmitError, ProjectWriteError) as e:
         raise CliError(str(e)) from None
