@@ -13,6 +13,11 @@
   ``TConv3DApiTiling`` from the IR's ``#ascend.conv3d_tiling``, the kernel has one ``Conv3D``
   call per API op, and it passes the check while misuses of the API fail it (one project,
   compiled once, to keep the suite fast).
+* dX's project (``emit/input_grad.py``): the host fills every field of
+  ``TConv3DBackpropInputTiling`` from the IR's tiling, the kernel has one
+  ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and two
+  layers (stride 2; bf16 with asymmetric padding) built against the recording stand-in make the
+  calls the API-level IR makes under the interpreter, their data.py checking dX.
 """
 
 from __future__ import annotations
@@ -397,7 +402,7 @@ def _assert_excerpt(excerpt: list[str], text: str, what: str) -> None:
 def test_the_page_shows_what_the_commands_do(tmp_path: Path):
     blocks = _page_blocks()
     commands = [lines for _, lines in blocks if lines and lines[0].startswith("$ ")]
-    assert len(commands) == 2
+    assert len(commands) == 4  # dW's project and its check, dX's and its check
     for lines in commands:
         argv = shlex.split(lines[0][2:])
         argv[0] = str(BIN / Path(argv[0]).name)
@@ -408,11 +413,11 @@ def test_the_page_shows_what_the_commands_do(tmp_path: Path):
     for prose, lines in blocks:
         if lines and lines[0].startswith("$ "):
             continue
-        named = re.findall(r"`(dw_project/[\w.]+)`", prose)
+        named = re.findall(r"`(d[wx]_project/[\w.]+)`", prose)
         source = named[-1] if named else "dw_project/main.cpp"  # "and launches on ..."
         _assert_excerpt(lines, (tmp_path / source).read_text(), source)
         excerpts += 1
-    assert excerpts == 4
+    assert excerpts == 5
 
 
 # --------------------------------------------------------------------------------------------
