@@ -54,6 +54,7 @@ from ascend_xdsl.tools.conv_forward import (
     op_json_report,
     op_levels,
     problem_line,
+    refuse_grouped_emit,
 )
 from ascend_xdsl.tools.conv_report import ir_text
 from ascend_xdsl.tools.errors import CliError
@@ -96,12 +97,7 @@ def bp_input(args: argparse.Namespace) -> str:
     """Run the ``bp-input`` command; return what goes to standard output."""
     _refuse_unsupported(args)
     problem = problem_from_args(args)
-    if args.emit == ASCENDC and problem.groups > 1:
-        raise CliError(
-            f"{OP}: --emit ascendc of groups {problem.groups} is not supported yet (the kernel "
-            "is compiled per group, one launch each)",
-            exit_code=2,
-        )
+    refuse_grouped_emit(args, problem, OP)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups

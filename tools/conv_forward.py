@@ -166,12 +166,7 @@ def forward(args: argparse.Namespace) -> str:
             exit_code=2,
         )
     problem = problem_from_args(args)
-    if args.emit == ASCENDC and problem.groups > 1:
-        raise CliError(
-            f"forward: --emit ascendc of groups {problem.groups} is not supported yet (the "
-            "kernel is compiled per group, one launch each)",
-            exit_code=2,
-        )
+    refuse_grouped_emit(args, problem, "forward")
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
@@ -257,6 +252,17 @@ def check_output_flags(args: argparse.Namespace) -> None:
     check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
     if args.emit == ASCENDC and not args.output:
         raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
+
+
+def refuse_grouped_emit(args: argparse.Namespace, problem: ConvBpFilterShape, op: str) -> None:
+    """``--emit ascendc`` of a grouped layer, which the op's project does not offer (its kernel
+    is compiled per group): one line, exit 2."""
+    if args.emit == ASCENDC and problem.groups > 1:
+        raise CliError(
+            f"{op}: --emit ascendc of groups {problem.groups} is not supported yet (the "
+            "kernel is compiled per group, one launch each)",
+            exit_code=2,
+        )
 
 
 def emit_ascendc(
