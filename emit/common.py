@@ -14,6 +14,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from ascend_xdsl import hw as hw_data
 from ascend_xdsl.dialects import api_conv3d as fwd
+from ascend_xdsl.dialects import api_conv3d_bp_input as dx
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.attributes import element_type_name
@@ -155,8 +156,12 @@ _ROLES: tuple[tuple[type, str], ...] = (
     (fwd.Conv3DSetBiasOp, "bias"),
     (fwd.Conv3DIterateAllOp, "y"),
     (fwd.Conv3DGetTensorCOp, "y"),
+    (dx.Conv3DBpInputSetGradOutputOp, "dy"),
+    (dx.Conv3DBpInputSetWeightOp, "w"),
+    (dx.Conv3DBpInputGetTensorCOp, "dx"),
 )
-"""The kernel parameter each API call's tensor is: dW's x, dy, dw; the forward's x, w, bias, y."""
+"""The kernel parameter each API call's tensor is: dW's x, dy, dw; the forward's x, w, bias, y;
+dX's dy, w, dx."""
 
 
 def _kernel_roles(kernel: func.FuncOp) -> dict[SSAValue, str]:

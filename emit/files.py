@@ -9,6 +9,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 
 from ascend_xdsl import hw as hw_data
+from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.emit.common import (
     BUILD_LEGACY,
@@ -22,7 +23,7 @@ from ascend_xdsl.emit.common import (
     operands_line,
     soc_version,
 )
-from ascend_xdsl.ir.program import conv_problem
+from ascend_xdsl.ir.program import conv_problem, input_grad_problem
 
 
 def emit_cmake(program: str, kernel_name: str, hw: str, options: EmitOptions) -> str:
@@ -263,13 +264,69 @@ if __name__ == "__main__":
 '''
 
 
-def emit_data_script(host: func.FuncOp) -> str | None:
-    """``data.py`` for the problem ``host`` computes (None if the IR does not say which)."""
-    p = conv_problem(host)
-    if p is None:
-        return None
-    # One argument a line, as ruff formats a call this long: the project passes the linter
-    # wherever it is written (inside a repository that runs ruff, for one).
+_INPUT_GRAD_DATA_SCRIPT = '''"""Data for this project, made and checked with ascend-xdsl.
+
+    python3 data.py make DATA_DIR [SEED]    write dy.bin (NDC1HWC0) and w.bin (FRACTAL_Z_3D)
+    python3 data.py check DATA_DIR [SEED]   compare dx.bin (NDC1HWC0) with the reference
+
+The layouts are ascend-xdsl's (ascend_xdsl.dialects.formats), the check its reference check of
+dX (ascend_xdsl.runtime.reports.check.check_input_grad); `check` exits 0 only when it passes.
+The inputs are those `ascend-conv bp-input --seed SEED` runs.
+"""
+
+import sys
+from math import prod
+from pathlib import Path
+
+import numpy as np
+
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.runtime.input_grad import random_input_grad_inputs
+from ascend_xdsl.runtime.reports.check import check_input_grad
+
+# The problem of the host function and its launch's ascend.conv3d_backprop_input attribute.
+PROBLEM = shape_from_torch_args(
+{problem}
+)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (2, 3) or argv[0] not in ("make", "check"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
+    w, dy = random_input_grad_inputs(PROBLEM, seed)
+    if argv[0] == "make":
+        folder.mkdir(parents=True, exist_ok=True)
+        formats.ncdhw_to_ndc1hwc0(dy, C0).tofile(folder / "dy.bin")
+        formats.oihw_to_fractal_z_3d(w, PROBLEM.groups, C0).tofile(folder / "w.bin")
+        return 0
+    n, c, d, h, wi = PROBLEM.input_shape
+    shape = formats.ndc1hwc0_shape(n, c, d, h, wi, C0)
+    if not (folder / "dx.bin").is_file():
+        print(f"{{folder / 'dx.bin'}}: no such file (run the program first)", file=sys.stderr)
+        return 1
+    raw = np.fromfile(folder / "dx.bin", dtype=dy.dtype)
+    if raw.size != prod(shape):
+        print(f"dx.bin: expected {{prod(shape)}} elements, got {{raw.size}}", file=sys.stderr)
+        return 1
+    dx = formats.ndc1hwc0_to_ncdhw(raw.reshape(shape), c)
+    result = check_input_grad(PROBLEM, w, dy, dx)
+    print(result.describe())
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+'''
+
+
+def _problem_arguments(p: ConvBpFilterShape) -> str:
+    """The problem as ``shape_from_torch_args``' arguments, one a line, as ruff formats a call
+    this long: the project passes the linter wherever it is written (inside a repository that
+    runs ruff, for one)."""
     arguments = [
         f"{p.input_shape}",
         f"{p.weight_shape}",
@@ -279,4 +336,21 @@ def emit_data_script(host: func.FuncOp) -> str | None:
         f"groups={p.groups}",
         f'dtype="{p.dtype}"',
     ]
-    return _DATA_SCRIPT.format(problem="\n".join(f"    {a}," for a in arguments))
+    return "\n".join(f"    {a}," for a in arguments)
+
+
+def emit_input_grad_data_script(host: func.FuncOp) -> str | None:
+    """dX's ``data.py`` for the problem ``host`` computes (None if the IR does not say which):
+    dy and the weight as ``ascend-conv bp-input`` makes them, and the check of dX."""
+    p = input_grad_problem(host)
+    if p is None:
+        return None
+    return _INPUT_GRAD_DATA_SCRIPT.format(problem=_problem_arguments(p))
+
+
+def emit_data_script(host: func.FuncOp) -> str | None:
+    """``data.py`` for the problem ``host`` computes (None if the IR does not say which)."""
+    p = conv_problem(host)
+    if p is None:
+        return None
+    return _DATA_SCRIPT.format(problem=_problem_arguments(p))

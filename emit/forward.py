@@ -59,13 +59,7 @@ from ascend_xdsl.emit.host import (
     _main_body,
     _main_cpp,
 )
-from ascend_xdsl.emit.kernel import (
-    _HELPERS,
-    _conv_type_spelling,
-    _KernelWriter,
-    _launcher,
-    _signature,
-)
+from ascend_xdsl.emit.kernel import _KernelWriter, object_kernel_source
 from ascend_xdsl.ir.structured_printer import prints
 
 TILING_TYPE = "AscendC::tiling::TConv3DApiTiling"
@@ -205,44 +199,18 @@ def emit_forward_kernel(kernel: func.FuncOp, problem: str) -> str:
     aliases = [("InputType", ct.input), ("WeightType", ct.weight), ("OutputType", ct.output)]
     if isinstance(ct.bias, ConvTypeAttr):
         aliases.append(("BiasType", ct.bias))
-    name = kernel.sym_name.data
-    lines = [
-        *banner("Conv3D (forward) kernel", problem, "forward"),
-        "",
-        '#include "acl/acl.h"',
-        '#include "kernel_operator.h"',
-        '#include "kernel_tiling/kernel_tiling.h"',
-        '#include "lib/conv/conv3d/conv3d_api.h"',
-        "",
-        "// The operands of the API object (!ascend.conv3d_api<...>).",
-        *(f"using {alias} = {_conv_type_spelling(t, 'ConvApi')};" for alias, t in aliases),
-        f"using Conv3D = Conv3dApi::Conv3D<{', '.join(a for a, _ in aliases)}>;",
-        "",
-        "namespace {",
-        "",
-        f"// The host's {TILING_TYPE}, copied word by word from GM.",
-        f"__aicore__ inline void CopyTiling({TILING_TYPE}* dst, GM_ADDR src)",
-        "{",
-        "    const __gm__ uint32_t* from = reinterpret_cast<const __gm__ uint32_t*>(src);",
-        "    uint32_t* to = reinterpret_cast<uint32_t*>(dst);",
-        f"    for (uint32_t i = 0; i < sizeof({TILING_TYPE}) / sizeof(uint32_t); ++i) {{",
-        "        to[i] = from[i];",
-        "    }",
-        "}",
-        "",
-        *(line for h in sorted(writer.used_helpers) for line in [*_HELPERS[h].splitlines(), ""]),
-        "}  // namespace",
-        "",
-        *_signature(name, writer.params, _OPTIONS.build),
-        f"    {TILING_TYPE} tilingData;",
-        "    CopyTiling(&tilingData, tiling);",
-        "    // Init's doc: the TPipe is made before Init, which takes its buffers from it.",
-        "    AscendC::TPipe pipe;",
-        *body,
-        "}",
-        *_launcher(name, writer.params),
-    ]
-    return "\n".join(lines)
+    return object_kernel_source(
+        writer,
+        body,
+        head=banner("Conv3D (forward) kernel", problem, "forward"),
+        header="lib/conv/conv3d/conv3d_api.h",
+        aliases=aliases,
+        namespace="ConvApi",
+        object_type=f"Conv3D = Conv3dApi::Conv3D<{', '.join(a for a, _ in aliases)}>",
+        tiling_type=TILING_TYPE,
+        # Init's doc: the TPipe is made before Init, which takes its buffers from it.
+        preamble=("AscendC::TPipe pipe;",),
+    )
 
 
 def _fill_tiling(t: Conv3DTiling) -> list[str]:

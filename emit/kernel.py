@@ -24,6 +24,7 @@ from ascend_xdsl.dialects.attributes import ConvTypeAttr
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.types import Conv3DBpFilterType, GmTensorType
 from ascend_xdsl.emit.common import (
+    BUILD_ASC,
     BUILD_LEGACY,
     C_IDENTIFIER,
     EmitError,
@@ -60,6 +61,7 @@ _TILING = "tilingData"
 # Names the kernel uses itself, and the C++ keywords an IR name hint could spell.
 _RESERVED = {
     *("x", "dy", "dw", "tiling", _OBJECT, _TILING, "xGm", "dyGm", "dwGm"),
+    *("dx", "dxGm", "gradInput", "Conv3DBpInput"),
     *("w", "y", "bias", "wGm", "yGm", "biasGm", "conv", "pipe", "Conv3D", "Conv3dApi"),
     *("ConvApi", "ConvCommonApi"),
     *("FloorDiv", "CeilDiv", "Min", "Max", "CopyTiling", "AscendC", "ConvBackpropApi"),
@@ -131,6 +133,9 @@ class _KernelWriter(StructuredPrinter):
     """One pass over the kernel function, one C++ statement per op."""
 
     LANGUAGE = CPP
+    ITERATE: type[Operation] = api.IterateOp
+    """The API's ``Iterate`` op, the one ``scf.while`` condition with a spelling (dW's here;
+    dX's ``emit/input_grad.py`` sets its own)."""
 
     def __init__(self, kernel: func.FuncOp):
         params = param_names(kernel)
@@ -211,19 +216,20 @@ class _KernelWriter(StructuredPrinter):
             op.arguments
             or op.res
             or len(before) != 2
-            or not isinstance(before[0], api.IterateOp)
+            or not isinstance(before[0], self.ITERATE)
             or not isinstance(before[1], scf.ConditionOp)
-            or before[1].condition != before[0].more
+            or before[1].condition != before[0].results[0]
             or before[1].args
         ):
             raise self.fail(op, "other than `while (Iterate())` has no Ascend C spelling here")
-        obj = self.obj(before[0])
+        obj = self.ref(before[0].operands[0])
         self.out.emit(f"while ({obj}.Iterate()) {{")
         with self.out.indented():
             self.print_block(op.after_region.block)
         self.close_region(op)
         # The Iterate doc: set isFirstIter_ once a single shape is done, before the next one's
-        # Set* calls (the IR's set_* ops start a new single shape).
+        # Set* calls (the IR's set_* ops start a new single shape). dX's Iterate clears it the
+        # same way and only Init sets it again (conv3d_bp_input_func.h, _init_func.h).
         self.out.emit(f"{obj}.ctx.isFirstIter_ = true;")
 
     def print_yield(self, op: scf.YieldOp, targets: Sequence[str]) -> None:
@@ -383,5 +389,63 @@ def emit_kernel(kernel: func.FuncOp, problem: str, build: str) -> str:
         *body,
         "}",
         *(_launcher(name, writer.params) if build != BUILD_LEGACY else [""]),
+    ]
+    return "\n".join(lines)
+
+
+def object_kernel_source(
+    writer: _KernelWriter,
+    body: Sequence[str],
+    *,
+    head: list[str],
+    header: str,
+    aliases: Sequence[tuple[str, ConvTypeAttr]],
+    namespace: str,
+    object_type: str,
+    tiling_type: str,
+    preamble: Sequence[str] = (),
+) -> str:
+    """The ``.asc`` source of a kernel whose ``writer`` has walked it into ``body``, for an
+    API whose object is made of ConvTypes (the forward's ``emit/forward.py``, dX's
+    ``emit/input_grad.py``):
+    the banner ``head``, the API's ``header``, the ConvType ``aliases`` in the API's
+    ``namespace`` and ``using <object_type>``, the host's ``tiling_type`` copied word by word
+    from GM, the helpers, the kernel (its ``preamble`` before the walked body) and its
+    ``<<<>>>`` launch."""
+    name = writer.kernel.sym_name.data
+    lines = [
+        *head,
+        "",
+        '#include "acl/acl.h"',
+        '#include "kernel_operator.h"',
+        '#include "kernel_tiling/kernel_tiling.h"',
+        f'#include "{header}"',
+        "",
+        "// The operands of the API object.",
+        *(f"using {alias} = {_conv_type_spelling(t, namespace)};" for alias, t in aliases),
+        f"using {object_type};",
+        "",
+        "namespace {",
+        "",
+        f"// The host's {tiling_type}, copied word by word from GM.",
+        f"__aicore__ inline void CopyTiling({tiling_type}* dst, GM_ADDR src)",
+        "{",
+        "    const __gm__ uint32_t* from = reinterpret_cast<const __gm__ uint32_t*>(src);",
+        "    uint32_t* to = reinterpret_cast<uint32_t*>(dst);",
+        f"    for (uint32_t i = 0; i < sizeof({tiling_type}) / sizeof(uint32_t); ++i) {{",
+        "        to[i] = from[i];",
+        "    }",
+        "}",
+        "",
+        *(line for h in sorted(writer.used_helpers) for line in [*_HELPERS[h].splitlines(), ""]),
+        "}  // namespace",
+        "",
+        *_signature(name, writer.params, BUILD_ASC),
+        f"    {tiling_type} {_TILING};",
+        f"    CopyTiling(&{_TILING}, tiling);",
+        *(f"    {line}" for line in preamble),
+        *body,
+        "}",
+        *_launcher(name, writer.params),
     ]
     return "\n".join(lines)

@@ -40,7 +40,7 @@ from ascend_xdsl.runtime.forward import (
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.tensors import is_tensor
 
-__all__ = ["conv3d_input", "input_grad_levels", "run_conv3d_input"]
+__all__ = ["conv3d_input", "input_grad_levels", "random_input_grad_inputs", "run_conv3d_input"]
 
 IntOr3 = int | Sequence[int]
 
@@ -61,6 +61,18 @@ def _input_size(input_size: Any) -> tuple[int, int, int, int, int]:
     if len(size) != 5:
         raise ValueError(f"input_size must be 5 integers (N, Cin, D, H, W), got {list(size)}")
     return size  # type: ignore[return-value]
+
+
+def random_input_grad_inputs(
+    problem: ConvBpFilterShape, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded standard-normal weight and dy of ``problem``, in its element type: what
+    ``ascend-conv bp-input --seed`` runs and an emitted dX project's ``data.py`` makes."""
+    rng = np.random.default_rng(seed)
+    dtype = next(t for t, name in _DTYPES.items() if name == problem.dtype)
+    w = rng.standard_normal(problem.weight_shape).astype(dtype)
+    dy = rng.standard_normal(problem.grad_output_shape).astype(dtype)
+    return w, dy
 
 
 def run_conv3d_input(

@@ -8,7 +8,8 @@
   an asc-devkit build does.
 * On a real tree, when ``ASCEND_XDSL_REAL_CANN`` names one (skipped otherwise): the default
   layer's project, kernel and host, compiles against the real high-level and basic API, and
-  so does a forward project (``Conv3dApi::Conv3D``, f16 and bf16).
+  so does a forward project (``Conv3dApi::Conv3D``, f16 and bf16) and a dX project
+  (``ConvBackpropApi::Conv3DBackpropInput``, f16 and bf16).
 * A misused API (a wrong alias, a wrong signature) fails the shipped-header check, and the
   real-tree check when there is a real tree.
 """
@@ -327,5 +328,26 @@ def test_the_forward_project_compiles_against_the_real_tree(tmp_path: Path, caps
     assert result.files == ("conv3d_kernel.asc", HOST_FILE)
     kernel = folder / "conv3d_kernel.asc"
     kernel.write_text(kernel.read_text().replace("conv.IterateAll(yGm[", "conv.Iterate(yGm["))
+    with pytest.raises(CheckError, match="error: "):
+        check_project(folder, Path(REAL_TREE))
+
+
+@needs_real_tree
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_the_dx_project_compiles_against_the_real_tree(tmp_path: Path, capsys, dtype):
+    """The dX kernel (ConvBackpropApi::Conv3DBackpropInput, while (Iterate) GetTensorC) and its
+    host against the real conv3d_bp_input_api.h / _intf.h and TConv3DBackpropInputTiling (the
+    kernel instantiates its Load2D path, whose intrinsics and bare NoQuant the prelude has); a
+    SetSingleShape of the wrong arity fails."""
+    folder = tmp_path / "p"
+    argv = ["bp-input", "--input", "1,16,4,8,8", "--weight", "32,16,3,3,3", "--padding", "1"]
+    argv += ["--stride", "2", "--cores", "2", "--dtype", dtype]
+    assert conv.main([*argv, "--emit", "ascendc", "-o", str(folder)]) == 0
+    capsys.readouterr()
+    result = check_project(folder, Path(REAL_TREE))
+    assert result.files == ("conv3d_input_kernel.asc", HOST_FILE)
+    kernel = folder / "conv3d_input_kernel.asc"
+    text = kernel.read_text()
+    kernel.write_text(text.replace("gradInput.SetSingleShape(", "gradInput.SetSingleShape(1, "))
     with pytest.raises(CheckError, match="error: "):
         check_project(folder, Path(REAL_TREE))

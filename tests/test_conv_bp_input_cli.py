@@ -18,6 +18,7 @@ from cli_helpers import ascend_conv as run
 
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.runtime.reports import output
+from ascend_xdsl.runtime.reports import trace as trace_module
 from ascend_xdsl.tools import conv_bp_input
 from ascend_xdsl.tools import run as run_tool
 
@@ -153,9 +154,6 @@ def test_a_dx_outside_the_tolerance_exits_1_with_the_summary(capsys, monkeypatch
     [
         (["--bias"], "bp-input: --bias is not supported"),
         (["--tiling", "tuned"], "--tiling tuned is not supported yet"),
-        (["--trace", "t.json"], "--trace"),
-        (["--plot", "t.png"], "--plot"),
-        (["--emit", "ascendc"], "ascendc"),
     ],
 )
 def test_what_dx_does_not_support_is_refused_with_exit_2(capsys, tmp_path, flags, fragment):
@@ -231,3 +229,105 @@ def test_executors_agree_and_the_seed_picks_the_inputs(capsys):
     assert report("--seed", "0") == compiled
     other = report("--seed", "5")
     assert other[0] != compiled[0] and other[1] == compiled[1]  # other data, the same kernel
+
+
+# -- --trace and --plot (forward's pictures, tools/pictures.py) --------------------------------
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TINY = ["--input", "1,16,2,6,6", "--weight", "16,16,1,3,3", "--padding", "1", "--cores", "2"]
+
+
+def test_trace_and_plot_of_a_run(capsys, tmp_path):
+    """forward's pictures of the dX run: a process per core and the host's track in the
+    trace, the slowest core's PNG."""
+    pytest.importorskip("matplotlib")
+    trace, plot = tmp_path / "t.json", tmp_path / "p.png"
+    code, out, err = run(capsys, "bp-input", *TINY, "--trace", str(trace), "--plot", str(plot))
+    assert code == 0, err
+    assert "within the tolerance" in out
+    events = json.loads(trace.read_text())["traceEvents"]
+    processes = [e["args"]["name"] for e in events if e["name"] == "process_name"]
+    assert len(processes) == 2 + 1 and processes[-1] == "host"
+    assert any(e["ph"] == "X" and e["pid"] != trace_module.HOST_PID for e in events)
+    assert plot.read_bytes().startswith(PNG_MAGIC)
+
+
+def test_trace_of_cost_only_has_every_group_launch(capsys, tmp_path):
+    """--cost-only of a grouped layer: one launch per group, each its own processes."""
+    trace = tmp_path / "t.json"
+    argv = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2", "--cores", "1"]
+    code, out, err = run(
+        capsys, "bp-input", *argv, "--cost-only", "--report", "json", "--trace", str(trace)
+    )
+    assert code == 0, err
+    events = json.loads(trace.read_text())["traceEvents"]
+    names = sorted(e["args"]["name"] for e in events if e["name"] == "process_name")
+    assert names == ["host", "launch 1 core 0", "launch 2 core 0"]
+    assert json.loads(out)["problem"]["op"] == "bp-input"
+
+
+def test_pictures_are_written_when_the_check_fails(capsys, tmp_path, monkeypatch):
+    real = conv_bp_input.run_conv3d_input
+
+    def off_by_one(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return dataclasses.replace(result, output=result.output + np.float16(1))
+
+    monkeypatch.setattr(conv_bp_input, "run_conv3d_input", off_by_one)
+    trace = tmp_path / "t.json"
+    code, _, _ = run(capsys, "bp-input", *TINY, "--trace", str(trace))
+    assert code == 1
+    assert json.loads(trace.read_text())["traceEvents"]
+
+
+def test_picture_errors_are_one_line_and_write_nothing(capsys, tmp_path):
+    code, out, err = run(capsys, "bp-input", *TINY, "--trace", str(tmp_path / "no" / "t.json"))
+    assert (code, out) == (1, "")
+    assert_one_line_error(err, "--trace", "cannot write")
+    code, _, err = run(capsys, "bp-input", *TINY, "--plot", str(tmp_path / "p.svg"))
+    assert code == 2
+    assert_one_line_error(err, "the plot is written as PNG only")
+    code, _, err = run(
+        capsys, "bp-input", *TINY, "--trace", str(tmp_path / "a"), "-o", str(tmp_path / "a")
+    )
+    assert code == 2
+    assert_one_line_error(err, "--trace and -o both name")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_emit_refuses_the_flags_of_a_run(capsys, tmp_path):
+    for flags in (["--cost-only"], ["--report", "json"], ["--trace", str(tmp_path / "t")],
+                  ["--seed", "3"], ["--executor", "interp"]):  # fmt: skip
+        code, out, err = run(capsys, "bp-input", *TINY, "--emit", "api", *flags)
+        assert (code, out) == (2, ""), flags
+        assert_one_line_error(err, f"{flags[0]}", "needs a run: it cannot go with --emit")
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- --emit ascendc (emit/input_grad.py; its content in tests/test_emit_ascendc.py) -----------
+
+
+def test_emit_ascendc_writes_the_project(capsys, tmp_path):
+    folder = tmp_path / "dx"
+    code, out, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc", "-o", str(folder))
+    assert code == 0, err
+    files = ["CMakeLists.txt", "README.md", "conv3d_input_kernel.asc", "data.py", "main.cpp"]
+    assert out == f"wrote {folder}: {', '.join(files)}\n"
+    kernel = (folder / "conv3d_input_kernel.asc").read_text()
+    assert "gradInput.GetTensorC(dxGm[" in kernel and "Conv3DBackpropInput<" in kernel
+    assert "--emit ascendc -o" in (folder / "README.md").read_text()
+
+
+def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
+    code, out, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc")
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, "--emit ascendc writes a project folder: give it with -o DIR")
+    grouped = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2"]
+    code, _, err = run(capsys, "bp-input", *grouped, "--emit", "ascendc", "-o", str(tmp_path / "p"))
+    assert code == 2
+    assert_one_line_error(err, "bp-input: --emit ascendc of groups 2 is not supported yet")
+    (tmp_path / "mine.txt").write_text("keep")
+    code, _, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc", "-o", str(tmp_path))
+    assert code == 1
+    assert_one_line_error(err, "is not empty and is not a previous --emit ascendc project")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]

@@ -13,6 +13,11 @@
   ``TConv3DApiTiling`` from the IR's ``#ascend.conv3d_tiling``, the kernel has one ``Conv3D``
   call per API op, and it passes the check while misuses of the API fail it (one project,
   compiled once, to keep the suite fast).
+* dX's project (``emit/input_grad.py``): the host fills every field of
+  ``TConv3DBackpropInputTiling`` from the IR's tiling, the kernel has one
+  ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and two
+  layers (stride 2; bf16 with asymmetric padding) built against the recording stand-in make the
+  calls the API-level IR makes under the interpreter, their data.py checking dX.
 """
 
 from __future__ import annotations
@@ -31,13 +36,25 @@ import pytest
 from test_runtime import SHAPES
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
 from xdsl.parser import Parser
 
 from ascend_xdsl.dialects import api_conv3d as fwd
+from ascend_xdsl.dialects import api_conv3d_bp_input as dx_api
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.dw_tiling import DwTiling
+from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import LaunchOp
 from ascend_xdsl.emit import check as check_module
 from ascend_xdsl.emit import forward as forward_emit
@@ -53,6 +70,7 @@ from ascend_xdsl.emit.ascendc import (
 from ascend_xdsl.emit.check import CheckError, check_project
 from ascend_xdsl.emit.common import EmitOptions
 from ascend_xdsl.emit.forward import emit_forward_project
+from ascend_xdsl.emit.input_grad import emit_input_grad_project
 from ascend_xdsl.emit.project import MARKER, write_project
 from ascend_xdsl.ir.program import conv_problem
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
@@ -60,7 +78,13 @@ from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels, make_context
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.executors import api_sim
+from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
 from ascend_xdsl.runtime.forward import forward_levels
+from ascend_xdsl.runtime.input_grad import (
+    input_grad_levels,
+    random_input_grad_inputs,
+    run_conv3d_input,
+)
 from ascend_xdsl.tools import conv
 
 HW = "atlas-a2-910b2"
@@ -378,7 +402,7 @@ def _assert_excerpt(excerpt: list[str], text: str, what: str) -> None:
 def test_the_page_shows_what_the_commands_do(tmp_path: Path):
     blocks = _page_blocks()
     commands = [lines for _, lines in blocks if lines and lines[0].startswith("$ ")]
-    assert len(commands) == 2
+    assert len(commands) == 4  # dW's project and its check, dX's and its check
     for lines in commands:
         argv = shlex.split(lines[0][2:])
         argv[0] = str(BIN / Path(argv[0]).name)
@@ -389,11 +413,11 @@ def test_the_page_shows_what_the_commands_do(tmp_path: Path):
     for prose, lines in blocks:
         if lines and lines[0].startswith("$ "):
             continue
-        named = re.findall(r"`(dw_project/[\w.]+)`", prose)
+        named = re.findall(r"`(d[wx]_project/[\w.]+)`", prose)
         source = named[-1] if named else "dw_project/main.cpp"  # "and launches on ..."
         _assert_excerpt(lines, (tmp_path / source).read_text(), source)
         excerpts += 1
-    assert excerpts == 4
+    assert excerpts == 5
 
 
 # --------------------------------------------------------------------------------------------
@@ -903,3 +927,232 @@ def test_forward_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Pa
         path.write_text(good_text.replace(good, bad, 1))
         with pytest.raises(CheckError, match=r"^\S+\.asc[:\d]*: .*error: "):
             check_project(folder)
+
+
+# --------------------------------------------------------------------------------------------
+# dX's project (ascend-conv bp-input --emit ascendc, emit/input_grad.py)
+# --------------------------------------------------------------------------------------------
+
+DX_LAYERS = {
+    # stride 2 (dy dilated), cores split over D and M, padding in the top rows (a negative
+    # curHoStartIdx)
+    "stride2": ((1, 16, 4, 8, 8), (32, 16, 3, 3, 3), {"stride": 2, "padding": 1}, 2),
+    # stride 1, asymmetric padding, bf16, Cin 32 (two Cin1 blocks), on 4 cores
+    "asym_bf16": (
+        (1, 32, 3, 6, 5),
+        (16, 32, 2, 3, 3),
+        {"padding": (0, 1, 1, 0, 1, 1), "dtype": "bf16"},
+        4,
+    ),
+}
+
+
+def _dx_module(name: str) -> ModuleOp:
+    x, w, kw, cores = DX_LAYERS[name]
+    return input_grad_levels(shape_from_torch_args(x, w, **kw), HW, cores)["api"]  # type: ignore[arg-type]
+
+
+def _dx_project(name: str) -> tuple[ModuleOp, Project]:
+    module = _dx_module(name)
+    return module, emit_input_grad_project(module, HW, f"test {name}")
+
+
+def _dx_tiling(module: ModuleOp):
+    init = next(op for op in module.walk() if isinstance(op, dx_api.Conv3DBpInputInitOp))
+    return init.tiling.tiling
+
+
+@pytest.mark.parametrize("name", sorted(DX_LAYERS))
+def test_dx_host_fills_every_field_of_the_vendor_struct_from_the_ir_tiling(name: str) -> None:
+    """FillTiling sets every field of TConv3DBackpropInputTiling (the shipped struct, written
+    from conv3d_bp_input_tilingdata.h: 66 fields) through conv3DDxTiling, each to the IR's
+    value: the attribute is the structure field for field, in its order."""
+    module, project = _dx_project(name)
+    host = project.files[HOST_FILE]
+    assigned = {
+        m.group(1): int(m.group(2))
+        for m in re.finditer(r"^\s*t\.conv3DDxTiling\.(\w+) = (-?\d+);$", host, re.MULTILINE)
+    }
+    fields = _struct_fields("TConv3DBackpropInputTiling")
+    assert len(fields) == 66 and list(assigned) == fields
+    values = list(_dx_tiling(module).as_dict().values())
+    assert list(assigned.values()) == values
+    # A few by name, independent of the emitter's renaming.
+    t = _dx_tiling(module)
+    assert (assigned["cout1G"], assigned["c0Bits"]) == (t.cout1_g, t.c0_bits)
+    assert (assigned["singleCoreDin"], assigned["baseM"]) == (t.single_core_din, t.base_m)
+    launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
+    assert f"constexpr uint32_t kBlockDim = {launch.blocks.value.data};" in host
+    din_warning = [w for w in project.warnings if "singleCoreDin" in w]
+    assert bool(din_warning) == (t.single_core_din > 1)
+
+
+def test_dx_kernel_has_one_call_per_api_op() -> None:
+    module, project = _dx_project("stride2")
+    kernel = project.files[project.kernel_file]
+    ops = list(module.walk())
+    calls = {
+        dx_api.Conv3DBpInputInitOp: "Init(&tilingData.conv3DDxTiling)",
+        dx_api.Conv3DBpInputSetGradOutputOp: "SetGradOutput(dyGm[",
+        dx_api.Conv3DBpInputSetWeightOp: "SetWeight(wGm[",
+        dx_api.Conv3DBpInputSetSingleShapeOp: "SetSingleShape(",
+        dx_api.Conv3DBpInputSetStartPositionOp: "SetStartPosition(",
+        dx_api.Conv3DBpInputIterateOp: "Iterate()",
+        dx_api.Conv3DBpInputGetTensorCOp: "GetTensorC(dxGm[",
+        dx_api.Conv3DBpInputEndOp: "End()",
+    }
+    for op_type, call in calls.items():
+        count = sum(isinstance(o, op_type) for o in ops)
+        assert count > 0 and kernel.count(f"gradInput.{call}") == count, call
+    assert kernel.count("for (int64_t ") == sum(isinstance(o, scf.ForOp) for o in ops)
+    assert "ConvBackpropApi::Conv3DBackpropInput<WeightType, InputSizeType" in kernel
+    assert "<<<blockDim, nullptr, stream>>>(dy, w, dx, tiling);" in kernel
+
+
+DX_WRONG = [
+    # SetSingleShape takes M, K and N (conv3d_bp_input_intf.h)
+    ("gradInput.SetSingleShape(", "gradInput.SetSingleShape(1, "),
+    # SetStartPosition takes the D and the H start
+    ("gradInput.SetStartPosition(", "gradInput.SetStartPosition(1, "),
+    # the weight in GradOutput's format (table 1: FRACTAL_Z_3D)
+    ("ConvFormat::FRACTAL_Z_3D, half>", "ConvFormat::NDC1HWC0, half>"),
+    # Init takes the TConv3DBackpropInputTiling member, not the TilingData around it
+    ("Init(&tilingData.conv3DDxTiling)", "Init(&tilingData)"),
+    # a misspelt member
+    ("gradInput.GetTensorC(", "gradInput.GetTensor("),
+    # GetTensorC writes GradInput's type: a float tensor is not one
+    ("AscendC::GlobalTensor<half> dxGm;", "AscendC::GlobalTensor<float> dxGm;"),
+]
+
+
+@needs_gxx
+def test_dx_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Path) -> None:
+    """The dX project compiles against the shipped Conv3DBackpropInput declarations; each
+    misuse of the API fails the kernel's compile."""
+    _, project = _dx_project("stride2")
+    folder = write_project(tmp_path / "p", project)
+    assert check_project(folder).files == (project.kernel_file, HOST_FILE)
+    path = folder / project.kernel_file
+    good_text = path.read_text()
+    for good, bad in DX_WRONG:
+        assert good in good_text, good
+        path.write_text(good_text.replace(good, bad, 1))
+        with pytest.raises(CheckError, match=r"^\S+\.asc[:\d]*: .*error: "):
+            check_project(folder)
+
+
+@register_impls
+class _DxCallLog(InterpreterFunctions):
+    """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
+    stand-in prints it (Iterate true once per single shape, as the stand-in's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[str] = []
+        self.block = 0
+        self.pending = False
+
+    def _line(self, text: str, starts_shape: bool = False) -> PythonValues:
+        self.log.append(text)
+        self.pending = self.pending or starts_shape
+        return ()
+
+    @impl(GetBlockIdxOp)
+    def _block_idx(self, interpreter, op, args) -> PythonValues:
+        return (self.block,)
+
+    @impl(dx_api.Conv3DBpInputCreateOp)
+    def _create(self, interpreter, op, args) -> PythonValues:
+        return ("gradInput",)
+
+    @impl(dx_api.Conv3DBpInputInitOp)
+    def _init(self, interpreter, op, args) -> PythonValues:
+        t = op.tiling.tiling
+        fields = (t.batch, t.cin1_g, t.base_m, t.base_k, t.base_n, t.single_core_din, t.step_m)
+        return self._line(
+            f"Init {' '.join(map(str, (*fields, t.single_core_m, t.single_core_cin)))}"
+        )
+
+    @impl(dx_api.Conv3DBpInputSetGradOutputOp)
+    def _dy(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetGradOutput {args[2]}", True)
+
+    @impl(dx_api.Conv3DBpInputSetWeightOp)
+    def _w(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetWeight {args[2]}", True)
+
+    @impl(dx_api.Conv3DBpInputSetSingleShapeOp)
+    def _shape(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetSingleShape {args[1]} {args[2]} {args[3]}", True)
+
+    @impl(dx_api.Conv3DBpInputSetStartPositionOp)
+    def _start(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetStartPosition {args[1]} {args[2]}", True)
+
+    @impl(dx_api.Conv3DBpInputIterateOp)
+    def _iterate(self, interpreter, op, args) -> PythonValues:
+        more, self.pending = self.pending, False
+        return (more,)
+
+    @impl(dx_api.Conv3DBpInputGetTensorCOp)
+    def _get(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"GetTensorC {args[2]} 0")
+
+    @impl(dx_api.Conv3DBpInputEndOp)
+    def _end(self, interpreter, op, args) -> PythonValues:
+        return self._line("End")
+
+
+def _dx_ir_calls(module: ModuleOp) -> list[str]:
+    """The calls the API-level dX kernel makes, block by block, run by the interpreter."""
+    launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
+    interpreter = Interpreter(module)
+    log = _DxCallLog()
+    for fns in (FuncFunctions(), ScfFunctions(), ArithFunctions(), log):
+        interpreter.register_implementations(fns)
+    interpreter.register_implementations(ExtraArithFunctions(), override=True)
+    name = launch.callee.string_value()
+    for block in range(launch.blocks.value.data):
+        log.block = block
+        log.log.append(f"block {block}")
+        interpreter.call_op(name, ("dy", "w", "dx"))
+    return log.log
+
+
+@needs_gxx
+@pytest.mark.parametrize("name", sorted(DX_LAYERS))
+def test_the_dx_project_makes_the_irs_calls_and_data_py_checks_dx(tmp_path: Path, name: str):
+    """Built against the recording stand-in and run on the CPU, the emitted host and kernel
+    make, block by block, the API calls (offsets, single shapes, D and H starts) the
+    API-level IR makes when the interpreter runs it; Init sees the IR's tiling after the host's
+    FillTiling and the kernel's word-by-word copy. data.py made the inputs main.cpp read (it
+    checks their sizes), the host zero-filled dX and wrote it back (the stand-in computes
+    nothing), and data.py's check accepts the simulator's dX and rejects that zero one."""
+    module, project = _dx_project(name)
+    folder = write_project(tmp_path / "p", project)
+    script = [sys.executable, str(folder / "data.py")]
+    made = inprocess.run([*script, "make", str(folder)])
+    assert (made.returncode, made.stderr) == (0, "")
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work)
+    expected = _dx_ir_calls(module)
+    assert sum(line.startswith("SetSingleShape") for line in expected) > 0
+    assert got == expected
+    dx_bytes = np.fromfile(folder / "dx.bin", dtype=np.uint8)
+    assert dx_bytes.size > 0 and not dx_bytes.any()
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
+    # The simulator's dX of the same seeded inputs, written as main.cpp writes it.
+    x, w, kw, cores = DX_LAYERS[name]
+    problem = shape_from_torch_args(x, w, **kw)  # type: ignore[arg-type]
+    weight, dy = random_input_grad_inputs(problem, 0)
+    res = run_conv3d_input(problem.input_shape, weight, dy, problem.strides, problem.pads,
+                           problem.dilations, 1, hw=HW, cores=cores)  # fmt: skip
+    formats.ncdhw_to_ndc1hwc0(np.asarray(res.output), C0).tofile(folder / "dx.bin")
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 0 and run.stdout.strip().endswith(": OK"), run.stdout + run.stderr
+
+
+def test_dx_emission_refuses_a_module_without_the_api() -> None:
+    with pytest.raises(EmitError, match="makes no Conv3DBackpropInput object"):
+        emit_input_grad_project(_forward_project()[0], HW, "")

@@ -627,9 +627,9 @@ def test_check_ascendc_on_hostile_folders(logging_compiler, files: dict[str, str
 
 @st.composite
 def bp_input_flags(draw: st.DrawFn) -> list[str]:
-    """Random flags of ``ascend-conv bp-input`` (small shapes, every mode, the refused flags
-    among them: --bias, --tiling tuned, --emit ascendc), valid and not; forward's own are
-    :func:`forward_flags`."""
+    """Random flags of ``ascend-conv bp-input`` (small shapes, every mode including --emit
+    ascendc, --trace and --plot, the refused flags among them: --bias, --tiling tuned), valid
+    and not; forward's own are :func:`forward_flags`."""
     junk = st.sampled_from(["", "x", "-1", "0", "1,2", "99999999999999999999", "３"])
     argv = ["bp-input"]
     if draw(st.integers(0, 9)):
@@ -644,6 +644,9 @@ def bp_input_flags(draw: st.DrawFn) -> list[str]:
     for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):
         argv += [flag, draw(flags[flag])]
     argv += draw(st.sampled_from([[], ["--cost-only"], ["--bias"], ["-o", str(SCRATCH / "op")]]))
+    for flag, name in (("--trace", "dx-trace.json"), ("--plot", "dx.svg"), ("--plot", "dx.png")):
+        if draw(st.integers(0, 7)) == 0:
+            argv += [flag, str(SCRATCH / name)]
     return argv
 
 

@@ -11,11 +11,17 @@ group, ``runtime/input_grad.run_conv3d_input``) and checks dX against the exact 
 printing a short summary. A check outside the tolerance exits with 1. ``--report json`` prints
 instead the one report of docs/report.schema.json (problem with ``op`` bp-input, the dX tiling,
 the cost of each launch, and that check). The flags, and what is common to both ops' reports,
-are ``tools/conv_forward.py``'s.
+are ``tools/conv_forward.py``'s. ``--trace FILE.json`` and ``--plot FILE.png`` draw the cost
+model's timelines as ``forward``'s do (``tools/pictures.py``: every launch in the trace, the
+last one in the plot; written atomically, also when the check fails), and ``--emit`` refuses
+the flags of a run as ``forward``'s does (``check_output_flags``). ``--emit ascendc -o DIR``
+writes the API-level kernel as an Ascend C project for the vendor's ``Conv3DBackpropInput``
+API (``emit/input_grad.py``, through forward's ``emit_ascendc``), which ``ascend-conv
+check-ascendc DIR`` compiles like the other ops' projects.
 
 What dX does not support yet is refused before anything runs, in one line with exit code 2:
-``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--trace``, ``--plot``
-and ``--emit ascendc`` where the shared flags offer them.
+``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--emit ascendc`` of a
+grouped layer (its kernel is compiled per group, one launch each).
 """
 
 from __future__ import annotations
@@ -28,24 +34,32 @@ from xdsl.dialects.builtin import ModuleOp
 from ascend_xdsl.dialects.api_conv3d_bp_input import Conv3DBpInputInitOp
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
+from ascend_xdsl.emit.input_grad import emit_input_grad_project
 from ascend_xdsl.lowering.build import INPUT_GRAD_FUNC_NAME
-from ascend_xdsl.runtime.input_grad import input_grad_levels, run_conv3d_input
+from ascend_xdsl.runtime.input_grad import (
+    input_grad_levels,
+    random_input_grad_inputs,
+    run_conv3d_input,
+)
 from ascend_xdsl.runtime.reports.check import check_input_grad
+from ascend_xdsl.runtime.reports.plot import problem_title
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
-from ascend_xdsl.tools.conv_args import problem_from_args
+from ascend_xdsl.tools.conv_args import ASCENDC, problem_from_args
 from ascend_xdsl.tools.conv_forward import (
-    LEVELS,
-    TYPES,
     add_op_flags,
+    check_output_flags,
+    emit_ascendc,
     init_tiling,
     one_group,
     op_json_report,
     op_levels,
     problem_line,
+    refuse_grouped_emit,
 )
 from ascend_xdsl.tools.conv_report import ir_text
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import ints
+from ascend_xdsl.tools.pictures import write_pictures
 
 OP = "bp-input"
 
@@ -66,9 +80,8 @@ def add_bp_input_parser(commands: argparse._SubParsersAction) -> None:  # type: 
 
 
 def _refuse_unsupported(args: argparse.Namespace) -> None:
-    """What dX does not do yet: one line, exit 2, before anything runs. ``--trace``,
-    ``--plot`` and ``--emit ascendc`` are read with ``getattr``: the flags are shared with
-    ``forward``, which may offer them."""
+    """What dX does not do yet, and the output flags ``forward`` refuses
+    (``check_output_flags``): one line, exit 2, before anything runs."""
     if args.bias:
         raise CliError(f"{OP}: --bias is not supported (dX has no bias)", exit_code=2)
     if args.tiling != "heuristic":
@@ -77,26 +90,26 @@ def _refuse_unsupported(args: argparse.Namespace) -> None:
         )
     if args.no_cache:
         raise CliError(f"{OP}: --no-cache goes with --tiling tuned, which dX has not", exit_code=2)
-    for flag in ("trace", "plot"):
-        if getattr(args, flag, None):
-            raise CliError(f"{OP}: --{flag} is not supported yet", exit_code=2)
-    if args.emit is not None and args.emit not in LEVELS:
-        raise CliError(f"{OP}: --emit {args.emit} is not supported yet", exit_code=2)
+    check_output_flags(args)
 
 
 def bp_input(args: argparse.Namespace) -> str:
     """Run the ``bp-input`` command; return what goes to standard output."""
     _refuse_unsupported(args)
     problem = problem_from_args(args)
+    refuse_grouped_emit(args, problem, OP)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
     single = problem if g == 1 else one_group(problem)
     target, levels, compile_seconds = op_levels(input_grad_levels, single, args.hw, cores)
+    if args.emit == ASCENDC:
+        return emit_ascendc(levels["api"], args, emit_input_grad_project)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling(levels["api"])
     launches = f" ({g} launches, one per group)" if g > 1 else ""
+    title = problem_title(problem, "dX")
     head = f"problem: {_problem_text(problem)}\ntiling: {_tiling_line(tiling)}\n"
     if args.cost_only:
         result = run(
@@ -104,6 +117,7 @@ def bp_input(args: argparse.Namespace) -> str:
             RunOptions(cost="cost-only", progress=False),
         )
         costs = list(result.costs) * g  # every group's launch is the same kernel on its slice
+        write_pictures(costs, args.trace, args.plot, title)
         if args.report == "json":
             return op_json_report(problem, target.name, OP, tiling, costs, None)
         cycles = sum(c.cycles for c in costs)
@@ -111,10 +125,7 @@ def bp_input(args: argparse.Namespace) -> str:
             f"{head}cost-only: {cycles:,.0f} cycles on {target.name}{launches}\n"
             f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
-    rng = np.random.default_rng(seed)
-    dtype = TYPES[problem.dtype]
-    w = rng.standard_normal(problem.weight_shape).astype(dtype)
-    dy = rng.standard_normal(problem.grad_output_shape).astype(dtype)
+    w, dy = random_input_grad_inputs(problem, seed)
     res = run_conv3d_input(
         problem.input_shape,
         w,
@@ -127,6 +138,7 @@ def bp_input(args: argparse.Namespace) -> str:
         cores=cores,
         executor=args.executor,
     )
+    write_pictures(res.costs, args.trace, args.plot, title)
     # One check for the summary and the report: the derived tolerance of ascend-run --check.
     checked = check_input_grad(problem, w, dy, np.asarray(res.output))
     ok = checked.ok

@@ -24,9 +24,10 @@ json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; th
 table) to the run and to the check. What the forward path does not support yet is refused
 before anything runs, in one line with exit code 2: ``--emit ascendc`` of a grouped layer (its
 kernel is compiled per group) or with a bias (the emitted kernel has no SetBias). Its flags
-(``add_op_flags``), compile (``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in
-one line, exit 1) and report (``op_json_report``) serve ``ascend-conv bp-input`` too
-(``tools/conv_bp_input.py``).
+(``add_op_flags``), their checks before a run (``check_output_flags``), compile
+(``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in one line, exit 1), report
+(``op_json_report``) and project writing (``emit_ascendc``, given the op's emitter) serve
+``ascend-conv bp-input`` too (``tools/conv_bp_input.py``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from ascend_xdsl.dialects.api_conv3d import Conv3DInitOp
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
-from ascend_xdsl.emit.common import EmitError
+from ascend_xdsl.emit.common import EmitError, Project
 from ascend_xdsl.emit.forward import emit_forward_project
 from ascend_xdsl.emit.project import ProjectWriteError, write_project
 from ascend_xdsl.hw import HwConfig
@@ -157,11 +158,7 @@ def forward(args: argparse.Namespace) -> str:
         raise CliError(f"forward: --tiling: {e}", exit_code=2) from None
     if args.no_cache and strategy != "tuned":
         raise CliError("forward: --no-cache goes with --tiling tuned", exit_code=2)
-    if args.emit:
-        check_no_run_flags(args, FORWARD_RUN_FLAGS)
-    check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
-    if args.emit == ASCENDC and not args.output:
-        raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
+    check_output_flags(args)
     if args.emit == ASCENDC and args.bias:
         raise CliError(
             "forward: --emit ascendc with --bias is not supported yet (the emitted kernel has "
@@ -169,12 +166,7 @@ def forward(args: argparse.Namespace) -> str:
             exit_code=2,
         )
     problem = problem_from_args(args)
-    if args.emit == ASCENDC and problem.groups > 1:
-        raise CliError(
-            f"forward: --emit ascendc of groups {problem.groups} is not supported yet (the "
-            "kernel is compiled per group, one launch each)",
-            exit_code=2,
-        )
+    refuse_grouped_emit(args, problem, "forward")
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
@@ -188,7 +180,7 @@ def forward(args: argparse.Namespace) -> str:
 
     target, levels, compile_seconds = op_levels(levels_of, single, args.hw, cores)
     if args.emit == ASCENDC:
-        return _emit_ascendc(levels["api"], args)
+        return emit_ascendc(levels["api"], args)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling_line(levels["api"])
@@ -251,11 +243,39 @@ def forward(args: argparse.Namespace) -> str:
     return text
 
 
-def _emit_ascendc(api_module: ModuleOp, args: argparse.Namespace) -> str:
-    """``--emit ascendc -o DIR``: write the forward project; return the line that says so."""
+def check_output_flags(args: argparse.Namespace) -> None:
+    """What an op's command (``forward``, ``bp-input``) refuses of its outputs before anything
+    runs: the flags of a run with ``--emit`` (exit 2), a --trace or --plot that cannot be
+    written, and ``--emit ascendc`` without its folder."""
+    if args.emit:
+        check_no_run_flags(args, FORWARD_RUN_FLAGS)
+    check_picture_paths(args.trace, args.plot, args.output if args.emit != ASCENDC else None)
+    if args.emit == ASCENDC and not args.output:
+        raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
+
+
+def refuse_grouped_emit(args: argparse.Namespace, problem: ConvBpFilterShape, op: str) -> None:
+    """``--emit ascendc`` of a grouped layer, which the op's project does not offer (its kernel
+    is compiled per group): one line, exit 2."""
+    if args.emit == ASCENDC and problem.groups > 1:
+        raise CliError(
+            f"{op}: --emit ascendc of groups {problem.groups} is not supported yet (the "
+            "kernel is compiled per group, one launch each)",
+            exit_code=2,
+        )
+
+
+def emit_ascendc(
+    api_module: ModuleOp,
+    args: argparse.Namespace,
+    emit_project: Callable[[ModuleOp, str, str], Project] = emit_forward_project,
+) -> str:
+    """``--emit ascendc -o DIR``: write the op's project (``emit_project`` of the API-level
+    module, the hardware and the command line; the forward's, or dX's for ``bp-input``); return
+    the line that says so."""
     command = shlex.join([PROG, *(sys.argv[1:] if args.argv is None else args.argv)])
     try:
-        project = emit_forward_project(api_module, args.hw, command)
+        project = emit_project(api_module, args.hw, command)
         write_project(args.output, project)
     except (EmitError, ProjectWriteError) as e:
         raise CliError(str(e)) from None

@@ -1,4 +1,5 @@
-// The tiling structures of Conv3DBackpropFilter as plain structs, for the `ascend-conv
+// The tiling structures of Conv3DBackpropFilter (and below, Conv3D's and
+// Conv3DBackpropInput's) as plain structs, for the `ascend-conv
 // check-ascendc` syntax check. Not the CANN header: see ../README.md. Field names, types and
 // order follow DEVKIT include/adv_api/conv_backprop/conv3d_bp_filter_tilingdata.h and the doc
 // TConv3DBpFilterTiling结构体.md (all uint32_t but the last two, uint64_t), each struct in
@@ -166,11 +167,95 @@ struct TConv3DApiTiling {
 };
 #pragma pack(pop)
 
+// The input gradient's tiling (DEVKIT include/adv_api/conv_backprop/conv3d_bp_input_tilingdata.h
+// and the doc TConv3DBackpropInputTiling结构体.md: uint32_t but hf32Flag, initOutputFlag and
+// reserved, int32_t, and the last three, uint64_t): what Conv3DBackpropInput's Init reads.
+#pragma pack(push, 8)
+struct TConv3DBackpropInputTiling {
+    uint32_t batch = 0;
+    uint32_t cin = 0;
+    uint32_t cout = 0;
+    uint32_t cout1 = 0;
+    uint32_t cin1 = 0;
+    uint32_t cout1G = 0;
+    uint32_t cin1G = 0;
+    uint32_t c0 = 0;
+    uint32_t c0Bits = 0;
+    uint32_t dout = 0;
+    uint32_t ho = 0;
+    uint32_t wo = 0;
+    uint32_t di = 0;
+    uint32_t hi = 0;
+    uint32_t wi = 0;
+    uint32_t dk = 0;
+    uint32_t hk = 0;
+    uint32_t wk = 0;
+    uint32_t group = 0;
+    uint32_t strideD = 0;
+    uint32_t strideH = 0;
+    uint32_t strideW = 0;
+    uint32_t padFront = 0;
+    uint32_t padBack = 0;
+    uint32_t padUp = 0;
+    uint32_t padDown = 0;
+    uint32_t padLeft = 0;
+    uint32_t padRight = 0;
+    uint32_t backpropPadTail = 0;
+    uint32_t backpropPadUp = 0;
+    uint32_t backpropPadDown = 0;
+    uint32_t backpropPadLeft = 0;
+    uint32_t backpropPadRight = 0;
+    uint32_t dilationD = 0;
+    uint32_t dilationH = 0;
+    uint32_t dilationW = 0;
+    uint32_t al0Pbuffer = 0;
+    uint32_t bl0Pbuffer = 0;
+    uint32_t cl0Pbuffer = 0;
+    uint32_t al1Pbuffer = 0;
+    uint32_t bl1Pbuffer = 0;
+    uint32_t singleCoreGroup = 0;
+    uint32_t singleCoreCout = 0;
+    uint32_t singleCoreCout1 = 0;
+    uint32_t singleCoreCin1 = 0;
+    uint32_t singleCoreDin = 0;
+    uint32_t singleCoreHo = 0;
+    uint32_t baseM = 0;
+    uint32_t baseK = 0;
+    uint32_t baseN = 0;
+    uint32_t baseD = 0;
+    uint32_t baseBatch = 0;
+    uint32_t baseGroup = 0;
+    uint32_t stepM = 0;
+    uint32_t stepN = 0;
+    uint32_t stepKa = 0;
+    uint32_t stepKb = 0;
+    uint32_t stepBatch = 0;
+    uint32_t stepGroup = 0;
+    uint32_t iterateOrder = 0;
+    int32_t hf32Flag = 0;
+    int32_t initOutputFlag = 0;
+    int32_t reserved = 0;
+    uint64_t singleCoreBatch = 0;
+    uint64_t singleCoreM = 0;
+    uint64_t singleCoreCin = 0;
+};
+#pragma pack(pop)
+
+// What the host hands the kernel: the API's Init takes &conv3DDxTiling
+// (Conv3DBackpropInput使用说明.md, step 2).
+#pragma pack(push, 8)
+struct Conv3DBackpropInputTilingData {
+    TConv3DBackpropInputTiling conv3DDxTiling;
+};
+#pragma pack(pop)
+
 }  // namespace tiling
 }  // namespace AscendC
 
 using AscendC::tiling::Conv3DBackpropFilterTilingData;
 using AscendC::tiling::TConv3DBpFilterTiling;
 using AscendC::tiling::TConv3DApiTiling;
+using AscendC::tiling::Conv3DBackpropInputTilingData;
+using AscendC::tiling::TConv3DBackpropInputTiling;
 
 #endif

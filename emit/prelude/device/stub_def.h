@@ -68,7 +68,10 @@ enum pipe_t {
     PIPE_NUM,
 };
 enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
-enum class QuantMode_t : uint64_t {
+// QuantMode_t is unscoped: the API names its enumerators both ways, QuantMode_t::F322F16 and
+// a bare NoQuant (asc-devkit impl/adv_api/detail/conv_backprop/conv3d_backprop_input/
+// dav_v220/conv3d_bp_input_sub_func.h), which only an unscoped enum accepts.
+enum QuantMode_t : uint64_t {
     NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, DEQS16, VDEQS16, REQ8, VREQ8, REQ4, VREQ4,
     QF322B8_PRE, VQF322B8_PRE, QF162B8_PRE, VQF162B8_PRE, QF162S4_PRE, VQF162S4_PRE,
     QF162S16_PRE, VQF162S16_PRE, QF322F16_PRE, VQF322F16_PRE, QF322BF16_PRE, VQF322BF16_PRE,
