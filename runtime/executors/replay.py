@@ -207,6 +207,10 @@ class StreamCore:
         if self.real is not None:
             self.real.finish()
 
+    def release(self) -> None:
+        if self.real is not None:
+            self.real.release()
+
 
 def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
     """Per GM step of ``log`` (in order), the largest GM offset that keeps the instruction
