@@ -236,6 +236,46 @@ the array its product is written into: a replay reuses its record's arrays, wher
 ones cost their page faults every time."""
 
 
+COPY_RUN = -2
+"""``(COPY_RUN, gm, mirror, dst_off, elements)``: a data_copy of one contiguous run into the
+mirror (:func:`specialise`)."""
+COPY_RUNS = -3
+"""``(COPY_RUNS, gm, target, shape, byte_steps)``: a data_copy of strided runs into the
+mirror's fixed ``target`` view (:func:`specialise`)."""
+FIX_TILE = -4
+"""``(FIX_TILE, tile_reg, gm, m, columns, blocks, shape, byte_steps, atomic)``: a fixpipe of
+an owed tile's values whose N blocks do not overlap in GM (:func:`specialise`)."""
+
+
+def specialise(step: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A COPY or FIX step of a record as the numpy operations its replays repeat, with what
+    does not depend on the GM offset worked out once. A replayed core runs the recorded steps
+    with its own GM offsets, which ``Replayer._match`` has already checked against the
+    tensors' limits, and the recording run checked the rest (the arrays' types, layout and the
+    on-chip extents, which do not change); so a replay need not check them again at every
+    instruction, and does the same assignments (``semantics.data_copy_g``,
+    ``semantics.fixpipe_g``) on views of the same shapes and strides, for the same bits.
+    Other steps, and a fixpipe whose GM blocks overlap, are kept as they are."""
+    if step[0] == COPY:
+        _, src, target, dst_off, g, eb = step
+        run, src_step, dst_step = g.run // eb, g.src_step // eb, g.dst_step // eb
+        if g.count == 1 or (src_step == run and dst_step == run):
+            return (COPY_RUN, src, target, dst_off, g.count * run)
+        size = target.itemsize
+        view = np.ndarray(
+            (g.count, run), target.dtype, target, dst_off * size, (dst_step * size, size)
+        )
+        return (COPY_RUNS, src, view, (g.count, run), (src_step * size, size))  # float32
+    if step[0] == FIX:
+        _, tile, _, dst, g = step
+        if g.blocks == 1 or g.dst_step >= g.run:
+            size = dst.data.itemsize
+            shape = (g.blocks, g.m, FRACTAL)
+            steps = (g.dst_step * size, FRACTAL * size, size)
+            return (FIX_TILE, tile, dst, g.m, g.blocks * FRACTAL, g.blocks, shape, steps, g.atomic)
+    return step
+
+
 def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """``log`` with each run of gathers between two data_copies (the mirror unchanged) made one
     take at the run's first gather: a thin layer issues thousands of small gathers, and one
@@ -266,7 +306,7 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             step = (*step, np.empty((m, n), np.float32))
         steps.append(step)
     flush()
-    return [step for step in steps if step]
+    return [specialise(step) for step in steps if step]
 
 
 def _volume(log: Sequence[tuple[Any, ...]]) -> int:
@@ -296,9 +336,31 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
         ins.data_copy_g,
         ins.fixpipe_g,
     )
+    ndarray = np.ndarray
     for step in log:
         kind = step[0]
-        if kind == MERGED:
+        if kind == COPY_RUN:
+            _, src, target, dst_off, n = step
+            off = offsets[gm]
+            target[dst_off : dst_off + n] = src.as_f32()[off : off + n]
+            gm += 1
+        elif kind == FIX_TILE:
+            _, tile, dst, m, columns, blocks, shape, steps, atomic = step
+            values = regs[tile][:m, :columns].reshape(m, blocks, FRACTAL).transpose(1, 0, 2)
+            data = dst.data
+            target = ndarray(shape, data.dtype, data, offsets[gm] * data.itemsize, steps)
+            if atomic:
+                target += values
+            else:
+                target[...] = values
+            dst.written()
+            gm += 1
+        elif kind == COPY_RUNS:
+            _, src, target, shape, steps = step
+            source = src.as_f32()
+            target[...] = ndarray(shape, source.dtype, source, offsets[gm] * source.itemsize, steps)
+            gm += 1
+        elif kind == MERGED:
             for reg, matrix in zip(step[1], merged(mirror, step[2], step[3]), strict=True):
                 regs[reg] = matrix
         elif kind == GATHER:
@@ -396,14 +458,19 @@ class Replayer:
         if len(core.allocated) != len(self.first.allocated):
             return
 
-        def named(value: Any) -> Any:
-            if type(value) is tuple:
-                return tuple(names.get(id(v), v) for v in value)
-            return names.get(id(value), value)
-
+        name = names.get
         keys = core.stream.keys
         if core is not self.first:
-            keys = [tuple(named(v) for v in key) for key in keys]
+            # one comprehension per key (a thin layer notes tens of thousands of operands)
+            keys = [
+                tuple(
+                    [
+                        tuple([name(id(w), w) for w in v]) if type(v) is tuple else name(id(v), v)
+                        for v in key
+                    ]
+                )
+                for key in keys
+            ]
         log = merge(core.log)
         volume = _volume(log)
         if self.volume + volume > _MAX_BYTES:
