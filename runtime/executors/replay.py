@@ -230,10 +230,10 @@ def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
 
 
 MERGED = -1
-"""``(MERGED, regs, plan, out)``: the gathers of ``regs`` as one take
-(``semantics.merge_gathers``) into ``out``. In a merged log a MATMUL step also ends with
-the array its product is written into: a replay reuses its record's arrays, where fresh
-ones cost their page faults every time."""
+"""``(MERGED, regs, plan, out, matrices)``: the gathers of ``regs`` as one take
+(``semantics.merge_gathers``) into ``out``, whose views ``matrices`` are the gathers'. In a
+merged log a MATMUL step also ends with the array its product is written into: a replay
+reuses its record's arrays, where fresh ones cost their page faults every time."""
 
 
 COPY_RUN = -2
@@ -291,7 +291,9 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             return
         first = run[0][0]
         out = np.empty((plan[0].size, FRACTAL), np.float32)
-        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out)
+        # the take writes into ``out`` at every replay: its matrices are the same views
+        matrices = tuple(ins.merged_matrices(out, plan))
+        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out, matrices)
         for position, _ in run[1:]:
             steps[position] = ()
 
@@ -314,7 +316,9 @@ def _volume(log: Sequence[tuple[Any, ...]]) -> int:
     register lives as long as the replay)."""
     volume = 0
     for step in log:
-        if step[0] in (MERGED, MATMUL):
+        if step[0] == MERGED:
+            volume += step[3].nbytes
+        elif step[0] == MATMUL:
             volume += step[-1].nbytes
         elif step[0] == GATHER:
             volume += step[3].m_ext * step[3].k_ext * 4
@@ -330,9 +334,9 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
     regs: list[Any] = [None] * record._regs
     gm = 0
     matmul = np.matmul
-    gather, merged, data_copy, fixpipe = (
+    gather, take, data_copy, fixpipe = (
         ins.load3d_gather,
-        ins.merged_gathers,
+        ins.merged_take,
         ins.data_copy_g,
         ins.fixpipe_g,
     )
@@ -361,7 +365,9 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
             target[...] = ndarray(shape, source.dtype, source, offsets[gm] * source.itemsize, steps)
             gm += 1
         elif kind == MERGED:
-            for reg, matrix in zip(step[1], merged(mirror, step[2], step[3]), strict=True):
+            _, names, plan, out, matrices = step
+            take(mirror, plan, out)
+            for reg, matrix in zip(names, matrices, strict=True):
                 regs[reg] = matrix
         elif kind == GATHER:
             regs[step[1]] = gather(mirror, step[2], step[3])
