@@ -167,6 +167,43 @@ def test_the_cycle_collector_is_paused_during_a_run_and_left_as_it_was(enabled, 
     assert seen and not any(seen)
 
 
+@pytest.mark.parametrize("limited", [False, True], ids=["finished", "stopped_by_a_cycle_limit"])
+def test_a_run_leaves_no_core_behind_for_the_cycle_collector(limited):
+    """Each core is released by the launch loop as soon as its cost is taken (or its run
+    stops): its memos and handlers go, so reference counting frees it. A core is a reference
+    cycle (its handlers are its bound methods), and the run pauses the cycle collector, so
+    without the release every core of the run, with its memos, stayed alive for the next
+    collection to walk; and the exception that stops a run carries no traceback into it. With
+    the collector off throughout, no CostCore may be left."""
+    import gc
+
+    from ascend_xdsl.runtime.cost.cost_core import CostCore
+    from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
+
+    problem = shape_from_torch_args((2, 64, 6, 16, 16), (64, 64, 3, 3, 3), padding=1)
+    module = compiled_levels(problem, HW, "heuristic", 4, "")["hw"]
+    (full,) = model_cost(module, HW, problem=problem)
+    gc.collect()
+    assert not [o for o in gc.get_objects() if isinstance(o, CostCore)]
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        if limited:
+            # the exception kept, as a caller may: its traceback must not hold the run
+            with pytest.raises(CycleLimitExceeded) as stopped:
+                model_cost(module, HW, problem=problem, cycle_limit=full.core_cycles * 0.9)
+        else:
+            (report,) = model_cost(module, HW, problem=problem)
+            assert report.to_json() == full.to_json()
+        left = sum(isinstance(o, CostCore) for o in gc.get_objects())
+        if limited:
+            assert "exceeds" in str(stopped.value)
+    finally:
+        if was:
+            gc.enable()
+    assert left == 0
+
+
 def test_the_flag_counts_stay_sorted_as_events_are_added():
     """FlagState.sorted_counts (the cost-only snapshot's flags) sorts its events again only
     when one is added: it must equal the plain sorted counts after every set and wait."""

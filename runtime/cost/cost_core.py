@@ -94,15 +94,21 @@ class _State(NamedTuple):
     def _growth(self, before: _State) -> tuple[int, ...]:
         return tuple(map(operator.sub, self.flag_counts, before.flag_counts))
 
+    def replayable_from(self, entry: _State) -> bool:
+        """Whether what happened since ``entry`` can be recorded for replays (this is the exit
+        state): :meth:`relative_to` is defined."""
+        if self.flag_keys != entry.flag_keys:
+            return False  # new event ids in use: the counts do not line up
+        # a GM tensor counted from now on: the traffic does not line up
+        return self.timeline.shape.tensors == entry.timeline.shape.tensors
+
     def relative_to(
         self, entry: _State, detail: tuple[float, tuple[Slice, ...]] | None = None
     ) -> _Change | None:
         """This (exit) state as a replayable record of what happened since ``entry`` (with
         the slices of the iteration, ``detail``, for the reports)."""
-        if self.flag_keys != entry.flag_keys:
-            return None  # new event ids in use: the counts do not line up
-        if self.timeline.shape.tensors != entry.timeline.shape.tensors:
-            return None  # a GM tensor counted from now on: the traffic does not line up
+        if not self.replayable_from(entry):
+            return None
         return _Change(
             self.timeline.relative_to(entry.timeline),
             self.flag_keys,
@@ -125,6 +131,32 @@ class _State(NamedTuple):
         if change is None or self.flag_keys != before.flag_keys:
             return None
         return _Change(change, self.flag_keys, self._growth(before))
+
+
+class _Record:
+    """A timed iteration in the replay memo, made into its :class:`_Change` (the exit state
+    relative to the entry, and the iteration's slices) only when a replay first needs it.
+    Most iterations recorded are never replayed (about two in three on the forward conv of
+    8x512x16x112x112), and the states are immutable and the slices only appended to, so the
+    change made later is the one that would have been made at once."""
+
+    __slots__ = ("_change", "_entry", "_exit", "_first", "_issue", "_slices", "_stop")
+
+    def __init__(
+        self, exit: _State, entry: _State, issue: float, slices: list[Slice], first: int
+    ) -> None:
+        self._exit, self._entry, self._issue = exit, entry, issue
+        self._slices, self._first, self._stop = slices, first, len(slices)
+        self._change: _Change | None = None
+
+    def change(self) -> _Change:
+        change = self._change
+        if change is None:
+            detail = (self._issue, tuple(self._slices[self._first : self._stop]))
+            change = self._change = self._exit.relative_to(self._entry, detail)
+            assert change is not None  # recorded only when replayable_from
+            del self._exit, self._entry, self._slices  # what the change was made of
+        return change
 
 
 def _steady(history: Sequence[_State], period: int) -> _Change | None:
@@ -151,7 +183,7 @@ class CostCore(MachineBase):
             raise ValueError("the cost-only machine needs a timeline")
         self.line: Timeline = self.timeline
         self._costs: dict[tuple[object, ...], tuple[Any, ...]] = {}
-        self.replays: dict[tuple[Any, ...], _Change] = {}
+        self.replays: dict[tuple[Any, ...], _Record] = {}
         self._depth = 0
         self._entered = 0
         """How many loops this core has entered (to tell which iterations run loops)."""
@@ -205,6 +237,8 @@ class CostCore(MachineBase):
     def check_cycle_limit(self) -> None:
         """A pipe busy past :attr:`cycle_limit` means the core, and so the launch, takes
         longer: the caller only wants to know that (the tuner, against its best so far)."""
+        if self.cycle_limit == math.inf:
+            return  # no limit: skip the makespan, a max over every pipe, at every iteration
         t = self.line
         if t.cycles > self.cycle_limit:
             raise CycleLimitExceeded(f"block {self.block_idx} exceeds {self.cycle_limit} cycles")
@@ -212,6 +246,21 @@ class CostCore(MachineBase):
     def finish(self) -> None:
         self.check_cycle_limit()
         super().finish()
+
+    def release(self) -> None:
+        """Drop the run's memos and handlers once the launch loop has taken this core's cost
+        (or the run stopped). The handlers are closures over the core's bound methods, so a
+        core is a reference cycle, and the cost-only run pauses the cycle collector
+        (``cost_only._no_cyclic_gc``): without this, every core of the run, with its memo of
+        bound and costed instructions and its share of the replay memo, stayed alive until
+        the collection after the run, which then walked all of it (and an exception's
+        traceback kept the core of a stopped run alive longer still). The timeline is the
+        report's (``CoreCost.timeline``) and stays."""
+        self._handlers = {}
+        self._costs = {}
+        self._bounded = {}
+        self.replays = {}
+        self.nesting = set()
 
     def _restore(self, record: _Change, label: str) -> None:
         self.line.restore(record.timeline, label, record.detail)
@@ -279,7 +328,8 @@ class CostCore(MachineBase):
         while i < n:
             entry = history[-1]
             memo_key = (signature, sigs[i], entry.key())
-            record = self.replays.get(memo_key)
+            recorded = self.replays.get(memo_key)
+            record = recorded.change() if recorded is not None else None
             if record is not None and self.line.cold_periods(record.timeline.counters.tensors):
                 # This work, from this relative state, was timed before: replay its change.
                 self._restore(record, "scf.for: iteration replayed")
@@ -291,15 +341,16 @@ class CostCore(MachineBase):
                 first, entry_issue = len(self.line.slices), self.line.issue
                 yield trips[i]
                 i += 1
-                history.append(_State.of(self))
+                exit = _State.of(self)
+                history.append(exit)
                 self.check_cycle_limit()
-                detail = (entry_issue, tuple(self.line.slices[first:]))
-                record = history[-1].relative_to(entry, detail)
                 # an iteration that completed a tensor's first sweep did so at this core's
                 # count of its bytes, which a replay elsewhere would not have
-                swept = history[-1].timeline.shape.warm != entry.timeline.shape.warm
-                if record is not None and not swept:
-                    self.replays[memo_key] = record
+                swept = exit.timeline.shape.warm != entry.timeline.shape.warm
+                if not swept and exit.replayable_from(entry):
+                    self.replays[memo_key] = _Record(
+                        exit, entry, entry_issue, self.line.slices, first
+                    )
             for period in periods:
                 advance = _steady(history, period)
                 if advance is None or any(

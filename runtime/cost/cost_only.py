@@ -78,8 +78,13 @@ def cost_only(
     target = hw.load(hw_name)
     if budget is None:
         budget = Budget(max_iterations)
-    with _no_cyclic_gc():
-        return [_cost_launch(module, op, target, budget, cycle_limit) for op in launches(entry)]
+    try:
+        with _no_cyclic_gc():
+            return [_cost_launch(module, op, target, budget, cycle_limit) for op in launches(entry)]
+    except CycleLimitExceeded as stop:
+        # Without the stopped run's traceback: its frames held the core, the compiled loops'
+        # generators and the launch's memos for as long as the caller kept the exception.
+        raise stop.with_traceback(None) from None
 
 
 @contextmanager

@@ -67,15 +67,19 @@ def run_blocks(
         if report is not None:
             timeline = Timeline(report.figures, l2_share(report.figures, blocks))
         machine = make(block, timeline)
-        run(machine)
-        machine.finish()
-        if report is not None and timeline is not None:
-            cost = core_cost(block, timeline)
-            report.cores.append(cost)
-            report.flops += timeline.mmad_flops
-            report.extrapolated += machine.extrapolated
-            if key is not None:
-                timed[key] = (cost, timeline.mmad_flops, machine.extrapolated)
+        try:
+            run(machine)
+            machine.finish()
+            if report is not None and timeline is not None:
+                cost = core_cost(block, timeline)
+                report.cores.append(cost)
+                report.flops += timeline.mmad_flops
+                report.extrapolated += machine.extrapolated
+                if key is not None:
+                    timed[key] = (cost, timeline.mmad_flops, machine.extrapolated)
+        finally:
+            machine.release()  # its memos go now, not at a later cycle collection
+        del machine
         if bar is not None:
             bar.update(block + 1)
     if bar is not None:

@@ -207,6 +207,10 @@ class StreamCore:
         if self.real is not None:
             self.real.finish()
 
+    def release(self) -> None:
+        if self.real is not None:
+            self.real.release()
+
 
 def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
     """Per GM step of ``log`` (in order), the largest GM offset that keeps the instruction
@@ -226,10 +230,50 @@ def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
 
 
 MERGED = -1
-"""``(MERGED, regs, plan, out)``: the gathers of ``regs`` as one take
-(``semantics.merge_gathers``) into ``out``. In a merged log a MATMUL step also ends with
-the array its product is written into: a replay reuses its record's arrays, where fresh
-ones cost their page faults every time."""
+"""``(MERGED, regs, plan, out, matrices)``: the gathers of ``regs`` as one take
+(``semantics.merge_gathers``) into ``out``, whose views ``matrices`` are the gathers'. In a
+merged log a MATMUL step also ends with the array its product is written into: a replay
+reuses its record's arrays, where fresh ones cost their page faults every time."""
+
+
+COPY_RUN = -2
+"""``(COPY_RUN, gm, mirror, dst_off, elements)``: a data_copy of one contiguous run into the
+mirror (:func:`specialise`)."""
+COPY_RUNS = -3
+"""``(COPY_RUNS, gm, target, shape, byte_steps)``: a data_copy of strided runs into the
+mirror's fixed ``target`` view (:func:`specialise`)."""
+FIX_TILE = -4
+"""``(FIX_TILE, tile_reg, gm, m, columns, blocks, shape, byte_steps, atomic)``: a fixpipe of
+an owed tile's values whose N blocks do not overlap in GM (:func:`specialise`)."""
+
+
+def specialise(step: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A COPY or FIX step of a record as the numpy operations its replays repeat, with what
+    does not depend on the GM offset worked out once. A replayed core runs the recorded steps
+    with its own GM offsets, which ``Replayer._match`` has already checked against the
+    tensors' limits, and the recording run checked the rest (the arrays' types, layout and the
+    on-chip extents, which do not change); so a replay need not check them again at every
+    instruction, and does the same assignments (``semantics.data_copy_g``,
+    ``semantics.fixpipe_g``) on views of the same shapes and strides, for the same bits.
+    Other steps, and a fixpipe whose GM blocks overlap, are kept as they are."""
+    if step[0] == COPY:
+        _, src, target, dst_off, g, eb = step
+        run, src_step, dst_step = g.run // eb, g.src_step // eb, g.dst_step // eb
+        if g.count == 1 or (src_step == run and dst_step == run):
+            return (COPY_RUN, src, target, dst_off, g.count * run)
+        size = target.itemsize
+        view = np.ndarray(
+            (g.count, run), target.dtype, target, dst_off * size, (dst_step * size, size)
+        )
+        return (COPY_RUNS, src, view, (g.count, run), (src_step * size, size))  # float32
+    if step[0] == FIX:
+        _, tile, _, dst, g = step
+        if g.blocks == 1 or g.dst_step >= g.run:
+            size = dst.data.itemsize
+            shape = (g.blocks, g.m, FRACTAL)
+            steps = (g.dst_step * size, FRACTAL * size, size)
+            return (FIX_TILE, tile, dst, g.m, g.blocks * FRACTAL, g.blocks, shape, steps, g.atomic)
+    return step
 
 
 def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -247,7 +291,9 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             return
         first = run[0][0]
         out = np.empty((plan[0].size, FRACTAL), np.float32)
-        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out)
+        # the take writes into ``out`` at every replay: its matrices are the same views
+        matrices = tuple(ins.merged_matrices(out, plan))
+        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out, matrices)
         for position, _ in run[1:]:
             steps[position] = ()
 
@@ -262,7 +308,7 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             step = (*step, np.empty((m, n), np.float32))
         steps.append(step)
     flush()
-    return [step for step in steps if step]
+    return [specialise(step) for step in steps if step]
 
 
 def _volume(log: Sequence[tuple[Any, ...]]) -> int:
@@ -270,7 +316,9 @@ def _volume(log: Sequence[tuple[Any, ...]]) -> int:
     register lives as long as the replay)."""
     volume = 0
     for step in log:
-        if step[0] in (MERGED, MATMUL):
+        if step[0] == MERGED:
+            volume += step[3].nbytes
+        elif step[0] == MATMUL:
             volume += step[-1].nbytes
         elif step[0] == GATHER:
             volume += step[3].m_ext * step[3].k_ext * 4
@@ -286,16 +334,40 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
     regs: list[Any] = [None] * record._regs
     gm = 0
     matmul = np.matmul
-    gather, merged, data_copy, fixpipe = (
+    gather, take, data_copy, fixpipe = (
         ins.load3d_gather,
-        ins.merged_gathers,
+        ins.merged_take,
         ins.data_copy_g,
         ins.fixpipe_g,
     )
+    ndarray = np.ndarray
     for step in log:
         kind = step[0]
-        if kind == MERGED:
-            for reg, matrix in zip(step[1], merged(mirror, step[2], step[3]), strict=True):
+        if kind == COPY_RUN:
+            _, src, target, dst_off, n = step
+            off = offsets[gm]
+            target[dst_off : dst_off + n] = src.as_f32()[off : off + n]
+            gm += 1
+        elif kind == FIX_TILE:
+            _, tile, dst, m, columns, blocks, shape, steps, atomic = step
+            values = regs[tile][:m, :columns].reshape(m, blocks, FRACTAL).transpose(1, 0, 2)
+            data = dst.data
+            target = ndarray(shape, data.dtype, data, offsets[gm] * data.itemsize, steps)
+            if atomic:
+                target += values
+            else:
+                target[...] = values
+            dst.written()
+            gm += 1
+        elif kind == COPY_RUNS:
+            _, src, target, shape, steps = step
+            source = src.as_f32()
+            target[...] = ndarray(shape, source.dtype, source, offsets[gm] * source.itemsize, steps)
+            gm += 1
+        elif kind == MERGED:
+            _, names, plan, out, matrices = step
+            take(mirror, plan, out)
+            for reg, matrix in zip(names, matrices, strict=True):
                 regs[reg] = matrix
         elif kind == GATHER:
             regs[step[1]] = gather(mirror, step[2], step[3])
@@ -392,14 +464,19 @@ class Replayer:
         if len(core.allocated) != len(self.first.allocated):
             return
 
-        def named(value: Any) -> Any:
-            if type(value) is tuple:
-                return tuple(names.get(id(v), v) for v in value)
-            return names.get(id(value), value)
-
+        name = names.get
         keys = core.stream.keys
         if core is not self.first:
-            keys = [tuple(named(v) for v in key) for key in keys]
+            # one comprehension per key (a thin layer notes tens of thousands of operands)
+            keys = [
+                tuple(
+                    [
+                        tuple([name(id(w), w) for w in v]) if type(v) is tuple else name(id(v), v)
+                        for v in key
+                    ]
+                )
+                for key in keys
+            ]
         log = merge(core.log)
         volume = _volume(log)
         if self.volume + volume > _MAX_BYTES:

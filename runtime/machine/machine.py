@@ -123,6 +123,11 @@ class Machine(Protocol):
         """End of the kernel on this core (flags balanced, ...)."""
         ...
 
+    def release(self) -> None:
+        """The launch loop is done with this core (its cost, if any, is taken): drop what only
+        the run needed, so that it is freed now rather than by a later cycle collection."""
+        ...
+
 
 def _timed(
     model: Callable[[Operation | None, Pipe, Pipe, int], None],
@@ -258,6 +263,10 @@ class MachineBase:
         self, signature: Signature, lb: int, ub: int, step: int, inputs: Ints
     ) -> Iterable[int]:
         return range(lb, ub, step)
+
+    def release(self) -> None:
+        """Nothing to drop here: the data machine's memories go back to its launch's pool in
+        :meth:`finish`, and the replay executor reads a finished core's record."""
 
     def finish(self) -> None:
         """End of the kernel on this core: every flag that was set must have been waited for."""

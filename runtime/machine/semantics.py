@@ -284,13 +284,25 @@ def merged_gathers(
     the same values, shapes and strides as :func:`load3d_gather` gives one by one (each
     matrix is a view of the one take's rows, written into ``out`` when given: an
     ``(len(index), 16)`` array of ``src``'s type)."""
-    index, pad, spans = plan
+    return merged_matrices(merged_take(src, plan, out), plan)
+
+
+def merged_take(src: np.ndarray, plan: MergedGathers, out: np.ndarray | None = None) -> np.ndarray:
+    """The rows of the gathers of ``plan`` from the flat ``src``, padding rows zeroed (into
+    ``out`` when given, which is then what it returns): the take of :func:`merged_gathers`."""
+    index, pad, _ = plan
     rows = src[: src.size - src.size % FRACTAL].reshape(-1, FRACTAL)
     rows = rows.take(index, 0, out=out, mode="clip")
     if pad is not None:
         rows[pad] = 0
+    return rows
+
+
+def merged_matrices(rows: np.ndarray, plan: MergedGathers) -> list[np.ndarray]:
+    """Each gather's matrix of ``plan``: a view of the take's ``rows`` (:func:`merged_take`),
+    so the views of one ``out`` array stay the matrices of every take into it."""
     matrices = []
-    for start, end, g in spans:
+    for start, end, g in plan[2]:
         matrix = rows[start:end].reshape(g.m_ext, g.k_ext)
         matrices.append(matrix.T if g.transpose else matrix)
     return matrices
