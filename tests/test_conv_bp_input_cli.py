@@ -75,6 +75,15 @@ def test_cost_only_is_the_cycles_of_the_run(capsys):
     assert modelled == int(full.split("cycles: ")[1].split()[0].replace(",", ""))
 
 
+def test_the_whole_operator_zeroes_nothing(capsys):
+    """dX is allocated uninitialised (ascend.empty_gm: each element is written once, no atomic
+    add), so the whole operator runs no MemSet."""
+    code, out, err = run(capsys, "bp-input", *SMALL, "--cost-only", "--report", "json")
+    assert code == 0, err
+    kernels = [k["name"] for k in json.loads(out)["cost"]["kernels"]]
+    assert kernels == ["TransData dy", "TransData w", "conv3d_input_kernel", "TransData dx"]
+
+
 def test_json_reports_validate_against_the_schema(capsys):
     grouped = ["--input", "1,16,3,6,6", "--weight", "16,8,2,3,3", "--padding", "1"]
     code, out, err = run(capsys, "bp-input", *grouped, "--groups", "2", "--report", "json")

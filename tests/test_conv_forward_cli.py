@@ -47,6 +47,15 @@ def test_cost_only(capsys):
     assert "cost-only: " in out and "cycles on atlas-a2-910b2" in out
 
 
+def test_the_whole_operator_zeroes_nothing(capsys):
+    """y is allocated uninitialised (ascend.empty_gm: the kernel writes every element), so the
+    whole operator is the TransData in, the kernel and the TransData out: no MemSet."""
+    code, out, err = run(capsys, "forward", *SMALL, "--cost-only", "--report", "json")
+    assert code == 0, err
+    kernels = [k["name"] for k in json.loads(out)["cost"]["kernels"]]
+    assert kernels == ["TransData x", "TransData w", "conv3d_kernel", "TransData y"]
+
+
 def test_bias_runs_through_the_bias_table_and_is_checked(capsys):
     code, out, err = run(capsys, "forward", *SMALL, "--bias")
     assert code == 0, err
