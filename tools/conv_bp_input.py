@@ -8,10 +8,11 @@ It compiles ``ascend.conv3d_backprop_input`` through every level
 (``--cost-only``), or runs it on seeded random weight and dy (``--seed``, one launch per
 group, ``runtime/input_grad.run_conv3d_input``) and checks dX against the exact reference
 (``runtime/reports/check.check_input_grad``, what ``ascend-run --check`` uses on a dX program),
-printing a short summary. A check outside the tolerance exits with 1. ``--report json`` prints
-instead the one report of docs/report.schema.json (problem with ``op`` bp-input, the dX tiling,
-the cost of each launch, and that check). The flags, and what is common to both ops' reports,
-are ``tools/conv_forward.py``'s.
+printing a short summary with the cost model's lines of ``bp-filter``'s
+(``tools/conv_report.launch_cost_lines``, shared with ``forward``). A check outside the tolerance
+exits with 1. ``--report json`` prints instead the one report of docs/report.schema.json
+(problem with ``op`` bp-input, the dX tiling, the cost of each launch, and that check). The
+flags, and what is common to both ops' reports, are ``tools/conv_forward.py``'s.
 
 What dX does not support yet is refused before anything runs, in one line with exit code 2:
 ``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--trace``, ``--plot``
@@ -43,7 +44,7 @@ from ascend_xdsl.tools.conv_forward import (
     op_levels,
     problem_line,
 )
-from ascend_xdsl.tools.conv_report import ir_text
+from ascend_xdsl.tools.conv_report import ir_text, launch_cost_lines
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import ints
 
@@ -109,7 +110,8 @@ def bp_input(args: argparse.Namespace) -> str:
         cycles = sum(c.cycles for c in costs)
         return (
             f"{head}cost-only: {cycles:,.0f} cycles on {target.name}{launches}\n"
-            f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
+            + "".join(f"{line}\n" for line in launch_cost_lines(costs))
+            + f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
     rng = np.random.default_rng(seed)
     dtype = TYPES[problem.dtype]
@@ -132,7 +134,8 @@ def bp_input(args: argparse.Namespace) -> str:
     ok = checked.ok
     text = (
         f"{head}cycles: {res.cycles:,.0f} on {target.name}{launches}\n"
-        f"check: max |dX - reference| {checked.max_abs_error:.3g} "
+        + "".join(f"{line}\n" for line in launch_cost_lines(res.costs))
+        + f"check: max |dX - reference| {checked.max_abs_error:.3g} "
         f"({'within' if ok else 'OUTSIDE'} the tolerance)\n"
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )
