@@ -1,7 +1,9 @@
-"""Host side of a kernel launch: global-memory allocation and the launch on ``block_dim`` cores.
+"""Host side of a kernel launch: global-memory allocation (zeroed or not) and the launch on
+``block_dim`` cores.
 
 ```
 %dwf = ascend.alloc_gm : !ascend.gm_tensor<FRACTAL_Z_3D, 64x64x3x3x3xf32>
+%y = ascend.empty_gm : !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>
 ascend.launch @conv3d_bp_filter_kernel blocks 24 (%x5, %dy5, %dwf) : !ascend.gm_tensor<...>, ...
 ```
 
@@ -10,6 +12,13 @@ accumulates into dW with atomic adds, so dW must start at zero. The vendor opera
 it inside the kernel followed by a cross-core barrier (``Conv3dDwInitOutput`` in hicann/ops-nn
 ``conv/conv3d_backprop_filter_v2/op_kernel/arch22/conv3d_backprop_filter_v2.h``); doing it on the
 host is equivalent and keeps the kernel free of cross-core synchronisation.
+
+``empty_gm`` returns uninitialised memory (``aclrtMalloc`` alone): for an output the launched
+kernel writes whole, as the forward's y and dX are (their kernels store every element once, no
+atomic add), zeroing it first would be a MemSet kernel for nothing. Nothing may read it before a
+launch writes it: its verifier holds its first use (in program order) to an ``ascend.launch``.
+The simulator fills it with NaN (floats) or zero (integers), so an element a kernel forgets to
+write shows up as a NaN in the result.
 
 ``launch`` runs the ``func.func`` kernel once per block index 0 … blocks−1 (the kernel reads
 its index with ``ascend.get_block_idx``), as ``<<<blockDim, nullptr, stream>>>`` does.
@@ -44,7 +53,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -91,6 +100,36 @@ class AllocGmOp(IRDLOperation):
 
     def __init__(self, result_type: Attribute):
         super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class EmptyGmOp(IRDLOperation):
+    """Allocate an uninitialised tensor in global memory, for a launch to write whole."""
+
+    name = "ascend.empty_gm"
+    result = result_def(GmTensorType)
+    traits = traits_def(MemoryAllocEffect())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+    def verify_(self) -> None:
+        block = self.parent_block()
+        if block is None:
+            return
+        # The first use in program order: each use's ancestor in this op's block (a use nested
+        # in a region runs where that ancestor does).
+        first: Operation | None = None
+        for use in self.result.uses:
+            user = block.find_ancestor_op_in_block(use.operation)
+            if user is not None and (first is None or user.is_before_in_block(first)):
+                first = user
+        if first is not None and not isinstance(first, LaunchOp):
+            raise VerifyException(
+                f"ascend.empty_gm is uninitialised, yet its first use, {first.name}, is not an "
+                "ascend.launch that writes it"
+            )
 
 
 @irdl_op_definition
@@ -270,4 +309,4 @@ def _verify_conv(conv: Attribute, types: Sequence[Attribute], kernel: func.FuncO
                 )
 
 
-OPS = (AllocGmOp, LaunchOp)
+OPS = (AllocGmOp, EmptyGmOp, LaunchOp)

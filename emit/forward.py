@@ -230,7 +230,7 @@ def _fill_tiling(t: Conv3DTiling) -> list[str]:
 
 
 def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> str:
-    """``main.cpp`` of the forward module: read x and w, zero y, fill the tiling, launch,
+    """``main.cpp`` of the forward module: read x and w, allocate y, fill the tiling, launch,
     write y."""
     init = next((op for op in kernel.walk() if isinstance(op, fwd.Conv3DInitOp)), None)
     if init is None:
@@ -245,7 +245,8 @@ def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) 
         launch.blocks.value.data,
         _OPTIONS,
         TILING_TYPE,
-        "zero-filled; the kernel's IterateAll writes every element of y.",
+        empty_note="uninitialised (no aclrtMemset): the kernel's IterateAll writes every "
+        "element of y.",
     )
     head = banner("Conv3D (forward) host program", operands_line(launch), "forward")
     return _main_cpp(head, host, kernel, _OPTIONS, _fill_tiling(init.tiling.tiling), body)

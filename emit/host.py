@@ -1,10 +1,10 @@
 """``main.cpp``: the host function of an API-level module as an AscendCL program.
 
 The ``ascend.trans_data`` inputs are read from files already in their device layout, the
-``ascend.alloc_gm`` is a zeroed device buffer, and the ``ascend.launch`` fills
-``Conv3DBackpropFilterTilingData`` from the kernel's ``#ascend.dw_tiling``, every field of
-``TConv3DBpFilterTiling`` in the vendor's order, and launches on the launch's block count. Part
-of the emitter of ``emit/ascendc.py``.
+``ascend.alloc_gm`` is a zeroed device buffer (``ascend.empty_gm`` an uninitialised one: no
+``aclrtMemset``), and the ``ascend.launch`` fills ``Conv3DBackpropFilterTilingData`` from the
+kernel's ``#ascend.dw_tiling``, every field of ``TConv3DBpFilterTiling`` in the vendor's order,
+and launches on the launch's block count. Part of the emitter of ``emit/ascendc.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects.attributes import element_type_name
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.format_level import TransDataOp
-from ascend_xdsl.dialects.launch import AllocGmOp, LaunchOp
+from ascend_xdsl.dialects.launch import AllocGmOp, EmptyGmOp, LaunchOp
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.emit.common import (
     BASIC_BLOCK_FIELDS,
@@ -141,11 +141,13 @@ class _HostBuffer:
 @dataclass
 class _HostPlan:
     """What the host function does, read off its ops: the tensors it reads in (``trans_data``
-    from a memref), the ones it zeroes (``alloc_gm``), the ones it reads back (``trans_data``
-    to a memref), and the launch's operands in order."""
+    from a memref), the ones it zeroes (``alloc_gm``), the ones it allocates uninitialised
+    (``empty_gm``), the ones it reads back (``trans_data`` to a memref), and the launch's
+    operands in order."""
 
     inputs: list[_HostBuffer]
     zeroed: list[_HostBuffer]
+    empty: list[_HostBuffer]
     outputs: list[_HostBuffer]
     launch_args: list[_HostBuffer]
 
@@ -155,7 +157,7 @@ def _host_plan(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> _Hos
     where = f"@{host.sym_name.data}"
     params = param_names(kernel)
     role = {arg: params[i] for i, arg in enumerate(launch.args)}
-    plan = _HostPlan([], [], [], [])
+    plan = _HostPlan([], [], [], [], [])
     by_value: dict[SSAValue, _HostBuffer] = {}
     for op in host.body.block.ops:
         if isinstance(op, TransDataOp) and isinstance(op.source.type, MemRefType):
@@ -165,12 +167,12 @@ def _host_plan(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> _Hos
             buf = _HostBuffer(name, physical_bytes(t), describe_tensor(t))
             plan.inputs.append(buf)
             by_value[op.result] = buf
-        elif isinstance(op, AllocGmOp):
+        elif isinstance(op, AllocGmOp | EmptyGmOp):
             t = op.result.type
             assert isinstance(t, GmTensorType)
-            name = role.get(op.result, f"out{len(plan.zeroed)}")
+            name = role.get(op.result, f"out{len(plan.zeroed) + len(plan.empty)}")
             buf = _HostBuffer(name, physical_bytes(t), describe_tensor(t))
-            plan.zeroed.append(buf)
+            (plan.zeroed if isinstance(op, AllocGmOp) else plan.empty).append(buf)
             by_value[op.result] = buf
         elif isinstance(op, TransDataOp) and op.source in by_value:
             plan.outputs.append(by_value[op.source])
@@ -213,6 +215,19 @@ def _zero_filled(buf: _HostBuffer, note: str = ATOMIC_NOTE) -> list[str]:
         f"    CHECK_ACL(aclrtMemset({buf.name}Dev, {k}, 0, {k}));",
         "",
     ]
+
+
+def _uninitialised(buf: _HostBuffer, note: str) -> list[str]:
+    k = buf.size
+    return [
+        f"    // ascend.empty_gm: {note}",
+        f"    void* {buf.name}Dev = nullptr;",
+        f"    CHECK_ACL(aclrtMalloc(&{buf.name}Dev, {k}, ACL_MEM_MALLOC_HUGE_FIRST));",
+        "",
+    ]
+
+
+WRITES_ALL_NOTE = "uninitialised (no aclrtMemset): the kernel writes every element."
 
 
 DW_TILING_DATA = "Conv3DBackpropFilterTilingData"
@@ -304,15 +319,19 @@ def _main_body(
     options: EmitOptions,
     tiling_type: str = DW_TILING_DATA,
     zero_note: str = ATOMIC_NOTE,
+    empty_note: str = WRITES_ALL_NOTE,
 ) -> list[str]:
-    """The statements of ``main``: set up, copy in, launch, copy out, tear down."""
-    made = [*plan.inputs, *plan.zeroed]
+    """The statements of ``main``: set up, copy in, allocate the outputs, launch, copy out,
+    tear down."""
+    made = [*plan.inputs, *plan.zeroed, *plan.empty]
     body = [f"    constexpr size_t {b.size} = {b.bytes};  // {b.description}" for b in made]
     body += ["", *_SET_UP]
     for buf in plan.inputs:
         body += _copy_in(buf)
     for buf in plan.zeroed:
         body += _zero_filled(buf, zero_note)
+    for buf in plan.empty:
+        body += _uninitialised(buf, empty_note)
     body += _launch(name, blocks, plan.launch_args, options, tiling_type)
     for buf in plan.outputs:
         body += _copy_out(buf)

@@ -24,7 +24,9 @@ FRACTAL_Z_3D that the conversion back to NCDHW ignores, exactly as in the vendor
 
 The forward conv (``Conv3DToApi``, kernel in ``lowering/conv3d_api_kernel.py``) and the input
 gradient (``Conv3DBpInputToApi``, kernel in ``lowering/conv3d_bp_input_api_kernel.py``) are
-lowered the same way around their own APIs.
+lowered the same way around their own APIs, with one difference on the host: their kernels
+write every element of y and dX once (no atomic add), so the host allocates them uninitialised
+(``ascend.empty_gm``: no MemSet kernel before the launch).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ from ascend_xdsl.dialects.launch import (
     FORWARD_CONV_ATTR,
     INPUT_GRAD_CONV_ATTR,
     AllocGmOp,
+    EmptyGmOp,
     LaunchOp,
 )
 from ascend_xdsl.dialects.op_level import (
@@ -396,7 +399,8 @@ class Conv3DToApi(RewritePattern):
         obj_type = Conv3DApiType.for_element_type(op.x.type.element_type, op.bias is not None)
         build_conv3d_kernel_body(kernel, t, obj_type)
         rewriter.insert(kernel, InsertPoint.after(host if host is not None else op))
-        y = AllocGmOp(op.result.type)
+        # The kernel's IterateAll writes every element of y: no zeroing (no MemSet kernel).
+        y = EmptyGmOp(op.result.type)
         cores = t.batch_dim * t.do_dim * t.co_dim * t.m_dim
         launch = LaunchOp(name, cores, [*operands, y.result])
         # Provenance for ascend-run --check, under a name of its own: ascend.conv describes a
@@ -443,7 +447,8 @@ class Conv3DBpInputToApi(RewritePattern):
         obj_type = Conv3DBpInputType.for_element_type(op.dy.type.element_type)
         build_conv3d_bp_input_kernel_body(kernel, t, obj_type)
         rewriter.insert(kernel, InsertPoint.after(host if host is not None else op))
-        dx = AllocGmOp(op.result.type)
+        # The kernel writes every element of dX once (no atomic add): no zeroing.
+        dx = EmptyGmOp(op.result.type)
         launch = LaunchOp(name, core_dims(t).core_num, [*operands, dx.result])
         # Provenance for ascend-run --check, under a name of its own (ascend.conv describes a
         # dW launch: x, dy, dW).

@@ -76,3 +76,27 @@ def checked_run(capsys, program, folder: Path, inputs: dict[str, np.ndarray], wr
     assert re.fullmatch(CHECK_OK, lines[0]), out
     (path,) = folder.glob(written)
     return lines, np.load(path).astype(np.float64)
+
+
+COST_LINES = (
+    "modelled on ",
+    "pipes busy on the slowest core: ",
+    "critical path: ",
+    "cores: ",
+    "end to end: ",
+)
+"""The beginnings of the cost model's summary lines, in order, which every op's summary prints
+(``CostReport.summary_lines``; bp-filter indents them)."""
+
+
+def cost_lines(out: str) -> list[str]:
+    """The lines of a summary that start (after any indent) with one of :data:`COST_LINES`."""
+    return [line.strip() for line in out.splitlines() if line.strip().startswith(COST_LINES)]
+
+
+def assert_cost_lines(out: str) -> None:
+    """``out`` has each cost line once, in order."""
+    lines = cost_lines(out)
+    assert [next(p for p in COST_LINES if line.startswith(p)) for line in lines] == list(
+        COST_LINES
+    ), out

@@ -13,7 +13,14 @@ import jsonschema
 import numpy as np
 import pytest
 import torch
-from cli_helpers import GROUPED_BF16, assert_one_line_error, reported_cycles
+from cli_helpers import (
+    COST_LINES,
+    GROUPED_BF16,
+    assert_cost_lines,
+    assert_one_line_error,
+    cost_lines,
+    reported_cycles,
+)
 from cli_helpers import ascend_conv as run
 
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
@@ -74,6 +81,36 @@ def test_cost_only_is_the_cycles_of_the_run(capsys):
     modelled = int(out.split("cost-only: ")[1].split()[0].replace(",", ""))
     _, full, _ = run(capsys, "bp-input", *SMALL)
     assert modelled == int(full.split("cycles: ")[1].split()[0].replace(",", ""))
+
+
+def test_the_summary_has_the_cost_lines_of_bp_filter(capsys):
+    """The cost model's lines of bp-filter's summary (modelled time, TFLOP/s, bound, pipes,
+    critical path, cores, end to end), in a run and in cost only; a grouped layer's are its last
+    launch's, under a line saying so."""
+    code, dw, err = run(capsys, "bp-filter", *SMALL, "--cost-only")
+    assert code == 0, err
+    assert_cost_lines(dw)
+    for flags in ([], ["--cost-only"]):
+        code, out, err = run(capsys, "bp-input", *SMALL, *flags)
+        assert code == 0, err
+        assert_cost_lines(out)
+        assert "conv3d_input_kernel " in cost_lines(out)[-1] and "MemSet" not in out
+    code, out, err = run(capsys, "bp-input", *GROUPED_BF16, "--cost-only")
+    assert code == 0, err
+    assert_cost_lines(out)
+    assert "each of the 2 launches (one per group, the same kernel), the last:" in out
+    assert all(
+        line.startswith("  ") for line in out.splitlines() if line.strip().startswith(COST_LINES)
+    )
+
+
+def test_the_whole_operator_zeroes_nothing(capsys):
+    """dX is allocated uninitialised (ascend.empty_gm: each element is written once, no atomic
+    add), so the whole operator runs no MemSet."""
+    code, out, err = run(capsys, "bp-input", *SMALL, "--cost-only", "--report", "json")
+    assert code == 0, err
+    kernels = [k["name"] for k in json.loads(out)["cost"]["kernels"]]
+    assert kernels == ["TransData dy", "TransData w", "conv3d_input_kernel", "TransData dx"]
 
 
 def test_json_reports_validate_against_the_schema(capsys):

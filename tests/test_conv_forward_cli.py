@@ -9,7 +9,14 @@ import subprocess
 import sys
 
 import numpy as np
-from cli_helpers import GROUPED_BF16, assert_one_line_error, reported_cycles
+from cli_helpers import (
+    COST_LINES,
+    GROUPED_BF16,
+    assert_cost_lines,
+    assert_one_line_error,
+    cost_lines,
+    reported_cycles,
+)
 from cli_helpers import ascend_conv as run
 
 from ascend_xdsl.runtime.reference import conv3d_reference
@@ -45,6 +52,36 @@ def test_cost_only(capsys):
     code, out, err = run(capsys, "forward", *SMALL, "--cost-only")
     assert code == 0, err
     assert "cost-only: " in out and "cycles on atlas-a2-910b2" in out
+
+
+def test_the_summary_has_the_cost_lines_of_bp_filter(capsys):
+    """The cost model's lines of bp-filter's summary (modelled time, TFLOP/s, bound, pipes,
+    critical path, cores, end to end), in a run and in cost only; a grouped layer's are its last
+    launch's, under a line saying so."""
+    code, dw, err = run(capsys, "bp-filter", *SMALL, "--cost-only")
+    assert code == 0, err
+    assert_cost_lines(dw)
+    for flags in ([], ["--cost-only"]):
+        code, out, err = run(capsys, "forward", *SMALL, *flags)
+        assert code == 0, err
+        assert_cost_lines(out)
+        assert "conv3d_kernel " in cost_lines(out)[-1] and "MemSet" not in out
+    code, out, err = run(capsys, "forward", *GROUPED_BF16, "--cost-only")
+    assert code == 0, err
+    assert_cost_lines(out)
+    assert "each of the 2 launches (one per group, the same kernel), the last:" in out
+    assert all(
+        line.startswith("  ") for line in out.splitlines() if line.strip().startswith(COST_LINES)
+    )
+
+
+def test_the_whole_operator_zeroes_nothing(capsys):
+    """y is allocated uninitialised (ascend.empty_gm: the kernel writes every element), so the
+    whole operator is the TransData in, the kernel and the TransData out: no MemSet."""
+    code, out, err = run(capsys, "forward", *SMALL, "--cost-only", "--report", "json")
+    assert code == 0, err
+    kernels = [k["name"] for k in json.loads(out)["cost"]["kernels"]]
+    assert kernels == ["TransData x", "TransData w", "conv3d_kernel", "TransData y"]
 
 
 def test_bias_runs_through_the_bias_table_and_is_checked(capsys):

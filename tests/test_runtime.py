@@ -1,4 +1,5 @@
-"""Execution of the lowered dW kernel by the interpreter, against runtime/reference.py.
+"""Execution of the lowered dW kernel by the interpreter, against runtime/reference.py, and what
+the host's allocations give a kernel that leaves its output unwritten.
 
 The tolerance is the runtime's own (runtime/reports/check.py): both sides form every product exactly
 and round only while summing in float32, so the result is compared with the exact (float64) sum
@@ -13,8 +14,10 @@ from dataclasses import replace
 import ml_dtypes
 import numpy as np
 import pytest
+from xdsl.parser import Parser
 
 from ascend_xdsl.dialects.hw_level import AllocBufferOp
+from ascend_xdsl.lowering.pipeline import make_context
 from ascend_xdsl.runtime.api import compiled_levels, problem_of, run_conv3d_weight
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, make_interpreter
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
@@ -317,3 +320,44 @@ def test_every_output_depth_reads_only_padding(dk: str) -> None:
     x, dy = _data((1, 16, 1, 3, 3), (1, 16, 1, 3, 3))
     result = run_conv3d_weight(x, (16, 16, 1, 1, 1), dy, (2, 1, 1), (1, 0, 0, 0, 0, 0), dk=dk)
     assert not result.grad_weight.any()
+
+
+_UNWRITTEN = """
+func.func @idle(%y: !ascend.gm_tensor<NDC1HWC0, 1x16x2x2x2xT>) attributes {ascend.kernel} {
+  func.return
+}
+func.func @host() -> memref<1x16x2x2x2xT> {
+  %y5 = ascend.ALLOC : !ascend.gm_tensor<NDC1HWC0, 1x16x2x2x2xT>
+  ascend.launch @idle blocks 2 (%y5) : !ascend.gm_tensor<NDC1HWC0, 1x16x2x2x2xT>
+  %y = ascend.trans_data %y5 : !ascend.gm_tensor<NDC1HWC0, 1x16x2x2x2xT> -> memref<1x16x2x2x2xT>
+  func.return %y : memref<1x16x2x2x2xT>
+}
+"""
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize(
+    ("alloc", "element", "want"),
+    [
+        ("empty_gm", "f16", np.nan),
+        ("empty_gm", "bf16", np.nan),
+        ("empty_gm", "f32", np.nan),
+        ("empty_gm", "i32", 0),
+        ("alloc_gm", "f16", 0),
+    ],
+)
+def test_an_unwritten_output_shows(executor: str, alloc: str, element: str, want: float) -> None:
+    """What a kernel leaves unwritten: NaN in an ascend.empty_gm tensor (uninitialised on the
+    chip; zero for an integer type, which has no NaN), zero in an ascend.alloc_gm one (zeroed),
+    whichever executor runs the launch. The forward and dX tests rely on it: their outputs are
+    empty_gm, so an element their kernels miss fails the comparison."""
+    text = _UNWRITTEN.replace("ALLOC", alloc).replace("xT", f"x{element}")
+    module = Parser(make_context(), text).parse_module()
+    module.verify()
+    (y,) = make_interpreter(module, executor=executor, progress=False).call_op("host", ())
+    y = np.asarray(y, dtype=np.float64)
+    assert y.shape == (1, 16, 2, 2, 2)
+    if np.isnan(want):
+        assert np.isnan(y).all()
+    else:
+        assert (y == want).all()

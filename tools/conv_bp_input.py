@@ -8,16 +8,17 @@ It compiles ``ascend.conv3d_backprop_input`` through every level
 (``--cost-only``), or runs it on seeded random weight and dy (``--seed``, one launch per
 group, ``runtime/input_grad.run_conv3d_input``) and checks dX against the exact reference
 (``runtime/reports/check.check_input_grad``, what ``ascend-run --check`` uses on a dX program),
-printing a short summary. A check outside the tolerance exits with 1. ``--report json`` prints
-instead the one report of docs/report.schema.json (problem with ``op`` bp-input, the dX tiling,
-the cost of each launch, and that check). The flags, and what is common to both ops' reports,
-are ``tools/conv_forward.py``'s. ``--trace FILE.json`` and ``--plot FILE.png`` draw the cost
-model's timelines as ``forward``'s do (``tools/pictures.py``: every launch in the trace, the
-last one in the plot; written atomically, also when the check fails), and ``--emit`` refuses
-the flags of a run as ``forward``'s does (``check_output_flags``). ``--emit ascendc -o DIR``
-writes the API-level kernel as an Ascend C project for the vendor's ``Conv3DBackpropInput``
-API (``emit/input_grad.py``, through forward's ``emit_ascendc``), which ``ascend-conv
-check-ascendc DIR`` compiles like the other ops' projects.
+printing a short summary with the cost model's lines of ``bp-filter``'s
+(``tools/conv_report.launch_cost_lines``, shared with ``forward``). A check outside the tolerance
+exits with 1. ``--report json`` prints instead the one report of docs/report.schema.json
+(problem with ``op`` bp-input, the dX tiling, the cost of each launch, and that check). The
+flags, and what is common to both ops' reports, are ``tools/conv_forward.py``'s. ``--trace
+FILE.json`` and ``--plot FILE.png`` draw the cost model's timelines as ``forward``'s do
+(``tools/pictures.py``: every launch in the trace, the last one in the plot; written atomically,
+also when the check fails), and ``--emit`` refuses the flags of a run as ``forward``'s does
+(``check_output_flags``). ``--emit ascendc -o DIR`` writes the API-level kernel as an Ascend C
+project for the vendor's ``Conv3DBackpropInput`` API (``emit/input_grad.py``, through forward's
+``emit_ascendc``), which ``ascend-conv check-ascendc DIR`` compiles like the other ops' projects.
 
 What dX does not support yet is refused before anything runs, in one line with exit code 2:
 ``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--emit ascendc`` of a
@@ -56,7 +57,7 @@ from ascend_xdsl.tools.conv_forward import (
     problem_line,
     refuse_grouped_emit,
 )
-from ascend_xdsl.tools.conv_report import ir_text
+from ascend_xdsl.tools.conv_report import ir_text, launch_cost_lines
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import ints
 from ascend_xdsl.tools.pictures import write_pictures
@@ -123,7 +124,8 @@ def bp_input(args: argparse.Namespace) -> str:
         cycles = sum(c.cycles for c in costs)
         return (
             f"{head}cost-only: {cycles:,.0f} cycles on {target.name}{launches}\n"
-            f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
+            + "".join(f"{line}\n" for line in launch_cost_lines(costs))
+            + f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
     w, dy = random_input_grad_inputs(problem, seed)
     res = run_conv3d_input(
@@ -144,7 +146,8 @@ def bp_input(args: argparse.Namespace) -> str:
     ok = checked.ok
     text = (
         f"{head}cycles: {res.cycles:,.0f} on {target.name}{launches}\n"
-        f"check: max |dX - reference| {checked.max_abs_error:.3g} "
+        + "".join(f"{line}\n" for line in launch_cost_lines(res.costs))
+        + f"check: max |dX - reference| {checked.max_abs_error:.3g} "
         f"({'within' if ok else 'OUTSIDE'} the tolerance)\n"
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )

@@ -7,7 +7,9 @@ every level (``runtime/forward.forward_levels``), and then either prints a level
 (``--cost-only``), or runs it on seeded random inputs (``--seed``, one launch per group) and
 checks y against the exact reference (``runtime/reports/check.check_forward``: the float32
 sums' derived tolerance plus the rounding to f16/bf16, what ``ascend-run --check`` uses on a
-forward program), printing a short summary. A check outside the tolerance exits with 1.
+forward program), printing a short summary with the cost model's lines of ``bp-filter``'s
+(``tools/conv_report.launch_cost_lines``, shared with ``bp-input``). A check outside the
+tolerance exits with 1.
 ``--report json`` prints instead the one report of docs/report.schema.json (problem with ``op``
 forward, the tiling, the cost of each launch, and that check). ``--trace FILE.json`` and
 ``--plot FILE.png`` draw the cost model's timelines as ``bp-filter``'s do (``tools/pictures.py``:
@@ -72,7 +74,7 @@ from ascend_xdsl.tools.conv_args import (
     check_no_run_flags,
     problem_from_args,
 )
-from ascend_xdsl.tools.conv_report import ir_text
+from ascend_xdsl.tools.conv_report import ir_text, launch_cost_lines
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import add_hw_flag, ints
 from ascend_xdsl.tools.pictures import check_picture_paths, write_pictures
@@ -202,7 +204,9 @@ def forward(args: argparse.Namespace) -> str:
             f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"
             f"cost-only: {cycles:,.0f} cycles on {target.name}"
             + (f" ({g} launches, one per group)" if g > 1 else "")
-            + f"\ncompile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
+            + "\n"
+            + "".join(f"{line}\n" for line in launch_cost_lines(list(result.costs) * g))
+            + f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
     rng = np.random.default_rng(seed)
     dtype = TYPES[problem.dtype]
@@ -230,7 +234,9 @@ def forward(args: argparse.Namespace) -> str:
         f"problem: {_problem_text(problem)}\ntiling: {tiling}\n"
         f"cycles: {res.cycles:,.0f} on {target.name}"
         + (f" ({g} launches, one per group)" if g > 1 else "")
-        + f"\ncheck: max |y - reference| {checked.max_abs_error:.3g} "
+        + "\n"
+        + "".join(f"{line}\n" for line in launch_cost_lines(res.costs))
+        + f"check: max |y - reference| {checked.max_abs_error:.3g} "
         f"({'within' if ok else 'OUTSIDE'} the tolerance)\n"
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )

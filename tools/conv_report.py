@@ -28,7 +28,7 @@ from ascend_xdsl.dialects.types import LocalTensorType
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.ir.program import op_count, tiling_of_module
 from ascend_xdsl.lowering.options import CompileOptions
-from ascend_xdsl.runtime.cost.report import MSPROF_NAMES, critical_ops
+from ascend_xdsl.runtime.cost.report import MSPROF_NAMES, CostReport, critical_ops
 from ascend_xdsl.runtime.reports.check import CheckResult
 from ascend_xdsl.runtime.reports.document import run_document
 from ascend_xdsl.runtime.runner import RunResult
@@ -147,6 +147,21 @@ def tuned_gain(result: RunResult, options: CompileOptions) -> str | None:
         f"--tiling tuned gives {base / tuned:.2f}x ({base:,.0f} -> {tuned:,.0f} cycles, "
         "from the tuning cache)"
     )
+
+
+def launch_cost_lines(costs: Sequence[CostReport]) -> list[str]:
+    """The cost model's lines of the ``forward`` and ``bp-input`` summaries: those of the
+    ``bp-filter`` summary (:meth:`CostReport.summary_lines`: modelled time, TFLOP/s, bound,
+    pipes, critical path, cores, end to end), of the last launch. A grouped forward or dX runs
+    one launch per group, each the same kernel on its slice: a line says so and the launch's
+    lines follow, indented."""
+    if not costs:
+        return []
+    lines = costs[-1].summary_lines()
+    if len(costs) == 1:
+        return lines
+    head = f"each of the {len(costs)} launches (one per group, the same kernel), the last:"
+    return [head, *(f"  {line}" for line in lines)]
 
 
 def summary(

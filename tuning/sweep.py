@@ -292,7 +292,7 @@ def forward_operator_seconds(
     problem: ConvBpFilterShape, hw: str, tiling: Conv3DTiling
 ) -> tuple[float, float]:
     """:func:`operator_seconds` of the forward conv of one group: TransData of x and the
-    weight in, the MemSet of y, the conv launch, TransData of y out."""
+    weight in, the conv launch, TransData of y out (y is not zeroed: ``ascend.empty_gm``)."""
     return _seconds(forward_hw_module(problem, hw, tiling), hw, problem, FORWARD_FUNC_NAME)
 
 

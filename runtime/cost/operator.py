@@ -3,7 +3,9 @@
 A user calls ``conv3d_weight`` (or aclnn's Conv3DBackpropFilter), and the chip runs more than
 the dW kernel: the format level's ``ascend.trans_data`` of x and dy into NDC1HWC0, the zeroing
 of dW that the kernel's atomic accumulation needs (``ascend.alloc_gm``: aclrtMemset, MemSet in
-msprof), and the ``ascend.trans_data`` of dW out of FRACTAL_Z_3D into NCDHW. Those run on the AI
+msprof), and the ``ascend.trans_data`` of dW out of FRACTAL_Z_3D into NCDHW. The forward's y and
+dX are written whole by their kernels and allocated uninitialised (``ascend.empty_gm``): no
+MemSet for them. Those run on the AI
 Vector cores and only move data, so each is costed as a bandwidth-bound kernel: the bytes it
 reads and writes over the chip's HBM bandwidth (a TransData at ``transdata_hbm_efficiency`` of
 it, a MemSet at all of it), plus the device-side overhead every kernel's duration holds (its
@@ -96,8 +98,9 @@ def operator_cost(
     entry: func.FuncOp, launches: Sequence[CostReport], figures: CostFigures
 ) -> OperatorCost:
     """The kernels of the host function ``entry`` in program order: a TransData per
-    ``ascend.trans_data``, a MemSet per ``ascend.alloc_gm``, and per ``ascend.launch`` its
-    report from ``launches`` (in order) plus the device-side overhead."""
+    ``ascend.trans_data``, a MemSet per ``ascend.alloc_gm`` (none per ``ascend.empty_gm``: its
+    memory is not zeroed), and per ``ascend.launch`` its report from ``launches`` (in order)
+    plus the device-side overhead."""
     kernels: list[KernelCost] = []
     reports = iter(launches)
     for op in entry.body.walk():

@@ -6,8 +6,8 @@
 
 * the op level (``conv3d_backprop_filter`` on memrefs or gm_tensors) by the reference formula
   (``runtime/reference.py``);
-* the format level and the host (``trans_data``, ``alloc_gm``, ``launch``) on the values of
-  ``runtime/machine/values.py``;
+* the format level and the host (``trans_data``, ``alloc_gm``, ``empty_gm``, ``launch``) on
+  the values of ``runtime/machine/values.py``;
 * the API level through ``runtime/executors/api_sim.py``;
 * the hardware level through the per-core machine ``runtime/machine/core.py`` (the instruction
   model, the numpy backend, flags and the sanitizer).
@@ -66,6 +66,7 @@ from ascend_xdsl.runtime.machine.machine import BufferSpec, KernelError, Machine
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.machine.values import (
     GmTensor,
+    empty_gm,
     from_gm,
     groups_of,
     np_dtype,
@@ -189,6 +190,14 @@ class AscendFunctions(InterpreterFunctions):
         t = op.result.type
         assert isinstance(t, GmTensorType)
         return (zeros_gm(t),)
+
+    @impl(launch.EmptyGmOp)
+    def run_empty_gm(
+        self, interpreter: Interpreter, op: launch.EmptyGmOp, args: PythonValues
+    ) -> PythonValues:
+        t = op.result.type
+        assert isinstance(t, GmTensorType)
+        return (empty_gm(t),)
 
     @impl(launch.LaunchOp)
     def run_launch(

@@ -146,6 +146,17 @@ def zeros_gm(t: GmTensorType) -> GmTensor:
     return GmTensor(t, np.zeros(size, np_dtype(t.element_type)), groups)
 
 
+def empty_gm(t: GmTensorType) -> GmTensor:
+    """An uninitialised GM tensor of type ``t`` (``ascend.empty_gm``), filled with NaN (zero
+    for an integer type): an element the kernel that should write it whole leaves alone stays
+    NaN in the result, where a test sees it."""
+    groups = groups_of(t)
+    size = int(np.prod(physical_shape(t, groups)))
+    dtype = np_dtype(t.element_type)
+    fill = 0 if np.issubdtype(dtype, np.integer) else np.nan
+    return GmTensor(t, np.full(size, fill, dtype), groups)
+
+
 @dataclass(eq=False, slots=True)
 class Buffer:
     """A planned local buffer of one core: its memory, address, slots and, on the data

@@ -1,7 +1,7 @@
 // RUN: ascend-opt %s --parsing-diagnostics --verify-diagnostics --split-input-file | filecheck %s
 
-// Every verifier rule of ascend.launch (launch.py), one chunk each. ascend.alloc_gm has no rule
-// of its own beyond its result type (a gm_tensor).
+// Every verifier rule of ascend.launch and ascend.empty_gm (launch.py), one chunk each.
+// ascend.alloc_gm has no rule of its own beyond its result type (a gm_tensor).
 
 func.func @kernel(%x: !ascend.gm_tensor<NDC1HWC0, 2x64x8x28x28xf16>) {
   func.return
@@ -371,3 +371,36 @@ func.func @host() {
   func.return
 }
 // CHECK: Operation does not verify: ascend.conv3d_backprop_input strides must be an array of 3 integers
+
+// -----
+
+// ascend.empty_gm is uninitialised: reading it back (trans_data) before a launch writes it.
+func.func @kernel(%y: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>) {
+  func.return
+}
+func.func @host() -> memref<1x16x4x8x8xf16> {
+  %y5 = ascend.empty_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  %y = ascend.trans_data %y5 : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16> -> memref<1x16x4x8x8xf16>
+  ascend.launch @kernel blocks 1 (%y5) : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  func.return %y : memref<1x16x4x8x8xf16>
+}
+// CHECK: Operation does not verify: ascend.empty_gm is uninitialised, yet its first use, ascend.trans_data, is not an ascend.launch that writes it
+
+// -----
+
+// The same when the first use is nested in a region: scf.if's ancestor in the block reads it.
+func.func @host(%c: i1) -> !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16> {
+  %y5 = ascend.empty_gm : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+  scf.if %c {
+    "test.op"(%y5) : (!ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>) -> ()
+  }
+  func.return %y5 : !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>
+}
+// CHECK: Operation does not verify: ascend.empty_gm is uninitialised, yet its first use, scf.if, is not an ascend.launch that writes it
+
+// -----
+
+// ascend.empty_gm makes a GM tensor, nothing else.
+%y = "ascend.empty_gm"() : () -> memref<4xf16>
+// CHECK: Operation does not verify: result 'result' at position 0 does not verify:
+// CHECK-NEXT: memref<4xf16> should be of base attribute ascend.gm_tensor

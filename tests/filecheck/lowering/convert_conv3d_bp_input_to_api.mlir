@@ -4,7 +4,8 @@
 // RUN: ascend-opt %s --split-input-file -p ascend-pipeline | filecheck %s --check-prefix=HW
 
 // convert-conv-to-ascend-api on a tiled ascend.conv3d_backprop_input (dX,
-// lowering/conv3d_bp_input_api_kernel.py): the host allocates dX and launches one core per
+// lowering/conv3d_bp_input_api_kernel.py): the host allocates dX uninitialised (ascend.empty_gm:
+// the kernel writes all of it) and launches one core per
 // (N, M, batch, D, group) share of the tiling; the kernel splits its block index (N fastest),
 // initialises one Conv3DBackpropInput object and, per batch of its share, calls SetGradOutput,
 // SetWeight, SetSingleShape, SetStartPosition and while (Iterate) GetTensorC, then one End.
@@ -16,7 +17,7 @@ func.func @plain(%dy: memref<2x16x4x8x8xf16>, %w: memref<16x16x3x3x3xf16>) -> me
   func.return %dx : memref<2x16x4x8x8xf16>
 }
 // CHECK-LABEL: func.func @plain(
-// CHECK:         %dx5 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+// CHECK:         %dx5 = ascend.empty_gm : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
 // CHECK-NEXT:    ascend.launch @plain_kernel blocks 8 (%dy5, %w5, %dx5)
 // CHECK:       func.func @plain_kernel(%0: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %1: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>, %2: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>) attributes {ascend.kernel} {
 // CHECK-NEXT:    %3 = ascend.get_block_idx : index

@@ -2,7 +2,8 @@
 // RUN: not ascend-opt %s --split-input-file -p convert-conv-to-ascend-api 2>&1 | filecheck %s --check-prefix=UNTILED
 
 // convert-conv-to-ascend-api on a tiled forward ascend.conv3d (lowering/conv3d_api_kernel.py):
-// the host allocates y and launches batch_dim·do_dim·co_dim·m_dim cores; the kernel splits its
+// the host allocates y uninitialised (ascend.empty_gm: the kernel writes all of it) and launches
+// batch_dim·do_dim·co_dim·m_dim cores; the kernel splits its
 // block index (M fastest), initialises one Conv3D object, sets the weight, the bias, its start
 // position and single output shape once, and per batch of its share calls SetInput, IterateAll
 // and End, with the NDC1HWC0 / FRACTAL_Z_3D offsets of dialects/formats.py. The launch records
@@ -13,7 +14,7 @@ func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %w5: !ascend.gm
   func.return %y5 : !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
 }
 // CHECK-LABEL: func.func @fwd(
-// CHECK-NEXT:    %y5 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
+// CHECK-NEXT:    %y5 = ascend.empty_gm : !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
 // CHECK-NEXT:    ascend.launch @fwd_kernel blocks 4 (%x5, %w5, %b5, %y5) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, !ascend.gm_tensor<ND, 32xf16>, !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
 // CHECK-NEXT:    func.return %y5 : !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>
 // CHECK:       func.func @fwd_kernel(%0: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %1: !ascend.gm_tensor<FRACTAL_Z_3D, 32x16x3x3x3xf16>, %2: !ascend.gm_tensor<ND, 32xf16>, %3: !ascend.gm_tensor<NDC1HWC0, 2x32x4x8x8xf16>) attributes {ascend.kernel} {

@@ -6,7 +6,7 @@
 // hand-written tiling may).
 
 func.func @bias(%x5: !ascend.gm_tensor<NDC1HWC0, 1x16x1x32x32xf16>, %w5: !ascend.gm_tensor<FRACTAL_Z_3D, 1024x16x1x1x1xf16>, %b5: !ascend.gm_tensor<ND, 1024xf16>) -> !ascend.gm_tensor<NDC1HWC0, 1x1024x1x32x32xf16> {
-  %y5 = ascend.alloc_gm : !ascend.gm_tensor<NDC1HWC0, 1x1024x1x32x32xf16>
+  %y5 = ascend.empty_gm : !ascend.gm_tensor<NDC1HWC0, 1x1024x1x32x32xf16>
   ascend.launch @bias_kernel blocks 1 (%x5, %w5, %b5, %y5) {ascend.conv3d = {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64}} : !ascend.gm_tensor<NDC1HWC0, 1x16x1x32x32xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 1024x16x1x1x1xf16>, !ascend.gm_tensor<ND, 1024xf16>, !ascend.gm_tensor<NDC1HWC0, 1x1024x1x32x32xf16>
   func.return %y5 : !ascend.gm_tensor<NDC1HWC0, 1x1024x1x32x32xf16>
 }
