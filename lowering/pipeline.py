@@ -88,10 +88,6 @@ def _forward_tiler_options(options: CompileOptions) -> dict[str, object]:
     }
 
 
-def _bp_input_tiler_options(options: CompileOptions) -> dict[str, object]:
-    return _forward_tiler_options(options)  # the same options: strategy, file, search
-
-
 def _target_options(options: CompileOptions) -> dict[str, object]:
     return {"hw": options.hw.name}
 
@@ -114,7 +110,7 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("api", "ascend-tile-conv3d", _forward_tiler_options),
     # The input gradient's tiler (the forward's options: strategy, target, core cap, search):
     # ascend.conv3d_backprop_input ops only.
-    Stage("api", "ascend-tile-conv3d-bp-input", _bp_input_tiler_options),
+    Stage("api", "ascend-tile-conv3d-bp-input", _forward_tiler_options),
     Stage("api", "convert-conv-to-ascend-api"),
     Stage("hw", "lower-ascend-api-to-hw", _target_options),
     Stage("hw", "ascend-plan-buffers", _target_options),

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -451,11 +451,3 @@ class OpSearch(Generic[T, R]):
         )
         cache.store(self.cache_key(problem, hw, cores, budget), result.to_json())
         return result
-
-
-def ranked(items: Iterable[T], key: Callable[[T], Any]) -> list[T]:
-    """``items`` without repeats, sorted by ``key`` (a stable order for equal keys)."""
-    seen: dict[T, Any] = {}
-    for item in items:
-        seen.setdefault(item, key(item))
-    return sorted(seen, key=lambda i: seen[i])
