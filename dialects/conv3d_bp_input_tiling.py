@@ -23,7 +23,9 @@ the op level takes torch's groups, and so does this record's ``group`` (enlarged
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
+from ascend_xdsl.dialects.conv3d_tiling import record_from_dict
 from ascend_xdsl.dialects.conv_shape import FRACTAL, ConvBpFilterShape, ceil_div
 
 INPUT_ELEMENT_BYTES = 2
@@ -159,6 +161,12 @@ class Conv3DBpInputTiling:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Conv3DBpInputTiling:
+        """The inverse of :meth:`as_dict` (a tuned tiling read back from the tuning cache or a
+        ``fixed:FILE``); rejects unknown or missing fields and non-integers."""
+        return record_from_dict(cls, d)
 
     def problem_errors(self, problem: ConvBpFilterShape) -> list[str]:
         """The fields that restate ``problem`` (and its backprop pads) with another value."""

@@ -15,7 +15,7 @@ because the vendor's L1 tiler (``Conv3dTilingAlgorithm::GetL1Tiling``) is not re
 from __future__ import annotations
 
 from dataclasses import MISSING, asdict, dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from ascend_xdsl.dialects.conv_shape import FRACTAL, ConvBpFilterShape, ceil_div
 
@@ -24,6 +24,28 @@ L0C_ELEMENT_BYTES = 4
 
 INPUT_ELEMENT_BYTES = 2
 """x and the weight are half or bfloat16_t (docs ``Conv3D使用说明.md`` table 2)."""
+
+
+R = TypeVar("R")
+
+
+def record_from_dict(cls: type[R], d: dict[str, Any]) -> R:
+    """The tiling record ``cls`` (a dataclass of integer fields) of the dict ``d``, read back
+    from the tuning cache or a ``fixed:FILE``: unknown or missing fields (those without a
+    default) and non-integers are a ``ValueError`` naming the record (the forward's and the
+    input gradient's ``from_dict``)."""
+    what = cls.__name__
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(d) - names)
+    if unknown:
+        raise ValueError(f"unknown {what} field(s): {', '.join(unknown)}")
+    missing = [f.name for f in fields(cls) if f.default is MISSING and f.name not in d]  # type: ignore[arg-type]
+    if missing:
+        raise ValueError(f"missing {what} field(s): {', '.join(missing)}")
+    for name, value in d.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{what} field {name} must be an integer, got {value!r}")
+    return cls(**d)
 
 
 @dataclass(frozen=True)
@@ -76,17 +98,7 @@ class Conv3DTiling:
     def from_dict(cls, d: dict[str, Any]) -> Conv3DTiling:
         """The inverse of :meth:`as_dict` (a tuned tiling read back from the tuning cache or a
         ``fixed:FILE``); rejects unknown or missing fields and non-integers."""
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(d) - names)
-        if unknown:
-            raise ValueError(f"unknown Conv3DTiling field(s): {', '.join(unknown)}")
-        missing = [f.name for f in fields(cls) if f.default is MISSING and f.name not in d]
-        if missing:
-            raise ValueError(f"missing Conv3DTiling field(s): {', '.join(missing)}")
-        for name, value in d.items():
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"Conv3DTiling field {name} must be an integer, got {value!r}")
-        return cls(**d)
+        return record_from_dict(cls, d)
 
     def buffered(self, bit: int) -> int:
         """1 or 2: the slots of the buffer of ``pbuffer_flag`` bit ``bit``."""

@@ -10,7 +10,7 @@ IR level, a pass name and the map from the typed compile options
                                    ``override``, ``dk``, ``budget``, ``use-cache``, ``progress``
 ``ascend-tile-conv3d``             ``strategy``, ``hw``, ``cores``, ``tiling-file``,
                                    ``budget``, ``use-cache``, ``progress``
-``ascend-tile-conv3d-bp-input``    ``hw``, ``cores``
+``ascend-tile-conv3d-bp-input``    the same as ``ascend-tile-conv3d``
 ``ascend-plan-buffers``            ``hw``
 ``ascend-insert-sync``             ``hw``
 =================================  ===========================================================
@@ -88,10 +88,6 @@ def _forward_tiler_options(options: CompileOptions) -> dict[str, object]:
     }
 
 
-def _bp_input_tiler_options(options: CompileOptions) -> dict[str, object]:
-    return {"hw": options.hw.name, "cores": options.cores}
-
-
 def _target_options(options: CompileOptions) -> dict[str, object]:
     return {"hw": options.hw.name}
 
@@ -112,9 +108,9 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("api", "ascend-tile-conv3d-bp-filter", _tiler_options),
     # The forward conv's tiler: ascend.conv3d ops only (a dW module passes through unchanged).
     Stage("api", "ascend-tile-conv3d", _forward_tiler_options),
-    # The input gradient's tiler (the vendor's; the target and a core cap, as the forward's):
+    # The input gradient's tiler (the forward's options: strategy, target, core cap, search):
     # ascend.conv3d_backprop_input ops only.
-    Stage("api", "ascend-tile-conv3d-bp-input", _bp_input_tiler_options),
+    Stage("api", "ascend-tile-conv3d-bp-input", _forward_tiler_options),
     Stage("api", "convert-conv-to-ascend-api"),
     Stage("hw", "lower-ascend-api-to-hw", _target_options),
     Stage("hw", "ascend-plan-buffers", _target_options),

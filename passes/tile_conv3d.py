@@ -18,15 +18,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.exceptions import PassFailedException
 
 from ascend_xdsl.dialects.attributes import Conv3DTilingAttr
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
@@ -35,13 +32,7 @@ from ascend_xdsl.dialects.op_level import Conv3DOp, shape_of_conv3d_op
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import DEFAULT_HW, HwConfig
 from ascend_xdsl.passes.conv3d_tiling_heuristic import conv3d_tiling
-from ascend_xdsl.passes.hardware import (
-    cores_error,
-    first_line_of,
-    load_hw,
-    not_a_tiling,
-    read_tiling_text,
-)
+from ascend_xdsl.passes.hardware import cores_error, load_hw, read_tiling_file
 from ascend_xdsl.passes.tiling_options import (
     FORWARD_SEARCHES,
     STRATEGIES,
@@ -53,46 +44,7 @@ from ascend_xdsl.passes.tiling_options import (
 def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
     """The forward tiling in the file at ``path``: one ``#ascend.conv3d_tiling<...>``, or JSON
     (an object of fields, or a report with one under ``tiling``). Errors name the file."""
-    text = read_tiling_text(path)
-    if text.lstrip().startswith(("{", "[")):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise PassFailedException(
-                f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}"
-            ) from None
-        if isinstance(data, dict) and "tiling" in data:
-            data = data["tiling"]
-        if not isinstance(data, dict):
-            raise PassFailedException(
-                f"{path}: expected a JSON object of Conv3DTiling fields, or a report with a "
-                "'tiling'"
-            )
-        try:
-            attr = Conv3DTilingAttr(Conv3DTiling.from_dict(data))
-        except ValueError as e:  # from_dict's unknown, missing or non-integer fields
-            raise PassFailedException(f"{path}: {e}") from None
-        except VerifyException as e:
-            raise PassFailedException(f"{path}: {first_line_of(e)}") from None
-    else:
-        parser = Parser(ctx, text, name=path)
-        try:
-            parsed = parser.parse_attribute()
-        except ParseError as e:
-            raise not_a_tiling(e, "conv3d_tiling") from None
-        except VerifyException as e:
-            raise PassFailedException(f"{path}: {first_line_of(e)}") from None
-        if not isinstance(parsed, Conv3DTilingAttr):
-            raise PassFailedException(f"{path}: expected #ascend.conv3d_tiling<...>, got {parsed}")
-        # One tiling and nothing after it (a second tiling, a truncated edit: a mistake).
-        if parser._current_token.kind != MLIRTokenKind.EOF:
-            raise PassFailedException(f"{path}: expected the end of the file after the tiling")
-        attr = parsed
-    try:
-        attr.verify()
-    except VerifyException as e:
-        raise PassFailedException(f"{path}: {first_line_of(e)}") from None
-    return attr.tiling
+    return read_tiling_file(ctx, path, Conv3DTilingAttr, Conv3DTiling, "conv3d_tiling")
 
 
 def tiling_fit_errors(t: Conv3DTiling, hw: HwConfig, cores: int) -> list[str]:

@@ -61,6 +61,12 @@ FORWARD_SEARCHES: dict[str, tuple[str, str]] = {
 """The same table for the forward conv's tiler (``ascend-tile-conv3d``): the search of a
 ``Conv3DTiling`` (``tuning/conv3d_search.py``), under the same strategy names."""
 
+BP_INPUT_SEARCHES: dict[str, tuple[str, str]] = {
+    "tuned": ("ascend_xdsl.tuning.conv3d_bp_input_search", "tune_input_grad")
+}
+"""The same table for the input gradient's tiler (``ascend-tile-conv3d-bp-input``): the search
+of a ``Conv3DBpInputTiling`` (``tuning/conv3d_bp_input_search.py``)."""
+
 STRATEGIES: tuple[str, ...] = ("heuristic", "fixed", *SEARCHES)
 """``heuristic``: the vendor host tiler re-derived; ``fixed``: a tiling given in a file (or
 already on the op); ``tuned``: the best tiling the search of ``tuning/`` finds."""

@@ -46,11 +46,28 @@ IntOr3 = int | Sequence[int]
 
 
 def input_grad_levels(
-    problem: ConvBpFilterShape, hw: str | HwConfig = DEFAULT_HW, cores: int | None = None
+    problem: ConvBpFilterShape,
+    hw: str | HwConfig = DEFAULT_HW,
+    cores: int | None = None,
+    tiling: str = "heuristic",
+    *,
+    use_cache: bool = True,
+    progress: bool = False,
 ) -> dict[str, ModuleOp]:
     """The module after each level of the input gradient of ``problem`` (groups 1), cached per
-    problem, target and cores."""
-    return cached_levels(build_input_grad_module, problem, hw, cores)
+    problem, target, cores and ``tiling`` (``heuristic``, ``tuned``: the dX search of
+    ``tuning/conv3d_bp_input_search.py`` through the tiler, or ``fixed:FILE``, read each time).
+    ``use_cache`` False: ``tuned`` searches again; ``progress``: the search's bar on standard
+    error when a terminal (as ``runtime/forward.forward_levels``)."""
+    return cached_levels(
+        build_input_grad_module,
+        problem,
+        hw,
+        cores,
+        tiling,
+        use_cache=use_cache,
+        progress=progress,
+    )
 
 
 def _input_size(input_size: Any) -> tuple[int, int, int, int, int]:
@@ -86,6 +103,7 @@ def run_conv3d_input(
     *,
     hw: str | HwConfig = DEFAULT_HW,
     cores: int | None = None,
+    tiling: str = "heuristic",
     executor: str = "compiled",
     cost: bool = True,
     sanitizer: Sanitizer | None = None,
@@ -94,7 +112,8 @@ def run_conv3d_input(
 ) -> Conv3dResult:
     """Compile and run dX on the hardware-level program; with ``cost`` (the default) each
     launch is also timed by the cost model. Arguments as :func:`conv3d_input`; ``sanitizer``
-    checks the run's synchronisation (its hazards stay on it)."""
+    checks the run's synchronisation (its hazards stay on it); ``tiling`` as
+    :func:`input_grad_levels`."""
     if is_tensor(weight) != is_tensor(grad_output):
         raise TypeError("weight and grad_output must both be torch tensors or both numpy arrays")
     w, dy = arrays_5d("conv3d_input", ("weight", weight), ("grad_output", grad_output), cast)
@@ -110,7 +129,7 @@ def run_conv3d_input(
         )
     cin_g, cout_g = size[1] // groups, w.shape[0] // groups
     problem = replace(whole, cin=cin_g, cout=cout_g, groups=1)
-    modules = input_grad_levels(problem, hw, cores)
+    modules = input_grad_levels(problem, hw, cores, tiling)
 
     def group_args(g: int) -> tuple[np.ndarray, ...]:
         dyg = np.ascontiguousarray(dy[:, g * cout_g : (g + 1) * cout_g])
@@ -141,6 +160,7 @@ def conv3d_input(
     groups: int = 1,
     *,
     hw: str | HwConfig = DEFAULT_HW,
+    tiling: str = "heuristic",
     executor: str = "compiled",
     max_iterations: int | None = None,
     cast: str | None = None,
@@ -154,8 +174,9 @@ def conv3d_input(
     grad_output's device); other types raise ``TypeError`` naming the conversion, unless
     ``cast`` asks to round them. stride, padding and dilation are an int or 3 values (padding
     also 6: front, back, up, down, left, right). dX is accumulated in float32 on the Cube and
-    rounded to the input type (nearest even) by the fixpipe. A bad problem raises
-    ``ValueError`` with the CLI's one-line message."""
+    rounded to the input type (nearest even) by the fixpipe. ``tiling``: ``heuristic`` (the
+    vendor's), ``tuned`` (the dX tiling search, cached on disk) or ``fixed:FILE``. A bad problem
+    raises ``ValueError`` with the CLI's one-line message."""
     return run_conv3d_input(
         input_size,
         weight,
@@ -165,6 +186,7 @@ def conv3d_input(
         dilation,
         groups,
         hw=hw,
+        tiling=tiling,
         executor=executor,
         cost=False,
         max_iterations=max_iterations,

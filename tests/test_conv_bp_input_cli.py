@@ -190,7 +190,9 @@ def test_a_dx_outside_the_tolerance_exits_1_with_the_summary(capsys, monkeypatch
     ("flags", "fragment"),
     [
         (["--bias"], "bp-input: --bias is not supported"),
-        (["--tiling", "tuned"], "--tiling tuned is not supported yet"),
+        (["--no-cache"], "bp-input: --no-cache goes with --tiling tuned"),
+        (["--tiling", "best"], "bp-input: --tiling: unknown tiling 'best'"),
+        (["--tiling", "fixed"], "tiling 'fixed' needs a file: fixed:FILE"),
     ],
 )
 def test_what_dx_does_not_support_is_refused_with_exit_2(capsys, tmp_path, flags, fragment):
@@ -368,3 +370,68 @@ def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
     assert code == 1
     assert_one_line_error(err, "is not empty and is not a previous --emit ascendc project")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]
+
+
+# -- --tiling tuned and fixed:FILE ---------------------------------------------------------------
+STRIDED = ["--input", "1,16,6,6,6", "--weight", "16,16,3,3,3", "--stride", "2", "--padding", "1"]
+
+
+@pytest.fixture
+def small_budget(monkeypatch, tmp_path):
+    """The dX search with a budget of 3 candidates (the CLI has no --budget) in a cache of
+    its own; the problems it searched, in order."""
+    from ascend_xdsl.tuning import conv3d_bp_input_search as dx
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    searches = []
+    search = dx.BP_INPUT.search
+
+    def counted(problem, *args, **kwargs):
+        searches.append(problem)
+        return search(problem, *args, **kwargs)
+
+    monkeypatch.setattr(dx, "BP_INPUT", dataclasses.replace(dx.BP_INPUT, budget=3, search=counted))
+    return searches
+
+
+def test_tiling_tuned_prints_its_gain_runs_the_tuned_kernel_and_caches(capsys, small_budget):
+    from ascend_xdsl.tuning.conv3d_bp_input_search import cached_input_grad
+
+    code, out, err = run(capsys, "bp-input", *STRIDED, "--tiling", "tuned", "--cost-only")
+    assert code == 0, err
+    assert len(small_budget) == 1  # searched once
+    (gain,) = [line for line in out.splitlines() if line.startswith("tuned: ")]
+    problem = small_budget[0]
+    hit = cached_input_grad(problem, "atlas-a2-910b2")
+    assert hit is not None and f"{hit.speedup:.2f}x over the heuristic" in gain
+    cost_only = int(out.split("cost-only: ")[1].split()[0].replace(",", ""))
+    assert cost_only == round(hit.tuned_score.cycles)
+    # The full run reads the cache (no second search), runs the tuned tiling and checks dX.
+    code, out, err = run(capsys, "bp-input", *STRIDED, "--tiling", "tuned", "--report", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["tiling_strategy"] == "tuned" and report["check"]["ok"]
+    assert Conv3DBpInputTiling(**report["tiling"]) == hit.tuned
+    assert len(small_budget) == 1
+    # --no-cache searches again.
+    code, out, err = run(capsys, "bp-input", *STRIDED, "--tiling", "tuned", "--no-cache",
+                         "--cost-only")  # fmt: skip
+    assert code == 0, err
+    assert len(small_budget) == 2
+
+
+def test_tiling_fixed_file_runs_the_tiling_of_a_report(capsys, tmp_path):
+    """A --report json's tiling, edited, read back by --tiling fixed:FILE; another layer's
+    file is refused in one line naming it."""
+    code, out, err = run(capsys, "bp-input", *STRIDED, "--cost-only", "--report", "json")
+    assert code == 0, err
+    tiling = json.loads(out)["tiling"]
+    tiling.update(base_m=32, cl0_pbuffer=2)
+    path = tmp_path / "dx tiling.json"
+    path.write_text(json.dumps({"tiling": tiling}))
+    code, out, err = run(capsys, "bp-input", *STRIDED, "--tiling", f"fixed:{path}")
+    assert code == 0, err
+    assert "L0 M/K/N 32/" in out and "within the tolerance" in out
+    code, out, err = run(capsys, "bp-input", *SMALL, "--tiling", f"fixed:{path}")
+    assert code == 1 and out == ""
+    assert_one_line_error(err, "dx tiling.json", "does not match the problem")

@@ -38,6 +38,7 @@ import json
 import os
 import re
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -628,8 +629,8 @@ def test_check_ascendc_on_hostile_folders(logging_compiler, files: dict[str, str
 @st.composite
 def bp_input_flags(draw: st.DrawFn) -> list[str]:
     """Random flags of ``ascend-conv bp-input`` (small shapes, every mode including --emit
-    ascendc, --trace and --plot, the refused flags among them: --bias, --tiling tuned), valid
-    and not; forward's own are :func:`forward_flags`."""
+    ascendc, --trace and --plot, --tiling tuned and fixed:FILE, --no-cache, the refused flags
+    among them: --bias), valid and not; forward's own are :func:`forward_flags`."""
     junk = st.sampled_from(["", "x", "-1", "0", "1,2", "99999999999999999999", "３"])
     argv = ["bp-input"]
     if draw(st.integers(0, 9)):
@@ -641,17 +642,45 @@ def bp_input_flags(draw: st.DrawFn) -> list[str]:
         **_op_flags(junk, "3"),
         "--emit": st.sampled_from(["op", "format", "api", "hw", "ascendc"]),
     }
+    # --tiling fixed:FILE: a dX tiling of a layer the shapes above may draw (1x16x2x4x4 input,
+    # 16x16x1x2x1 weight), a file that is not there, and one that is no tiling.
+    flags["--tiling"] = flags["--tiling"] | st.sampled_from(
+        [f"fixed:{DX_TILING}", f"fixed:{SCRATCH / 'none.json'}", "fixed:/dev/null", "fixed:"]
+    )
     for flag in draw(st.lists(st.sampled_from(sorted(flags)), max_size=4, unique=True)):
         argv += [flag, draw(flags[flag])]
-    argv += draw(st.sampled_from([[], ["--cost-only"], ["--bias"], ["-o", str(SCRATCH / "op")]]))
+    argv += draw(
+        st.sampled_from(
+            [[], ["--cost-only"], ["--bias"], ["-o", str(SCRATCH / "op")], ["--no-cache"]]
+        )
+    )
     for flag, name in (("--trace", "dx-trace.json"), ("--plot", "dx.svg"), ("--plot", "dx.png")):
         if draw(st.integers(0, 7)) == 0:
             argv += [flag, str(SCRATCH / name)]
     return argv
 
 
+DX_TILING = SCRATCH / "dx_tiling.json"
+"""A dX tiling (the vendor's) of one layer :func:`bp_input_flags` may draw, for --tiling fixed."""
+
+
 @settings(FUZZ, max_examples=LONG or 40)
 @given(argv=bp_input_flags())
 def test_ascend_conv_bp_input_on_random_flags(argv: list[str]):
-    """bp-input: every flag set is a result, or one line and exit 1 or 2."""
-    _assert_clean(*_call(conv.main, argv), argv)
+    """bp-input: every flag set is a result, or one line and exit 1 or 2. ``--tiling tuned``
+    searches with a budget of 2 candidates (a layer's search is the dX search's own tests'),
+    in the fuzz run's own cache."""
+    from unittest import mock
+
+    from ascend_xdsl.lowering.build import shape_from_torch_args
+    from ascend_xdsl.passes.conv3d_bp_input_tiling_heuristic import tile_conv3d_bp_input
+    from ascend_xdsl.tuning import conv3d_bp_input_search as dx
+
+    if not DX_TILING.exists():
+        layer = shape_from_torch_args((1, 16, 2, 4, 4), (16, 16, 1, 2, 1))
+        DX_TILING.write_text(json.dumps(tile_conv3d_bp_input(layer).as_dict()))
+    with (
+        mock.patch.dict(os.environ, {"XDG_CACHE_HOME": str(SCRATCH / "cache")}),
+        mock.patch.object(dx, "BP_INPUT", replace(dx.BP_INPUT, budget=2)),
+    ):
+        _assert_clean(*_call(conv.main, argv), argv)

@@ -130,7 +130,8 @@ def _fake_registry() -> dict:
         ("strategy", "hw", "cores", "tiling_file", "budget", "use_cache", "progress"),
     )
     registry["ascend-tile-conv3d-bp-input"] = lambda: _fake(
-        "ascend-tile-conv3d-bp-input", ("hw", "cores")
+        "ascend-tile-conv3d-bp-input",
+        ("strategy", "hw", "cores", "tiling_file", "budget", "use_cache", "progress"),
     )
     registry["lower-ascend-api-to-hw"] = lambda: _fake("lower-ascend-api-to-hw", ("hw",))
     registry["ascend-plan-buffers"] = lambda: _fake("ascend-plan-buffers", ("hw",))
@@ -166,7 +167,13 @@ def test_options_reach_the_passes(tmp_path):
         4,
         str(tiling),
     )
-    assert passes["ascend-tile-conv3d-bp-input"].hw == "atlas-a2-910b3"
+    dx = passes["ascend-tile-conv3d-bp-input"]
+    assert (dx.strategy, dx.hw, dx.cores, dx.tiling_file) == (
+        "fixed",
+        "atlas-a2-910b3",
+        4,
+        str(tiling),
+    )
     assert passes["lower-ascend-api-to-hw"].hw == "atlas-a2-910b3"
 
 

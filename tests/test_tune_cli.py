@@ -147,10 +147,6 @@ def test_output_file(tmp_path, layers_json):
         ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "bias": 1}]', "unknown key(s) bias"),
         ('[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "network": 3}]', "network must be a"),
         (
-            '[{"name": "c1", "input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": "bp-input"}]',
-            "layer 1 (c1): op bp-input cannot be tuned: it has no hardware lowering yet",
-        ),
-        (
             '[{"input": [1,16,4,8,8], "weight": [16,16,3,3,3], "op": "Forward"}]',
             "layer 1: op 'Forward' is not one of bp-filter, forward, bp-input",
         ),
@@ -351,7 +347,7 @@ def test_ray_flag_of_the_tool(layers_json):
 
 def test_network_totals_group_by_network_and_op():
     """Per network in order of appearance and per op, sums and speedups; an op 'all' line for
-    a network of several ops (the forward and bp-input ops to come), a last line over all."""
+    a network of several ops, a last line over all."""
     times = ("heuristic_end_to_end_seconds", "tuned_end_to_end_seconds",
              "heuristic_kernel_seconds", "tuned_kernel_seconds")  # fmt: skip
 
@@ -394,3 +390,34 @@ def test_bad_op_values_fail_in_one_line_naming_the_layer(op):
     assert layer.op == "bp-filter"
     (layer,) = parse_layers(json.dumps([{**record, "op": "forward"}]), "f.json")
     assert layer.op == "forward"
+
+
+def test_the_three_ops_of_one_layer_and_their_network_totals(tmp_path, monkeypatch, capsys):
+    """One tiny layer under each op (bp-input now tuned too): a row each, from its own search
+    (the dX row's tiling is a Conv3DBpInputTiling), and --network's lines per op and over the
+    network's three ops."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    layer = {"input": [1, 16, 2, 4, 4], "weight": [16, 16, 1, 3, 3], "padding": [0, 1, 1],
+             "network": "tiny"}  # fmt: skip
+    ops = ("bp-filter", "forward", "bp-input")
+    path = tmp_path / "layers.json"
+    path.write_text(json.dumps([{**layer, "name": f"l-{op}", "op": op} for op in ops]))
+    code = tune_cli.main([str(path), "--budget", "2", "--cores", "4", "--network", "--format",
+                          "json"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    document = json.loads(out)
+    rows = {r["op"]: r for r in document["layers"]}
+    assert list(rows) == list(ops)
+    dx = rows["bp-input"]
+    assert {"base_m", "base_k", "base_n", "single_core_cin1"} <= set(dx["tiling"])
+    assert dx["tuned_cycles"] <= dx["heuristic_cycles"] and dx["candidates"] <= 2
+    assert dx["tiling_summary"].startswith("L0 M/K/N ")
+    lines = [(t["network"], t["op"], t["layers"]) for t in document["networks"]]
+    assert lines[:4] == [("tiny", op, 1) for op in ops] + [("tiny", "all", 3)]
+    (dx_total,) = [t for t in document["networks"] if t["op"] == "bp-input"]
+    assert dx_total["tuned_end_to_end_seconds"] == dx["tuned_end_to_end_seconds"]
+    # The table names the op of each row.
+    code = tune_cli.main([str(path), "--budget", "2", "--cores", "4"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and any(line.split()[1] == "bp-input" for line in out.splitlines()[1:])

@@ -20,8 +20,14 @@ also when the check fails), and ``--emit`` refuses the flags of a run as ``forwa
 project for the vendor's ``Conv3DBackpropInput`` API (``emit/input_grad.py``, through forward's
 ``emit_ascendc``), which ``ascend-conv check-ascendc DIR`` compiles like the other ops' projects.
 
+``--tiling heuristic|tuned|fixed:FILE`` as for ``forward``: ``tuned`` runs the dX tiling search
+(``tuning/conv3d_bp_input_search.py``, cached on disk, ``--no-cache`` searches again) through the
+dX tiler, and the summary says what it gained over the heuristic (the search's cost-only
+cycles, ``tuned: 1.18x over the heuristic``); ``fixed:FILE`` reads one
+``#ascend.conv3d_bp_input_tiling`` or its JSON (a ``--report json``'s ``tiling``).
+
 What dX does not support yet is refused before anything runs, in one line with exit code 2:
-``--bias`` (dX has none), a ``--tiling`` other than ``heuristic``, and ``--emit ascendc`` of a
+``--bias`` (dX has none), ``--no-cache`` without ``--tiling tuned``, and ``--emit ascendc`` of a
 grouped layer (its kernel is compiled per group, one launch each).
 """
 
@@ -36,7 +42,9 @@ from ascend_xdsl.dialects.api_conv3d_bp_input import Conv3DBpInputInitOp
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.emit.input_grad import emit_input_grad_project
+from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.lowering.build import INPUT_GRAD_FUNC_NAME
+from ascend_xdsl.lowering.options import PipelineError, parse_tiling
 from ascend_xdsl.runtime.input_grad import (
     input_grad_levels,
     random_input_grad_inputs,
@@ -61,6 +69,7 @@ from ascend_xdsl.tools.conv_report import ir_text, launch_cost_lines
 from ascend_xdsl.tools.errors import CliError
 from ascend_xdsl.tools.flags import ints
 from ascend_xdsl.tools.pictures import write_pictures
+from ascend_xdsl.tuning.conv3d_bp_input_search import cached_input_grad
 
 OP = "bp-input"
 
@@ -80,30 +89,37 @@ def add_bp_input_parser(commands: argparse._SubParsersAction) -> None:  # type: 
     add_op_flags(parser, OP)
 
 
-def _refuse_unsupported(args: argparse.Namespace) -> None:
+def _refuse_unsupported(args: argparse.Namespace) -> str:
     """What dX does not do yet, and the output flags ``forward`` refuses
-    (``check_output_flags``): one line, exit 2, before anything runs."""
+    (``check_output_flags``): one line, exit 2, before anything runs; else the tiling
+    strategy."""
     if args.bias:
         raise CliError(f"{OP}: --bias is not supported (dX has no bias)", exit_code=2)
-    if args.tiling != "heuristic":
-        raise CliError(
-            f"{OP}: --tiling {args.tiling} is not supported yet (only heuristic)", exit_code=2
-        )
-    if args.no_cache:
-        raise CliError(f"{OP}: --no-cache goes with --tiling tuned, which dX has not", exit_code=2)
+    try:
+        strategy, _ = parse_tiling(args.tiling)
+    except PipelineError as e:
+        raise CliError(f"{OP}: --tiling: {e}", exit_code=2) from None
+    if args.no_cache and strategy != "tuned":
+        raise CliError(f"{OP}: --no-cache goes with --tiling tuned", exit_code=2)
     check_output_flags(args)
+    return strategy
 
 
 def bp_input(args: argparse.Namespace) -> str:
     """Run the ``bp-input`` command; return what goes to standard output."""
-    _refuse_unsupported(args)
+    strategy = _refuse_unsupported(args)
     problem = problem_from_args(args)
     refuse_grouped_emit(args, problem, OP)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
     single = problem if g == 1 else one_group(problem)
-    target, levels, compile_seconds = op_levels(input_grad_levels, single, args.hw, cores)
+
+    def levels_of(p: ConvBpFilterShape, hw: HwConfig, n: int | None) -> dict[str, ModuleOp]:
+        # The tiling strategy and the search's cache and bar.
+        return input_grad_levels(p, hw, n, args.tiling, use_cache=not args.no_cache, progress=True)
+
+    target, levels, compile_seconds = op_levels(levels_of, single, args.hw, cores)
     if args.emit == ASCENDC:
         return emit_ascendc(levels["api"], args, emit_input_grad_project)
     if args.emit is not None:
@@ -112,6 +128,8 @@ def bp_input(args: argparse.Namespace) -> str:
     launches = f" ({g} launches, one per group)" if g > 1 else ""
     title = problem_title(problem, "dX")
     head = f"problem: {_problem_text(problem)}\ntiling: {_tiling_line(tiling)}\n"
+    if strategy == "tuned":
+        head += f"{_tuned_gain(single, target.name, cores)}\n"
     if args.cost_only:
         result = run(
             ModuleJob(levels["hw"], target, INPUT_GRAD_FUNC_NAME, problem=single),
@@ -120,7 +138,7 @@ def bp_input(args: argparse.Namespace) -> str:
         costs = list(result.costs) * g  # every group's launch is the same kernel on its slice
         write_pictures(costs, args.trace, args.plot, title)
         if args.report == "json":
-            return op_json_report(problem, target.name, OP, tiling, costs, None)
+            return op_json_report(problem, target.name, OP, tiling, costs, None, strategy)
         cycles = sum(c.cycles for c in costs)
         return (
             f"{head}cost-only: {cycles:,.0f} cycles on {target.name}{launches}\n"
@@ -138,6 +156,7 @@ def bp_input(args: argparse.Namespace) -> str:
         g,
         hw=target,
         cores=cores,
+        tiling=args.tiling,
         executor=args.executor,
     )
     write_pictures(res.costs, args.trace, args.plot, title)
@@ -152,10 +171,24 @@ def bp_input(args: argparse.Namespace) -> str:
         f"compile {compile_seconds:.2f} s, simulate {res.run_seconds:.2f} s\n"
     )
     if args.report == "json":
-        text = op_json_report(problem, target.name, OP, tiling, res.costs, checked)
+        text = op_json_report(problem, target.name, OP, tiling, res.costs, checked, strategy)
     if not ok:
         raise InputGradCheckFailed(text)
     return text
+
+
+def _tuned_gain(problem: ConvBpFilterShape, hw: str, cores: int | None) -> str:
+    """The summary's line of what ``--tiling tuned`` gained over the heuristic: the search's
+    cost-only cycles of one launch, from the tuning cache the compile has just filled."""
+    hit = cached_input_grad(problem, hw, cores)
+    if hit is None:  # the compile stored the answer: only a cache that cannot be written
+        return "tuned: the search's answer is not in the tuning cache"
+    h, t = hit.heuristic_score.cycles, hit.tuned_score.cycles
+    same = " (the heuristic's tiling)" if hit.tuned == hit.heuristic else ""
+    return (
+        f"tuned: {hit.speedup:.2f}x over the heuristic ({h:,.0f} -> {t:,.0f} cycles a launch, "
+        f"cost only){same}"
+    )
 
 
 def _problem_text(p: ConvBpFilterShape) -> str:

@@ -2,7 +2,8 @@
 
 Reads a layers file (JSON list or CSV, ``tuning/sweep.py``), runs the tiling search of each
 layer's ``op`` (``bp-filter``, the default: ``tuning/search.py``; ``forward``:
-``tuning/conv3d_search.py``; both cached on disk by ``tuning/cache.py``) and prints one row per
+``tuning/conv3d_search.py``; ``bp-input``: ``tuning/conv3d_bp_input_search.py``; all cached on
+disk by ``tuning/cache.py``) and prints one row per
 layer: the heuristic's and the tuned tiling's modelled cycles, the speedup, the tuned tiling's
 efficiency against the roofline and its bottleneck, and the tuned tiling. A layer's ``op``,
 ``network``, ``source`` and ``notes`` keys pass through to its row (``tuning/sweep.py``).
@@ -22,7 +23,8 @@ efficiency against the roofline and its bottleneck, and the tuned tiling. A laye
   local instance's CPUs). The searches are deterministic, so both give the same rows.
 * ``--no-cache`` searches again (and stores the new answer), without starting from the cached
   layers that differ only in batch or spatial size (``tuning/transfer.py``); ``--budget``
-  bounds the candidates scored per layer (default: each op's own, bp-filter 96, forward 48).
+  bounds the candidates scored per layer (default: each op's own, bp-filter 96, forward 48,
+  bp-input 48).
 * ``--ray-timeout SECONDS`` (default 30): how long connecting to the cluster, and the start of
   its first worker, may take before a one-line error naming the address.
 * ``-o FILE`` writes the output atomically (``runtime/reports/output.py``; a device or a FIFO
@@ -125,7 +127,7 @@ def make_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Tune the tiling of every layer in LAYERS (a JSON list or a CSV of\n"
         "input, weight, stride, padding, dilation, groups, dtype, and optionally op: bp-filter\n"
-        "(default) or forward) against the heuristic.",
+        "(default), forward or bp-input) against the heuristic.",
         epilog=TILING_WORDS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,18 +1,18 @@
 """The tiling search of the forward conv (``ascend.conv3d``), behind its ``strategy=tuned``: find a
 ``Conv3DTiling`` the cost model scores faster than the heuristic's, and cache it on disk.
 
-Where it fits. ``tuning/search.py`` searches the dW tiling; this module is its forward twin and
-takes from it what does not depend on the op: the :class:`~ascend_xdsl.tuning.search.Score` and
-its ``SLOWER`` cut-off, the balanced block sizes (``search.balanced``), the line search's
-patience and the starts' budget share. What differs is the knob space (the forward API's
-tiling has no K/M/N steps, no iterate order and no Dk mode) and how a candidate is compiled:
-``build_forward_module``, the tiling put on the ``ascend.conv3d`` (``ascend-tile-conv3d`` keeps
-a tiling that fits), ``compile_levels`` unverified to the hardware level, then the cost-only
-mode. The forward tiler reaches :func:`tune_forward` by name, through
+Where it fits. ``tuning/search.py`` searches the dW tiling; the descent itself (starts, the
+coordinate descent, the pair moves, the budget, the never-slower rule and the verified cache) is
+``tuning/descent.py``'s, shared with the input gradient's search
+(``tuning/conv3d_bp_input_search.py``). This module is the forward's *space*
+(:class:`ForwardSpace`): its knobs, its core splits, its legality and repair rules, and how a
+candidate is compiled: ``build_forward_module``, the tiling put on the ``ascend.conv3d``
+(``ascend-tile-conv3d`` keeps a tiling that fits), ``compile_levels`` unverified to the hardware
+level, then the cost-only mode. The forward tiler reaches :func:`tune_forward` by name, through
 ``passes/tiling_options.FORWARD_SEARCHES``; ``ascend-tune`` (``tuning/sweep.py``) through its
 table of ops.
 
-The search (docs/passes.md, "tuned (forward)", says why the space is pruned so):
+The space (docs/passes.md, "tuned (forward)", says why it is pruned so):
 
 1. *The knobs* (:data:`KNOBS`): the core split (batch, Dout, Cout, M pieces; every split that
    leaves no core idle, ranked by one core's work, :func:`forward_splits`), mL0, nL0 and kL0
@@ -20,15 +20,10 @@ The search (docs/passes.md, "tuned (forward)", says why the space is pruned so):
    windows for K, the powers of two), L0A/L0B buffering, L0C buffering, AL1/BL1 buffering.
    The L1 depth is not a knob: the lowering fills L1 with as many Cin1 blocks as fit
    (``ForwardPlan``), as the vendor's full-load L1 case.
-2. *Starts*: the heuristic's tiling (so the result is never slower than it), then the vendor's
-   L0 tiling of the :data:`SPLITS` least-work splits, on at most ``START_SHARE`` of the budget.
-3. *Coordinate descent* from the best start (and each start within ``START_SLACK`` of it, on
-   what is left): ordered knobs line-searched one value past a miss, the others tried in turn,
-   the split moved to the next-ranked splits; then pair moves of the L0 tile; a tie keeps the
-   incumbent. A move that overflows a buffer is repaired (:func:`repaired`: single buffering,
-   then a smaller kL0) rather than dropped; one that does not fit is never compiled.
-4. *Budget*: at most ``budget`` candidates are scored (counted, not timed: deterministic), and a
-   candidate is timed only until it is sure to be slower than the incumbent.
+2. *Starts*: the heuristic's tiling, then the vendor's L0 tiling of the ``descent.SPLITS``
+   least-work splits (:func:`_vendor`).
+3. *Repair* (:func:`repaired`): single buffering, then a smaller kL0, then single L1
+   buffering; a move that still does not fit is never compiled.
 """
 
 from __future__ import annotations
@@ -58,17 +53,8 @@ from ascend_xdsl.passes.conv3d_tiling_heuristic import ForwardSplit, conv3d_tili
 from ascend_xdsl.passes.tile_conv3d import tiling_fit_errors
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
-from ascend_xdsl.tuning import cache
-from ascend_xdsl.tuning.cached_search import cached_answer, count_error, with_progress
-from ascend_xdsl.tuning.search import (
-    PATIENCE,
-    SLOWER,
-    START_SHARE,
-    START_SLACK,
-    Score,
-    SearchResult,
-    balanced,
-)
+from ascend_xdsl.tuning.descent import BadSearchEntry, OpSearch, run_descent
+from ascend_xdsl.tuning.search import SLOWER, Score, SearchResult, balanced
 
 LOG = logging.getLogger("ascend_xdsl.tuning")
 
@@ -78,16 +64,6 @@ OP = "forward"
 BUDGET = 48
 """Candidates scored at most per layer: the forward space has 7 knobs against dW's 13, and a
 descent converges in fewer (the suite's layers within 20-40)."""
-
-SPLITS = 6
-"""Least-work core splits whose vendor L0 tiling is a starting point beside the heuristic's."""
-
-SPLIT_MOVES = 8
-"""Splits the ``split`` knob may try: the ones ranked nearest the current one (half above, half
-below in the rank order, least work first)."""
-
-SPLIT_PATIENCE = 3
-"""Splits in a row that do not improve before the ``split`` knob stops."""
 
 KNOBS: tuple[str, ...] = (
     "split",
@@ -106,9 +82,6 @@ ORDERED = frozenset({"m_l0", "n_l0", "k_l0"})
 PAIRS: tuple[tuple[str, str], ...] = (("m_l0", "n_l0"), ("m_l0", "k_l0"), ("n_l0", "k_l0"))
 """The L0 tile's sides moved two at a time once single moves stall: L0A holds mL0·kL0, L0B
 kL0·nL0 and L0C mL0·nL0, so one side alone can overflow where two moved together fit."""
-
-RESCORE_TOLERANCE = 1e-9
-"""Relative difference allowed between a cache entry's cycles and their re-score."""
 
 # pbuffer_flag bits (Conv3DTiling): L0A, L0B, L0C, AL1, BL1.
 _L0A, _L0B, _L0C, _AL1, _BL1 = range(5)
@@ -345,141 +318,41 @@ def knob_values(t: Conv3DTiling, knob: str) -> Iterator[dict[str, int]]:
         raise ValueError(f"unknown forward tiling knob '{knob}'")
 
 
-def better(a: Score | None, b: Score | None) -> bool:
-    """``a`` strictly beats ``b`` (a tie keeps the incumbent)."""
-    return a is not None and (b is None or a.cycles < b.cycles)
-
-
 @dataclass
-class _Search:
+class ForwardSpace:
+    """The forward tiling's space for the shared descent (``tuning/descent.OpSpace``)."""
+
     problem: ConvBpFilterShape
     hw: HwConfig
     cores: int
-    budget: int
-    on_candidate: Callable[[int], None] | None = None
-    scores: dict[Conv3DTiling, tuple[Score | None, float]] = field(default_factory=dict)
-    rejected: int = 0
-    cap: int = 0
     splits: list[ForwardSplit] = field(default_factory=list)
+    knobs: tuple[str, ...] = KNOBS
+    ordered: frozenset[str] = ORDERED
+    pairs: tuple[tuple[str, str], ...] = PAIRS
 
-    @property
-    def spent(self) -> bool:
-        return len(self.scores) >= min(self.cap or self.budget, self.budget)
+    def heuristic(self) -> Conv3DTiling:
+        return conv3d_tiling(self.problem, self.hw, self.cores)
 
-    def score(
-        self, t: Conv3DTiling, best: Score | None = None, trusted: bool = False
-    ) -> Score | None:
-        """The score of ``t`` (memoized; timed again against a higher limit when it was cut
-        off at a lower one); None when it does not fit or is rejected. ``trusted``: the
-        heuristic's own tiling, scored whatever :func:`fits` says (its batch split may leave a
-        core idle: batch 5 over 4 cores is 2, 2, 1 and none)."""
-        limit = best.cycles if best is not None else math.inf
-        if t in self.scores:
-            known, timed_to = self.scores[t]
-            if known is not SLOWER or limit <= timed_to:
-                return known
-        elif not trusted and not fits(t, self.hw, self.cores):
-            return None
-        new = t not in self.scores
-        try:
-            s: Score | None = score_forward(self.problem, self.hw.name, t, limit)
-        except Exception:  # a candidate the compiler or the model rejects is no candidate
-            s = None
-            self.rejected += new
-        self.scores[t] = (s, limit)
-        if new and self.on_candidate is not None:
-            self.on_candidate(len(self.scores))
-        return s
+    def score(self, t: Conv3DTiling, cycle_limit: float) -> Score:
+        return score_forward(self.problem, self.hw.name, t, cycle_limit)
 
-    def improve(
-        self, best: Conv3DTiling, best_score: Score, moved: Conv3DTiling
-    ) -> tuple[Conv3DTiling, Score, bool]:
-        candidate = repaired(moved, self.hw, self.cores)
-        if candidate is None or candidate == best or self.spent:
-            return best, best_score, False
-        score = self.score(candidate, best_score)
-        if better(score, best_score):
-            return candidate, score, True  # type: ignore[return-value]
-        return best, best_score, False
+    def fits(self, t: Conv3DTiling) -> bool:
+        return fits(t, self.hw, self.cores)
 
-    def descend(
-        self, knob: str, best: Conv3DTiling, best_score: Score
-    ) -> tuple[Conv3DTiling, Score, bool]:
-        """One knob: the split's next-ranked splits (the current L0 tile, and the vendor's L0
-        tile of that split); an ordered knob line-searched from its value (one value past a
-        miss, the other direction only if the first did not improve); others value by value."""
-        if knob == "split":
-            here = ForwardSplit.of_tiling(best)
-            rank = self.splits.index(here) if here in self.splits else 0
-            others = [s for s in self.splits if s != here]
-            window = others[max(0, rank - SPLIT_MOVES // 2) : rank + SPLIT_MOVES // 2]
-            moved, misses = False, 0
-            for split in window:
-                if self.spent or misses >= SPLIT_PATIENCE:
-                    break
-                m = False
-                for t in (with_split(best, split), _vendor(self.problem, self.hw, split)):
-                    if t is not None:
-                        best, best_score, improved = self.improve(best, best_score, t)
-                        m = m or improved
-                moved, misses = moved or m, 0 if m else misses + 1
-            return best, best_score, moved
-        values = list(knob_values(best, knob))
-        if knob not in ORDERED:
-            moved = False
-            for assignment in values:
-                best, best_score, m = self.improve(best, best_score, replace(best, **assignment))
-                moved = moved or m
-            return best, best_score, moved
-        current = getattr(best, knob)
-        keys = [a[knob] for a in values]
-        for direction in (1, -1):
-            if direction == 1:
-                i = next((n for n, v in enumerate(keys) if v > current), len(keys))
-            else:
-                i = max((n for n, v in enumerate(keys) if v < current), default=-1)
-            moved, misses = False, 0
-            while 0 <= i < len(values) and not self.spent:
-                best, best_score, m = self.improve(best, best_score, replace(best, **values[i]))
-                misses = 0 if m else misses + 1
-                if misses > PATIENCE:
-                    break
-                moved, i = moved or m, i + direction
-            if moved:
-                return best, best_score, True
-        return best, best_score, False
+    def repaired(self, t: Conv3DTiling) -> Conv3DTiling | None:
+        return repaired(t, self.hw, self.cores)
 
-    def descent(self, best: Conv3DTiling, best_score: Score) -> tuple[Conv3DTiling, Score, bool]:
-        """Sweeps of single-knob moves until one changes nothing, then a sweep of pair moves
-        (each side of both knobs to its neighbouring values); converged (True) when that changes
-        nothing too, False when the budget ran out first."""
-        while not self.spent:
-            changed = False
-            for knob in KNOBS:
-                best, best_score, moved = self.descend(knob, best, best_score)
-                changed = changed or moved
-            if changed:
-                continue
-            for a, b in PAIRS:
-                for va, vb in itertools.product(_adjacent(best, a), _adjacent(best, b)):
-                    if self.spent:
-                        break
-                    best, best_score, moved = self.improve(
-                        best, best_score, replace(best, **va, **vb)
-                    )
-                    changed = changed or moved
-            if not changed:
-                return best, best_score, not self.spent
-        return best, best_score, False
+    def knob_values(self, t: Conv3DTiling, knob: str) -> Iterator[dict[str, int]]:
+        return knob_values(t, knob)
 
+    def split_of(self, t: Conv3DTiling) -> ForwardSplit:
+        return ForwardSplit.of_tiling(t)
 
-def _adjacent(t: Conv3DTiling, knob: str) -> list[dict[str, int]]:
-    """The values of an ordered ``knob`` of ``t`` nearest its current one, below and above."""
-    current = getattr(t, knob)
-    values = list(knob_values(t, knob))
-    return [a for a in values if a[knob] < current][-1:] + [a for a in values if a[knob] > current][
-        :1
-    ]
+    def with_split(self, t: Conv3DTiling, split: ForwardSplit) -> Conv3DTiling:
+        return with_split(t, split)
+
+    def vendor(self, split: ForwardSplit) -> Conv3DTiling | None:
+        return _vendor(self.problem, self.hw, split)
 
 
 def _vendor(problem: ConvBpFilterShape, hw: HwConfig, split: ForwardSplit) -> Conv3DTiling | None:
@@ -510,114 +383,39 @@ def search_forward(
         raise ValueError(
             f"the forward search takes one group's problem (groups 1), got groups {problem.groups}"
         )
-    s = _Search(problem, config, cores, max(budget, 1), on_candidate)
-    s.splits = forward_splits(problem, cores)
-    heuristic = conv3d_tiling(problem, config, cores)
-    baseline = s.score(heuristic, trusted=True)
-    if baseline is None:
-        raise ValueError("the heuristic's forward tiling could not be compiled and timed")
-    starts: list[tuple[Conv3DTiling, Score]] = [(heuristic, baseline)]
-    best, best_score = heuristic, baseline
-    s.cap = math.ceil(s.budget * START_SHARE)
-    for split in s.splits[:SPLITS]:
-        t = _vendor(problem, config, split)
-        if s.spent:
-            break
-        if t is None or t == heuristic:
-            continue
-        # Timed against the best start so far plus the slack: a start that close still
-        # gets a descent of its own.
-        limit = Score(best_score.cycles * (1 + START_SLACK), 0.0, "", "")
-        score = s.score(t, limit)
-        if score is not None and score is not SLOWER:
-            starts.append((t, score))
-            if better(score, best_score):
-                best, best_score = t, score
-    s.cap = 0
-    firsts = sorted(starts, key=lambda ts: ts[1].cycles)  # stable: the heuristic first on a tie
-    firsts = [ts for ts in firsts if ts[1].cycles <= best_score.cycles * (1 + START_SLACK)]
-    for t, score in firsts:
-        if s.spent:
-            break
-        t, score, _ = s.descent(t, score)
-        if better(score, best_score):
-            best, best_score = t, score
-    return ForwardTuneResult(
-        heuristic=heuristic,
-        heuristic_score=baseline,
-        tuned=best,
-        tuned_score=best_score,
-        candidates=len(s.scores),
-        rejected=s.rejected,
-        seconds=time.perf_counter() - start,
-    )
+    space = ForwardSpace(problem, config, cores, forward_splits(problem, cores))
+    found = run_descent(space, budget, on_candidate, "the heuristic's forward tiling")
+    return FORWARD.result_of(found, start)
 
 
 # -- the cache --------------------------------------------------------------------------------
-class BadForwardEntry(ValueError):
-    """A forward cache entry whose content does not hold up (see :func:`verified`)."""
+BadForwardEntry = BadSearchEntry
+"""A forward cache entry whose content does not hold up (the shared descent's class)."""
 
-
-def _rescored(
-    name: str, claimed: Score, problem: ConvBpFilterShape, hw: str, tiling: Conv3DTiling
-) -> Score:
-    cycles = claimed.cycles
-    if not (
-        isinstance(cycles, int | float)
-        and not isinstance(cycles, bool)
-        and math.isfinite(cycles)
-        and cycles > 0
-    ):
-        raise BadForwardEntry(f"{name} cycles {cycles!r} are not a positive finite number")
-    try:
-        score = score_forward(problem, hw, tiling, cycles * (1 + RESCORE_TOLERANCE) + 1)
-    except Exception as e:
-        raise BadForwardEntry(f"{name} tiling cannot be compiled and timed ({e})") from None
-    if score is SLOWER or abs(score.cycles - cycles) > RESCORE_TOLERANCE * score.cycles:
-        measured = "more than that" if score is SLOWER else f"{score.cycles:g}"
-        raise BadForwardEntry(f"{name} claims {cycles:g} cycles, the cost model gives {measured}")
-    return score
+FORWARD: OpSearch[Conv3DTiling, ForwardTuneResult] = OpSearch(
+    result=ForwardTuneResult,
+    budget=BUDGET,
+    search=search_forward,
+    heuristic=conv3d_tiling,
+    score=score_forward,
+    tiler_errors=tiling_fit_errors,
+    search_errors=fit_errors,
+)
+"""The forward search as the shared cache sees it (``tuning/descent.OpSearch``)."""
 
 
 def verified(
     data: dict[str, Any], problem: ConvBpFilterShape, hw: str, cores: int
 ) -> ForwardTuneResult:
     """The cached forward search result ``data`` of ``problem`` if it holds up, else
-    :class:`BadForwardEntry` naming the first thing that does not: its layout and counts, both
-    tilings are ``problem``'s and legal candidates (:func:`fit_errors`), the heuristic's is the
-    one the heuristic gives now, each claimed cycle count is reproduced by a re-score (the
-    scores returned are the re-scores) and the tuned one is not slower."""
-    try:
-        result = ForwardTuneResult.from_json(data, cached=True)
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise BadForwardEntry(f"is not a forward search result ({e})") from None
-    if (error := count_error(result)) is not None:
-        raise BadForwardEntry(error)
-    config = load_hw(hw)
-    for name, tiling in (("heuristic", result.heuristic), ("tuned", result.tuned)):
-        # The heuristic's tiling is checked as the tiler checks it (it is then compared with
-        # today's heuristic); any other tuned tiling must be one the search could score.
-        legal = tiling_fit_errors if tiling == result.heuristic else fit_errors
-        errors = tiling.problem_errors(problem) or legal(tiling, config, cores)
-        if errors:
-            raise BadForwardEntry(f"{name} {errors[0]}")
-    if result.heuristic != conv3d_tiling(problem, config, cores):
-        raise BadForwardEntry("heuristic tiling is not the one the heuristic gives")
-    heuristic = _rescored("heuristic", result.heuristic_score, problem, hw, result.heuristic)
-    # The same tiling twice is scored once, if both claim the same cycles.
-    claimed = result.tuned_score.cycles
-    same = result.tuned == result.heuristic and claimed == result.heuristic_score.cycles
-    tuned = heuristic if same else _rescored("tuned", result.tuned_score, problem, hw, result.tuned)
-    if tuned.cycles > heuristic.cycles:
-        raise BadForwardEntry("tuned tiling is slower than the heuristic's, which the search keeps")
-    result.heuristic_score, result.tuned_score = heuristic, tuned
-    return result
+    :class:`BadForwardEntry` (``descent.OpSearch.verified``)."""
+    return FORWARD.verified(data, problem, hw, cores)
 
 
 def cache_key(problem: ConvBpFilterShape, hw: str, cores: int, budget: int) -> str:
     """The forward search's key: the dW key's request (layer, hw, cores, budget, compiler)
     with ``op`` forward, so the two ops never share an entry."""
-    return cache.cache_key(problem, hw, cores, budget, op=OP)
+    return FORWARD.cache_key(problem, hw, cores, budget)
 
 
 def cached_forward(
@@ -629,9 +427,7 @@ def cached_forward(
 ) -> ForwardTuneResult | None:
     """The cache's verified answer for the forward search of ``problem``, or None (a miss, or a
     bad entry, discarded with a one-line warning): never searches."""
-    cores = cores or load_hw(hw).aic_count
-    key = cache_key(problem, hw, cores, budget)
-    return cached_answer(key, lambda hit: verified(hit, problem, hw, cores), BadForwardEntry)
+    return FORWARD.cached(problem, hw, cores, budget=budget)
 
 
 def tune_forward(
@@ -648,15 +444,12 @@ def tune_forward(
     cores (None: all), from the cache unless ``use_cache`` is False (the answer is then stored
     again). ``progress``: a bar on standard error when it is a terminal and the search lasts
     over ``cached_search.PROGRESS_AFTER`` seconds. ``on_candidate(n)`` after the n-th candidate."""
-    cores = cores or load_hw(hw).aic_count
-    if use_cache and (hit := cached_forward(problem, hw, cores, budget=budget)) is not None:
-        return hit
-    result = with_progress(
-        lambda scored: search_forward(problem, hw, cores, budget=budget, on_candidate=scored),
-        budget,
-        "tuning forward",
-        progress,
-        on_candidate,
+    return FORWARD.tune(
+        problem,
+        hw,
+        cores,
+        budget=budget,
+        use_cache=use_cache,
+        progress=progress,
+        on_candidate=on_candidate,
     )
-    cache.store(cache_key(problem, hw, cores, budget), result.to_json())
-    return result

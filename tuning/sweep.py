@@ -7,9 +7,9 @@ W], "weight": [Co, Ci/g, kD, kH, kW], "stride", "padding", "dilation", "groups",
 ``1,16,4,8,8`` or ``[1, 16, 4, 8, 8]``). Three more optional keys describe a layer without
 changing its problem and pass through to its row: ``network`` (``ascend-tune --network`` adds up
 each network's layers), ``source`` and ``notes`` (strings). ``op`` names the operator tuned, one
-of :data:`OPS`: ``bp-filter`` (the default: the dW search, ``tuning/search.py``) or ``forward``
-(the forward conv's, ``tuning/conv3d_search.py``); ``bp-input`` is refused until it has a
-hardware lowering (it has no entry in :data:`TUNERS`). Any other key is refused: a typo in
+of :data:`OPS`: ``bp-filter`` (the default: the dW search, ``tuning/search.py``), ``forward``
+(the forward conv's, ``tuning/conv3d_search.py``) or ``bp-input`` (the input gradient's,
+``tuning/conv3d_bp_input_search.py``). Any other key is refused: a typo in
 ``padding`` must not tune another problem. A bad entry is a :class:`LayerError` naming the
 file and the layer.
 
@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
 from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
 from ascend_xdsl.dialects.conv_shape import DTYPES, ConvBpFilterShape
 from ascend_xdsl.dialects.dw_tiling import ITERATE_ORDER_M, DwTiling
@@ -48,6 +49,7 @@ from ascend_xdsl.ir.files import InputFileError, read_text
 from ascend_xdsl.lowering.build import (
     FORWARD_FUNC_NAME,
     FUNC_NAME,
+    INPUT_GRAD_FUNC_NAME,
     ConvProblemError,
     build_module,
     shape_from_torch_args,
@@ -58,6 +60,12 @@ from ascend_xdsl.passes.tiling_options import using_search_workers
 from ascend_xdsl.runtime.api import model_cost
 from ascend_xdsl.tuning import cache
 from ascend_xdsl.tuning.cached_search import tune
+from ascend_xdsl.tuning.conv3d_bp_input_search import BUDGET as INPUT_GRAD_BUDGET
+from ascend_xdsl.tuning.conv3d_bp_input_search import (
+    InputGradTuneResult,
+    input_grad_hw_module,
+    tune_input_grad,
+)
 from ascend_xdsl.tuning.conv3d_search import BUDGET as FORWARD_BUDGET
 from ascend_xdsl.tuning.conv3d_search import (
     ForwardTuneResult,
@@ -77,8 +85,6 @@ OPS = ("bp-filter", "forward", "bp-input")
 """The operators a layer's ``op`` may name, the default first (the issue's order: forward,
 bp-input, bp-filter are the three kernels a training step runs per layer)."""
 
-UNTUNED = "it has no hardware lowering yet"
-"""Why an op of :data:`OPS` without an entry in :data:`TUNERS` (bp-input) cannot be tuned."""
 
 _DEFAULTS: dict[str, Any] = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "dtype": "f16"}
 
@@ -151,10 +157,6 @@ def layer_from_record(record: Any, where: str) -> Layer:
     op = _text(where, "op", record.get("op")) or OPS[0]
     if op not in OPS:
         raise LayerError(f"{where}: op {op!r} is not one of {', '.join(OPS)}")
-    if op not in TUNERS:
-        named = record.get("name")
-        layer = f" ({named})" if isinstance(named, str) and named else ""
-        raise LayerError(f"{where}{layer}: op {op} cannot be tuned: {UNTUNED}")
     for key in ("input", "weight"):
         if record.get(key) in (None, ""):
             raise LayerError(f"{where}: '{key}' is missing")
@@ -279,6 +281,16 @@ def forward_summary(t: Conv3DTiling) -> str:
     )
 
 
+def input_grad_summary(t: Conv3DBpInputTiling) -> str:
+    """A dX tiling in one line: the L0 tile, the buffering and one core's shares."""
+    slots = f"{t.al0_pbuffer}/{t.bl0_pbuffer}/{t.cl0_pbuffer}/{t.al1_pbuffer}/{t.bl1_pbuffer}"
+    return (
+        f"L0 M/K/N {t.base_m}/{t.base_k}/{t.base_n} buffers L0A/L0B/L0C/AL1/BL1 {slots} "
+        f"core share b{t.single_core_batch} d{t.single_core_din} m{t.single_core_m} "
+        f"n{t.single_core_cin}"
+    )
+
+
 def operator_seconds(problem: ConvBpFilterShape, hw: str, tiling: DwTiling) -> tuple[float, float]:
     """The modelled time of the whole operator with ``tiling`` (cost only: TransData of x and
     dy in, the MemSet of dW, the dW launch, TransData of dW out; ``runtime/cost/operator.py``)
@@ -294,6 +306,14 @@ def forward_operator_seconds(
     """:func:`operator_seconds` of the forward conv of one group: TransData of x and the
     weight in, the conv launch, TransData of y out (y is not zeroed: ``ascend.empty_gm``)."""
     return _seconds(forward_hw_module(problem, hw, tiling), hw, problem, FORWARD_FUNC_NAME)
+
+
+def input_grad_operator_seconds(
+    problem: ConvBpFilterShape, hw: str, tiling: Conv3DBpInputTiling
+) -> tuple[float, float]:
+    """:func:`operator_seconds` of dX of one group: TransData of dy and the weight in, the
+    MemSet of dX, the dX launch, TransData of dX out."""
+    return _seconds(input_grad_hw_module(problem, hw, tiling), hw, problem, INPUT_GRAD_FUNC_NAME)
 
 
 def _seconds(module: Any, hw: str, problem: ConvBpFilterShape, entry: str) -> tuple[float, float]:
@@ -339,10 +359,30 @@ def tune_forward_layer(
     return _row(name, problem, r, seconds, forward_summary, problem.groups)
 
 
+def tune_bp_input_layer(
+    name: str,
+    problem: ConvBpFilterShape,
+    hw: str,
+    cores: int | None,
+    budget: int,
+    use_cache: bool,
+    on_candidate: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """The ``bp-input`` row of one layer (``tuning/conv3d_bp_input_search.tune_input_grad``),
+    one group's problem counted per group as the forward's (``runtime/input_grad.py`` runs a
+    grouped dX as one launch per group)."""
+    single = one_group(problem)
+    r = tune_input_grad(
+        single, hw, cores, budget=budget, use_cache=use_cache, on_candidate=on_candidate
+    )
+    seconds = partial(input_grad_operator_seconds, single, hw)
+    return _row(name, problem, r, seconds, input_grad_summary, problem.groups)
+
+
 def _row(
     name: str,
     problem: ConvBpFilterShape,
-    r: TuneResult | ForwardTuneResult,
+    r: TuneResult | ForwardTuneResult | InputGradTuneResult,
     seconds: Callable[[Any], tuple[float, float]],
     summary: Callable[[Any], str],
     times: int = 1,
@@ -388,10 +428,9 @@ class OpTuner:
 TUNERS: dict[str, OpTuner] = {
     "bp-filter": OpTuner(tune_bp_filter, BUDGET),
     "forward": OpTuner(tune_forward_layer, FORWARD_BUDGET),
+    "bp-input": OpTuner(tune_bp_input_layer, INPUT_GRAD_BUDGET),
 }
-"""Each tunable op of :data:`OPS`. Adding an op (bp-input, once it is lowered to the hardware
-level) is one entry here; an op of :data:`OPS` without one is refused when a layers file is
-read."""
+"""Each op of :data:`OPS` and how it is tuned."""
 
 
 def default_budget(op: str) -> int:
@@ -435,7 +474,7 @@ def transfer_waves(layers: Sequence[Layer], hw: str, cores: int | None) -> list[
     seen: dict[str, int] = {}
     waves: list[list[int]] = []
     for i, layer in enumerate(layers):
-        # Only dW searches transfer; a forward row is its own family (the same layer's two
+        # Only dW searches transfer; a forward or dX row is its own family (the same layer's
         # ops need not wait for each other).
         family = cache.family_key(layer.problem, hw, cores)
         family = family if layer.op == "bp-filter" else f"{layer.op}:{i}"
