@@ -193,7 +193,12 @@ def test_python_api_tiling_tuned(tmp_path, monkeypatch):
     """conv3d_input(..., tiling="tuned") runs the search's tiling (through the tiler and its
     cache) and computes the same dX as the heuristic's kernel (equal within rounding: another
     tiling sums in another order)."""
+    from ascend_xdsl.runtime import forward
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    # The compiled levels are memoised per process (runtime/forward.cached_levels): another
+    # test's tuned compile of this layer, from its own tuning cache, must not answer here.
+    monkeypatch.setattr(forward, "_CACHE", {})
     x_shape, w_shape, stride, padding, dilation = STRIDED
     problem = problem_of(STRIDED)
     rng = np.random.default_rng(7)
