@@ -118,7 +118,10 @@ PIPELINE: tuple[Stage, ...] = (
     # The tile walk recomputes tails and offsets from the loop indices; hoisting what is
     # invariant and folding what is repeated keeps the kernel's scalar work (and the IR) small.
     Stage("hw", "licm"),
-    Stage("hw", "canonicalize"),
+    # xDSL's canonicalize, skipped when no pattern could fire (then it only deletes dead code,
+    # which is all it does on most kernels): the same output, a third of a candidate's compile
+    # less (passes/cleanup.py).
+    Stage("hw", "ascend-canonicalize"),
     Stage("hw", "cse"),
 )
 """The compiler, level by level, in order."""
@@ -153,7 +156,7 @@ class MissingPassError(PipelineError):
 
 
 def default_registry() -> PassRegistry:
-    """xDSL's own passes (``licm``, ``canonicalize``, ``cse``) and ours
+    """xDSL's own passes (``licm``, ``cse``) and ours
     (``ascend_xdsl.lowering.registry.PASSES``), both lazy: the registries only name passes, so
     looking them up here imports no pass that the pipeline does not run."""
     from xdsl.transforms import get_all_passes

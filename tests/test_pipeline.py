@@ -57,7 +57,7 @@ def test_levels_and_description():
         "ascend-plan-buffers",
         "ascend-insert-sync",
         "licm",
-        "canonicalize",
+        "ascend-canonicalize",
         "cse",
     ]
 
