@@ -80,15 +80,20 @@ FIRST = (
     "test_tune_cli.py",
     "test_docs_commands.py",
     "test_tuning.py",
-    "test_benchmarks.py",
+    "test_tune_parallel.py",
     "test_emit_ascendc.py",
-    "test_docs_excerpts.py",
+    "test_conv3d_search.py",
     "test_fuzz.py",
+    "test_docs_excerpts.py",
     "test_filecheck.py",
     "test_transfer.py",
+    "test_benchmarks.py",
+    "test_search_space.py",
+    "test_runtime.py",
+    "test_grad_layers.py",
+    "test_hardening.py",
     "test_cost_only.py",
     "test_front_door.py",
-    "test_runtime.py",
 )
 """The files whose tests take longest, longest first (a whole run's times per file, in
 docs/performance.md: the documented commands, the tiling searches, Ray, g++ builds of the
