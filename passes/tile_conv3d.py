@@ -36,8 +36,7 @@ from ascend_xdsl.passes.hardware import cores_error, load_hw, read_tiling_file
 from ascend_xdsl.passes.tiling_options import (
     FORWARD_SEARCHES,
     STRATEGIES,
-    SearchUnavailable,
-    search_for,
+    searched_tiling,
 )
 
 
@@ -116,17 +115,14 @@ class TileConv3DPass(ModulePass):
 
     def searched_tiling(self, problem: ConvBpFilterShape, hw: HwConfig, cores: int) -> Conv3DTiling:
         """The tiling the search of :attr:`strategy` finds (``FORWARD_SEARCHES``)."""
-        budget = {} if self.budget is None else {"budget": self.budget}
-        try:
-            search = search_for(self.strategy, FORWARD_SEARCHES)
-            found = search(
-                problem, hw.name, cores, use_cache=self.use_cache, progress=self.progress, **budget
-            )
-        except SearchUnavailable as e:
-            raise PassFailedException(str(e)) from None
-        except ValueError as e:
-            raise PassFailedException(f"no tuned tiling found: {e}") from None
-        tuned = found.tuned
-        if not isinstance(tuned, Conv3DTiling):  # a table entry naming another op's search
-            raise PassFailedException(f"strategy={self.strategy} did not give a conv3d tiling")
-        return tuned
+        return searched_tiling(
+            self.strategy,
+            FORWARD_SEARCHES,
+            problem,
+            hw.name,
+            cores,
+            Conv3DTiling,
+            budget=self.budget,
+            use_cache=self.use_cache,
+            progress=self.progress,
+        )

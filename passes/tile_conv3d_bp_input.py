@@ -44,8 +44,7 @@ from ascend_xdsl.passes.hardware import cores_error, load_hw, read_tiling_file
 from ascend_xdsl.passes.tiling_options import (
     BP_INPUT_SEARCHES,
     STRATEGIES,
-    SearchUnavailable,
-    search_for,
+    searched_tiling,
 )
 
 
@@ -141,22 +140,17 @@ class TileConv3DBpInputPass(ModulePass):
         self, problem: ConvBpFilterShape, hw: HwConfig, cores: int
     ) -> Conv3DBpInputTiling:
         """The tiling the search of :attr:`strategy` finds (``BP_INPUT_SEARCHES``)."""
-        budget = {} if self.budget is None else {"budget": self.budget}
-        try:
-            search = search_for(self.strategy, BP_INPUT_SEARCHES)
-            found = search(
-                problem, hw.name, cores, use_cache=self.use_cache, progress=self.progress, **budget
-            )
-        except SearchUnavailable as e:
-            raise PassFailedException(str(e)) from None
-        except ValueError as e:
-            raise PassFailedException(f"no tuned tiling found: {e}") from None
-        tuned = found.tuned
-        if not isinstance(tuned, Conv3DBpInputTiling):  # a table entry naming another op's search
-            raise PassFailedException(
-                f"strategy={self.strategy} did not give a conv3d_bp_input tiling"
-            )
-        return tuned
+        return searched_tiling(
+            self.strategy,
+            BP_INPUT_SEARCHES,
+            problem,
+            hw.name,
+            cores,
+            Conv3DBpInputTiling,
+            budget=self.budget,
+            use_cache=self.use_cache,
+            progress=self.progress,
+        )
 
 
 def _split(t: Conv3DBpInputTiling) -> list[int]:

@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import import_module
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from xdsl.utils.exceptions import PassFailedException
 
 if TYPE_CHECKING:
     from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
@@ -90,6 +92,39 @@ def search_for(strategy: str, searches: dict[str, tuple[str, str]] | None = None
             f"strategy={strategy} needs its search {module}.{function}, which cannot be "
             f"loaded ({e})"
         ) from None
+
+
+T = TypeVar("T")
+
+
+def searched_tiling(
+    strategy: str,
+    searches: dict[str, tuple[str, str]],
+    problem: ConvBpFilterShape,
+    hw: str,
+    cores: int,
+    kind: type[T],
+    *,
+    budget: int | None,
+    use_cache: bool,
+    progress: bool,
+) -> T:
+    """The tiling the search of ``strategy`` (a key of ``searches``) finds, of type ``kind``,
+    for the forward's and dX's tilers (dW's, with its Dk and override options, has its own):
+    a search that cannot be loaded, finds nothing or gives another op's tiling fails the pass
+    in one line."""
+    extra = {} if budget is None else {"budget": budget}
+    try:
+        search = search_for(strategy, searches)
+        found = search(problem, hw, cores, use_cache=use_cache, progress=progress, **extra)
+    except SearchUnavailable as e:
+        raise PassFailedException(str(e)) from None
+    except ValueError as e:
+        raise PassFailedException(f"no tuned tiling found: {e}") from None
+    tuned = found.tuned
+    if not isinstance(tuned, kind):  # a table entry naming another op's search
+        raise PassFailedException(f"strategy={strategy} did not give a {kind.__name__}")
+    return tuned
 
 
 _search_workers: int | None = None
