@@ -11,8 +11,9 @@ which a loaded machine inflates less than wall time):
   seconds, next to the CPU seconds of all of them and the load average when it ended (the
   wall time is what a user waits, and what other work on the machine inflates most);
 * the cost-only run (``runtime.api.model_cost``) of the huge layer 8x512x16x112x112, weight
-  512x512x3x3x3, padding 1 (heuristic tiling), best of ``--repeat``: dW (``huge``) and the
-  forward conv of the same layer (``huge-forward``, issue 17: under 1 s for each op).
+  512x512x3x3x3, padding 1 (heuristic tiling), best of ``--repeat``: dW (``huge``), the
+  forward conv (``huge-forward``) and dX (``huge-bp-input``) of the same layer (issue 17:
+  under 1 s for each op).
 
 Each measurement runs in a fresh process of this tree's Python and, with ``--baseline DIR``
 (a checkout with its own ``.venv``, e.g. main's, searched as it searches: in one process),
@@ -78,17 +79,25 @@ def measure_layer(name: str, workers: int) -> dict[str, object]:
     }
 
 
-def measure_huge(repeat: int, forward: bool = False) -> dict[str, object]:
-    """The huge layer's cost-only run (dW, or with ``forward`` the forward conv), best of
-    ``repeat``, in this process."""
-    from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME, FUNC_NAME, shape_from_torch_args
+def measure_huge(repeat: int, case: str) -> dict[str, object]:
+    """The huge layer's cost-only run of ``case`` (``huge``: dW, ``huge-forward``: the forward
+    conv, ``huge-bp-input``: dX), best of ``repeat``, in this process."""
+    from ascend_xdsl.lowering.build import (
+        FORWARD_FUNC_NAME,
+        FUNC_NAME,
+        INPUT_GRAD_FUNC_NAME,
+        shape_from_torch_args,
+    )
     from ascend_xdsl.runtime.api import compiled_levels, model_cost
     from ascend_xdsl.runtime.forward import forward_levels
+    from ascend_xdsl.runtime.input_grad import input_grad_levels
 
     x, w, padding = HUGE
     problem = shape_from_torch_args(x, w, padding=padding)
-    if forward:
+    if case == "huge-forward":
         module, entry = forward_levels(problem, HW)["hw"], FORWARD_FUNC_NAME
+    elif case == "huge-bp-input":
+        module, entry = input_grad_levels(problem, HW)["hw"], INPUT_GRAD_FUNC_NAME
     else:
         module, entry = compiled_levels(problem, HW, "heuristic", None, "")["hw"], FUNC_NAME
     best, cycles = math.inf, 0.0
@@ -113,7 +122,7 @@ def run_one(python: str, cwd: Path, what: str, repeat: int, workers: int) -> dic
     return got
 
 
-HUGE_CASES = ("huge", "huge-forward")
+HUGE_CASES = ("huge", "huge-forward", "huge-bp-input")
 
 
 def default_workers() -> int:
@@ -127,8 +136,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument(
         "--huge",
-        default="huge,huge-forward",
-        help="huge-layer cost-only cases: huge (dW), huge-forward (comma-separated)",
+        default="huge,huge-forward,huge-bp-input",
+        help="huge-layer cost-only cases: huge (dW), huge-forward, huge-bp-input (comma-separated)",
     )
     parser.add_argument("--repeat", type=int, default=6, help="huge layer: best of N")
     parser.add_argument(
@@ -139,8 +148,8 @@ def main() -> None:
     parser.add_argument("--measure-workers", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        if args.measure in ("huge", "huge-forward"):
-            out = measure_huge(args.repeat, forward=args.measure == "huge-forward")
+        if args.measure in HUGE_CASES:
+            out = measure_huge(args.repeat, args.measure)
         else:
             out = measure_layer(args.measure, args.measure_workers)
         import ascend_xdsl.runtime
@@ -185,9 +194,11 @@ def main() -> None:
         head += f" {'wall ratio':>10s} same result"
     print(head + "  candidates  cycles")
     for case in cases:
-        label = {"huge": "huge cost-only", "huge-forward": "huge forward cost-only"}.get(
-            case, f"tune {case}"
-        )
+        label = {
+            "huge": "huge cost-only",
+            "huge-forward": "huge forward cost-only",
+            "huge-bp-input": "huge dX cost-only",
+        }.get(case, f"tune {case}")
         mine = seen["this", case]
         one = best["this", case]
         line = f"{label:22s} {one['seconds']:7.2f}"
