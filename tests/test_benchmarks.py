@@ -256,3 +256,19 @@ def test_bench_search_gap_compares_and_records(tmp_path):
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "no layer 'nope'" in bad.stderr
+
+
+def test_bench_tune_time_huge_cases_cost_their_own_op():
+    """benchmarks/bench_tune_time.py's three huge-layer cases each cost their own op (dW, the
+    forward conv, dX), and their cycles are those docs/performance.md records for them."""
+    import re
+
+    from bench_tune_time import HUGE_CASES, measure_huge
+
+    cycles = {case: float(measure_huge(1, case)["cycles"]) for case in HUGE_CASES}  # type: ignore[arg-type]
+    assert len(set(cycles.values())) == len(HUGE_CASES), cycles
+    page = (BENCHMARKS.parent / "docs" / "performance.md").read_text()
+    for case, got in cycles.items():
+        row = re.search(rf"\(`{case}`\) \| [0-9.]+ \| ([0-9,]+) \|", page)
+        assert row is not None, f"docs/performance.md has no row for {case}"
+        assert round(got) == int(row.group(1).replace(",", "")), (case, got)
