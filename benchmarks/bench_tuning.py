@@ -16,11 +16,14 @@ R(2+1)D, I3D, SlowFast, X3D, VideoMAE, 3D U-Net) it measures, in this one run:
 
 It writes the page (``--output``, default docs/benchmarks.md) and a PNG of the heuristic and
 tuned efficiency per layer (``--plot``, default docs/tuning-efficiency.png), both atomically,
-and prints the table. ``--workers N`` tunes N layers at a time (the timings then share cores).
+and prints the table. ``--workers N`` tunes N layers at a time (the timings then share cores);
+``--search-workers N`` gives each layer's search N processes instead (``tuning/speculate.py``:
+the same results, the search's wall time on N cores).
 The PNG is drawn from the page's table alone (:func:`rows_from_page`), so ``--replot`` draws it
 again from the recorded page without measuring anything.
 
-Run: python benchmarks/bench_tuning.py [--workers N] [--layers FILE] [--budget N]
+Run: python benchmarks/bench_tuning.py [--workers N | --search-workers N] [--layers FILE]
+[--budget N]
      python benchmarks/bench_tuning.py --replot   (the PNG again, from docs/benchmarks.md)
 """
 
@@ -97,13 +100,15 @@ def useful_fraction(problem: ConvBpFilterShape) -> float:
     return cin_g / pad(cin_g) * cout_g / pad(cout_g)
 
 
-def measure(name: str, problem: ConvBpFilterShape, budget: int) -> dict[str, Any]:
+def measure(
+    name: str, problem: ConvBpFilterShape, budget: int, search_workers: int = 1
+) -> dict[str, Any]:
     start = time.perf_counter()
     heuristic = compile_levels(build_module(problem), CompileOptions.create(hw=HW))
     compile_s = time.perf_counter() - start
     (report,) = model_cost(heuristic["hw"], HW, problem=problem)
     start = time.perf_counter()
-    result = search(problem, HW, budget=budget)
+    result = search(problem, HW, budget=budget, workers=search_workers)
     tune_s = time.perf_counter() - start
     assert result.heuristic_score.cycles == report.cycles, name  # the same heuristic tiling
     compute, memory = roofline_seconds(problem)
@@ -145,7 +150,7 @@ def measure(name: str, problem: ConvBpFilterShape, budget: int) -> dict[str, Any
     return row
 
 
-def _measure(args: tuple[str, ConvBpFilterShape, int]) -> dict[str, Any]:
+def _measure(args: tuple[str, ConvBpFilterShape, int, int]) -> dict[str, Any]:
     return measure(*args)
 
 
@@ -278,16 +283,21 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
     at_target = [r for r in compute if r["tuned_eff"] >= TARGET_EFFICIENCY]
     slowest = max(rows, key=lambda r: r["tune_s"])
     simulated = [r for r in rows if "sim_s" in r]
+    how = (
+        f"--search-workers {args.search_workers}"
+        if args.search_workers > 1
+        else f"--workers {args.workers}"
+    )
     lines = [
         "# Benchmarks: the tuned tiling on real 3-D layers",
         "",
         "Written by `benchmarks/bench_tuning.py` (do not edit by hand); every number below comes",
         f"from one run of it on {platform.machine()} with {os.cpu_count()} CPUs (which other jobs",
-        f"may share), `--workers {args.workers}`, search budget {args.budget} candidates, in "
+        f"may share), `{how}`, search budget {args.budget} candidates, in "
         f"{wall:.0f} s. The command:",
         "",
         "```",
-        f".venv/bin/python benchmarks/bench_tuning.py --workers {args.workers}",
+        f".venv/bin/python benchmarks/bench_tuning.py {how}",
         "```",
         "",
         "The layers are `benchmarks/layers.json` (batch 1, each with its `network`; the same",
@@ -297,7 +307,8 @@ def page(rows: list[dict[str, Any]], args: argparse.Namespace, wall: float, png:
         "*roofline* is the layer's lower bound (the larger of its FLOPs at the peak and its",
         "compulsory GM bytes at the HBM bandwidth) over the tuned kernel's time; *bound* is the",
         "layer's side of that roofline. Compile is the heuristic's whole pipeline, verified; tune",
-        "is the search's wall time (cache bypassed).",
+        "is the search's wall time (cache bypassed): with `--workers N` N layers share the",
+        "cores, with `--search-workers N` each layer's search has N processes to itself.",
         "",
         "| layer | heuristic cycles | tuned cycles | speedup | eff heuristic | eff tuned "
         "| roofline | bound | bottleneck (tuned) | compile s | tune s | candidates "
@@ -430,7 +441,10 @@ counted on the real FLOPs as well.
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default=str(ROOT / "benchmarks" / "layers.json"))
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="layers tuned at a time")
+    parser.add_argument(
+        "--search-workers", type=int, default=1, help="processes of each layer's search"
+    )
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--plot", default=str(ROOT / "docs" / "tuning-efficiency.png"))
@@ -444,7 +458,9 @@ def main() -> None:
         plot(rows_from_page(Path(args.output).read_text(encoding="utf-8")), Path(args.plot))
         return
     layers = read_layers(args.layers)
-    jobs = [(layer.name, layer.problem, args.budget) for layer in layers]
+    if args.workers > 1 and args.search_workers > 1:
+        parser.error("--workers and --search-workers: give the cores to layers or to searches")
+    jobs = [(layer.name, layer.problem, args.budget, args.search_workers) for layer in layers]
     start = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
@@ -454,7 +470,7 @@ def main() -> None:
     for r, layer in zip(rows, layers, strict=True):
         if r["tune_s"] > TARGET_SECONDS:
             begin = time.perf_counter()
-            quick = search(layer.problem, HW, budget=QUICK_BUDGET)
+            quick = search(layer.problem, HW, budget=QUICK_BUDGET, workers=args.search_workers)
             r["quick"] = (time.perf_counter() - begin, quick.speedup)
     wall = time.perf_counter() - start
     print(

@@ -272,3 +272,24 @@ def test_bench_tune_time_huge_cases_cost_their_own_op():
         row = re.search(rf"\(`{case}`\) \| [0-9.]+ \| ([0-9,]+) \|", page)
         assert row is not None, f"docs/performance.md has no row for {case}"
         assert round(got) == int(row.group(1).replace(",", "")), (case, got)
+
+
+def test_bench_tuning_search_workers_give_the_same_row():
+    """``bench_tuning.py --search-workers 2`` measures a layer's search in two processes: the
+    row is the one-process row but for the times; with ``--workers`` above 1 too it refuses."""
+    from bench_tuning import measure
+
+    from ascend_xdsl.lowering.build import shape_from_torch_args
+
+    problem = shape_from_torch_args((1, 16, 4, 8, 8), (16, 16, 3, 3, 3), padding=1)
+    one, two = (measure("tiny", problem, 6, search_workers=w) for w in (1, 2))
+    timed = {"compile_s", "tune_s", "sim_s", "ref_s"}
+    assert {k: v for k, v in one.items() if k not in timed} == {
+        k: v for k, v in two.items() if k not in timed
+    }
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_tuning.py"), "--workers", "2",
+         "--search-workers", "2"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "give the cores to layers or to searches" in done.stderr
