@@ -110,3 +110,11 @@ def test_the_result_repr_is_notebook_sized():
     text = repr(result)
     assert len(text) < 600 and "\n" not in text, text
     assert "numpy float32 16x16x1x1x1" in text and "hw: " in text and "cycles" in text
+
+
+def test_each_tool_says_it_has_every_op(capsys):
+    """``ascend-conv --help`` names the three ops its subcommands compile, not only dW."""
+    capsys.readouterr()
+    assert conv.main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(op in out for op in ("dW", "forward", "dX", "bp-filter", "bp-input"))

@@ -51,7 +51,9 @@ def _one_or_three(values: tuple[int, ...]) -> int | tuple[int, ...]:
 def make_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog=PROG,
-        description="Compile a Conv3DBackpropFilter (dW) kernel.",
+        description="Compile a 3-D convolution's kernel (the weight gradient dW, the forward "
+        "conv or the input gradient dX) for the Ascend AI Core, run it on the simulator and cost "
+        "it.",
         help_for=f"{PROG} bp-filter",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
