@@ -127,8 +127,8 @@ def row_walk_taps(t: Conv3DBpInputTiling) -> int:
 class _DyRows:
     """The dy rows of one L0C tile: real rows ``[r0, r0 + rows)`` in A1 as ``rows_a1`` rows
     (``row_step`` apart), the Load3D rows above them (``pad_top``, built when the window is),
-    its H kernel and dilation, the B1 tap of each Load3D tap (K order of one Cout1 block) and
-    the tile's first position among Load3D's."""
+    its H kernel and dilation, the B1 tap of each Load3D tap (K order of one Cout1 block), the
+    tile's first position among Load3D's and the weight rows B1 holds."""
 
     r0: Idx
     rows: Idx
@@ -139,6 +139,9 @@ class _DyRows:
     dilation_h: int
     b1_tap: Callable[[Idx], Idx]
     m_first: Idx
+    weight_row: Callable[[Idx], Idx] | None = None
+    """The row walk: the weight kernel row of Load3D kernel row ``j``, whose ``kW`` taps B1
+    holds as its ``j``-th; None: B1 holds every tap."""
 
 
 @dataclass(frozen=True)
@@ -218,12 +221,13 @@ class InputGradPlan:
                 f"({MAX_COPY_LEN} blocks)"
             )
         n1 = n_al // C0
+        b1_taps = ceil_div(t.hk, t.stride_h) * t.wk if row_walk else hwk
         a1_per_c1 = rows_max * width * C0 * 2 * t.al1_pbuffer
-        b1_per_c1 = n1 * hwk * FRACTAL_ELEMS * 2 * t.bl1_pbuffer
+        b1_per_c1 = n1 * b1_taps * FRACTAL_ELEMS * 2 * t.bl1_pbuffer
         kc1 = min(t.cout1_g, l1_size // (a1_per_c1 + b1_per_c1))
         if kc1 < 1:
             raise _fail(
-                f"the {rows_max} dy rows and the {n1}x{hwk} weight fractals of one Cout1 block "
+                f"the {rows_max} dy rows and the {n1}x{b1_taps} weight fractals of one Cout1 block "
                 f"({a1_per_c1 + b1_per_c1} bytes) do not fit L1 ({l1_size} bytes)"
             )
         if n1 * hwk > MAX_COPY_COUNT or n1 > MAX_LOAD2D_REPEAT:
@@ -242,6 +246,13 @@ class InputGradPlan:
         return plan
 
     @property
+    def b1_taps(self) -> int:
+        """Weight taps a Cin1 block holds in B1: every one, or the row walk's
+        ``ceil(kH / sH)`` kernel rows of one residue."""
+        t = self.t
+        return ceil_div(t.hk, t.stride_h) * t.wk if self.row_walk else t.hk * t.wk
+
+    @property
     def a1_blocks(self) -> int:
         """32-byte blocks of one A1 slot (what the zeroing ``fill`` covers)."""
         return self.kc1 * self.rows_max * self.width
@@ -258,7 +269,7 @@ class InputGradPlan:
             ),
             b1=alloc(
                 TPosition.B1,
-                self.kc1 * n1 * t.hk * t.wk * FRACTAL_ELEMS,
+                self.kc1 * n1 * self.b1_taps * FRACTAL_ELEMS,
                 element_type,
                 t.bl1_pbuffer,
             ),
@@ -364,11 +375,14 @@ class InputGradWalk:
         pad_top = sub(r0, first)
         sh, wk = t.stride_h, t.wk
 
+        def weight_row(j: Idx) -> Idx:
+            # Load3D kernel row j is the rotated kernel row kh = k0 + j·sH, the weight's row
+            # kH − 1 − kh (a zero tap past kH reads weight row 0: any finite row).
+            return sub(t.hk - 1, min_(add(k0, mul(j, sh)), t.hk - 1))
+
         def b1_tap(tap: Idx) -> Idx:
-            # Load3D tap (j, kw) is the rotated kernel row kh = k0 + j·sH (a zero tap past kH
-            # reads any weight row): B1 tap hwk − 1 − (kh·kW + kw).
-            kh = min_(add(k0, mul(floordiv(tap, wk), sh)), t.hk - 1)
-            return sub(self.hwk - 1, add(mul(kh, wk), rem(tap, wk)))
+            # Load3D tap (j, kw) is B1's (j, kW − 1 − kw): the columns read backwards.
+            return add(mul(floordiv(tap, wk), wk), sub(wk - 1, rem(tap, wk)))
 
         rows_a = _DyRows(
             r0=r0,
@@ -380,6 +394,7 @@ class InputGradWalk:
             dilation_h=t.dilation_h,
             b1_tap=b1_tap,
             m_first=piece,
+            weight_row=weight_row,
         )
         self._accumulate(di, p0, use_m, use_n, n_al, n1, nt, c_slot, rows_a)
 
@@ -460,6 +475,7 @@ class InputGradWalk:
         kd_first, kd_count, kd_trips = self._kd_walk(di)
         ci1_first = floordiv(mul(nt, t.base_n), C0)
         taps = a.kernel_h * t.wk
+        b1_taps = p.b1_taps
         with for_loop(0, kd_trips, name="kdi") as kdi:
             # An empty trip (no kd reaches dy) reads a kd inside the weight, with no dy rows.
             kd = min_(add(kd_first, mul(kdi, self.kd_step)), t.dk - 1)
@@ -484,24 +500,7 @@ class InputGradWalk:
                         real_ho,
                         a_slot,
                     )
-                # LoadToB1: per (Cin1, tap), the chunk's Cout1 fractals, one run each.
-                w_src = sum_(
-                    s.off_w,
-                    mul(kd, self.w_s.kd),
-                    mul(ci1_first, self.w_s.c1),
-                    mul(c1_first, FRACTAL_ELEMS),
-                )
-                DataCopyOp(
-                    s.w,
-                    value(w_src),
-                    b.b1,
-                    value(b_slot),
-                    value(0),
-                    value(mul(n1, self.hwk)),
-                    value(mul(c1_rows, FRACTAL_BLOCKS)),
-                    value(mul(sub(t.cout1_g, c1_rows), FRACTAL_BLOCKS)),
-                    value(0),
-                )
+                self._copy_weight(kd, ci1_first, c1_first, c1_rows, n1, b_slot, a.weight_row)
                 window = Img2colWindow(
                     rows=window_rows,
                     width=p.width,
@@ -523,7 +522,7 @@ class InputGradWalk:
                     window.load3d(
                         b.a1, a_slot, 0, b.a2, l0, k0, use_k, a.m_first, align_up_idx(use_m, C0)
                     )
-                    self._load_weight(b_slot, l0, k0, use_k, c1_rows, n1, taps, a.b1_tap)
+                    self._load_weight(b_slot, l0, k0, use_k, c1_rows, n1, taps, a.b1_tap, b1_taps)
                     first = and_(and_(cmp("eq", kdi, 0), cmp("eq", cc, 0)), cmp("eq", ks, 0))
                     mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first)
         dst = sum_(
@@ -608,6 +607,66 @@ class InputGradWalk:
                         value(sw - 1),
                     )
 
+    def _copy_weight(
+        self,
+        kd: Idx,
+        ci1_first: Idx,
+        c1_first: Idx,
+        c1_rows: Idx,
+        n1: Idx,
+        b_slot: Idx,
+        weight_row: Callable[[Idx], Idx] | None,
+    ) -> None:
+        """LoadToB1: per (Cin1, tap), the chunk's Cout1 fractals, one run each: every tap in one
+        copy, or with ``weight_row`` (the row walk) per Cin1 block and Load3D kernel row ``j``
+        the ``kW`` taps of weight row ``weight_row(j)``, B1's ``[ci1][j][kw][c1]``."""
+        t, s, b = self.t, self.s, self.b
+        run_len = mul(c1_rows, FRACTAL_BLOCKS)
+        run_gap = mul(sub(t.cout1_g, c1_rows), FRACTAL_BLOCKS)
+        if weight_row is None:
+            w_src = sum_(
+                s.off_w,
+                mul(kd, self.w_s.kd),
+                mul(ci1_first, self.w_s.c1),
+                mul(c1_first, FRACTAL_ELEMS),
+            )
+            DataCopyOp(
+                s.w,
+                value(w_src),
+                b.b1,
+                value(b_slot),
+                value(0),
+                value(mul(n1, self.hwk)),
+                value(run_len),
+                value(run_gap),
+                value(0),
+            )
+            return
+        rows = self.p.b1_taps // t.wk
+        with (
+            for_loop(0, n1, name="ci") as ci,
+            for_loop(0, rows, name="j") as j,
+        ):
+            w_src = sum_(
+                s.off_w,
+                mul(kd, self.w_s.kd),
+                mul(add(ci1_first, ci), self.w_s.c1),
+                mul(weight_row(j), self.w_s.kh),
+                mul(c1_first, FRACTAL_ELEMS),
+            )
+            dst = mul(mul(add(mul(ci, rows), j), t.wk), mul(c1_rows, FRACTAL_ELEMS))
+            DataCopyOp(
+                s.w,
+                value(w_src),
+                b.b1,
+                value(b_slot),
+                value(dst),
+                value(t.wk),
+                value(run_len),
+                value(run_gap),
+                value(0),
+            )
+
     def _load_weight(
         self,
         b_slot: Idx,
@@ -618,11 +677,13 @@ class InputGradWalk:
         n1: Idx,
         taps: int,
         b1_tap: Callable[[Idx], Idx],
+        b1_taps: int,
     ) -> None:
         """LoadToB2: K fractal row ``kb`` of the k step is (Cout1 block, tap) of the chunk, the
         ``taps`` Load3D taps of one Cout1 block; its ``n1`` fractals are B1's
         ``[ci1][b1_tap(tap)][c1]`` (``hwk − 1 − tap``: the tap read backwards, the 180°
-        rotation), each transposed from ``[cout][cin]`` to the Zn ``[cin][cout]``."""
+        rotation; ``b1_taps`` taps a Cin1 block), each transposed from ``[cout][cin]`` to the Zn
+        ``[cin][cout]``."""
         b = self.b
         kb0 = floordiv(k0, C0)
         with for_loop(0, floordiv(use_k, C0), name="kb") as kb:
@@ -636,7 +697,7 @@ class InputGradWalk:
                 value(l0),
                 value(mul(mul(kb, n1), FRACTAL_ELEMS)),
                 value(n1),
-                value(mul(c1_rows, self.hwk)),
+                value(mul(c1_rows, b1_taps)),
                 transpose=True,
             )
 

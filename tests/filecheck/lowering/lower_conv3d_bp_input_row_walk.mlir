@@ -8,9 +8,10 @@
 // Per dX depth and tap residue k0 < 4: the rows of the residue (ho_start + i + k0 = i - 4 + k0
 // a multiple of 4, every 4th row), one L0C tile a row. Its A1 holds real dy rows only (rows
 // [max(first, 0), min(first + taps - 1, Ho - 1)], no fill rows between them: the fill is
-// stride_w's column zeros), and Load3D runs 2 kernel rows at stride 1, dilation 1; the weight
-// row of Load3D tap j is k0 + 4j (clamped to 5 past the kernel: a tap that reads zeros), read
-// backwards in B1 (23 - (kh * 4 + kw)); one fixpipe of the whole row. Where the rule refuses
+// stride_w's column zeros), and Load3D runs 2 kernel rows at stride 1, dilation 1. B1 holds
+// the weight rows of those 2 kernel rows only, one copy of kW = 4 taps each: Load3D row j is
+// the rotated kernel row k0 + 4j (clamped to 5 past the kernel: a tap that reads zeros), the
+// weight's row 5 - that; load2d reads B1's (j, 3 - kw). One fixpipe of the whole row. Where the rule refuses
 // (the heuristic's tiles of several rows), the vendor's walk stays: lower_conv3d_bp_input_to_hw.mlir
 // (@dx_stride, kernel [3, 3]).
 
@@ -22,7 +23,8 @@ func.func @dx_rows(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x2x4x4xf16>, %w5: !asce
 // A1 of kc1 x rows_max x width x C0 = 1 x 2 x 13 x 16: two real dy rows of 13 stride-dilated
 // columns.
 // CHECK:         %[[A1:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<A1, 416xf16>
-// CHECK:         %[[B1:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<B1, 6144xf16>
+// B1 of n1 x 2 rows x kW x 256 = 2048, not the 6 x 4 taps of the vendor's walk.
+// CHECK:         %[[B1:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<B1, 2048xf16>
 // CHECK:         %[[A2:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<A2, {{[0-9]+}}xf16>
 // CHECK:         %[[B2:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<B2, {{[0-9]+}}xf16>
 // CHECK:         %[[CO1:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<CO1, 256xf32>
@@ -58,16 +60,24 @@ func.func @dx_rows(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x2x4x4xf16>, %w5: !asce
 // CHECK-NEXT:                arith.muli %r, %[[C208]] : index
 // CHECK:                     ascend.data_copy %{{.*}} -> %[[A1]]
 // CHECK-SAME:                  count %{{.*}} len %{{.*}} src_stride %{{.*}} dst_stride %{{.*}}
-// CHECK:                 ascend.data_copy %{{.*}} -> %[[B1]]
+// CHECK:                 scf.for %j =
+// CHECK:                   %[[J4:.*]] = arith.muli %j, %{{.*}} : index
+// CHECK:                   %[[KH:.*]] = arith.addi %k0, %[[J4]] : index
+// CHECK:                   %[[FIVE:.*]] = arith.constant 5 : index
+// CHECK-NEXT:              %[[KHC:.*]] = arith.minsi %[[KH]], %[[FIVE]] : index
+// CHECK:                   %[[WROW:.*]] = arith.subi %{{.*}}, %[[KHC]] : index
+// The weight's kh stride: kW x Cout1 x 256 = 1024 elements.
+// CHECK:                   %[[C1024:.*]] = arith.constant 1024 : index
+// CHECK-NEXT:              arith.muli %[[WROW]], %[[C1024]] : index
+// CHECK:                   ascend.data_copy %{{.*}} -> %[[B1]][{{.*}}] count
 // CHECK:                 scf.for %ks =
 // CHECK:                   ascend.load3d %[[A1]][{{.*}}] -> %[[A2]][{{.*}}] fmap %[[WROWS]], {{.*}} pad %[[PADTOP]], {{.*}} kernel [2, 4] stride [1, 1] dilation [1, 1]
 // CHECK:                   scf.for %kb =
-// CHECK:                     arith.addi %k0, %{{.*}} : index
-// CHECK:                     %[[FIVE:.*]] = arith.constant 5 : index
-// CHECK-NEXT:                arith.minsi %{{.*}}, %[[FIVE]] : index
-// CHECK:                     %[[C23:.*]] = arith.constant 23 : index
-// CHECK:                     arith.subi %[[C23]], %{{.*}} : index
-// CHECK:                     ascend.load2d %[[B1]]
+// CHECK:                     %[[THREE:.*]] = arith.constant 3 : index
+// CHECK-NEXT:                arith.subi %[[THREE]], %{{.*}} : index
+// B1's Cin1 blocks are 2 rows x 4 taps x 1 Cout1 block = 8 fractals apart.
+// CHECK:                     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:                ascend.load2d %[[B1]][{{.*}}] -> %[[B2]][{{.*}}] repeat %{{.*}} src_stride %[[C8]] transpose
 // CHECK:                   ascend.mmad %[[A2]][{{.*}}], %[[B2]][{{.*}}] -> %[[CO1]]
 // CHECK:               ascend.fixpipe %[[CO1]][{{.*}}] -> %{{.*}}[{{.*}}] m %{{.*}} n
 // CHECK:         func.return
