@@ -366,7 +366,7 @@ def test_emit_ascendc_warns_when_the_row_walk_was_taken(capsys, tmp_path):
     stderr and a README note say the NPU takes longer than modelled; a layer without the row
     walk has neither."""
     folder = tmp_path / "tubelet"
-    code, out, err = run(capsys, "bp-input", *TUBELET, "--emit", "ascendc", "-o", str(folder))
+    code, _, err = run(capsys, "bp-input", *TUBELET, "--emit", "ascendc", "-o", str(folder))
     assert code == 0, err
     (warning,) = [line for line in err.splitlines() if "row walk" in line]
     assert warning.startswith("ascend-conv: warning: the simulator's dX walk skipped kernel rows")

@@ -33,6 +33,13 @@ Every dX element is summed on one core (the API kernel does not split K), so no 
 needed. More than one enlarged group is refused with one line (the runtime runs one launch per
 group; the vendor's tiler takes groups 1 only).
 
+At ``stride_h`` > 1, where :func:`row_walk_taps` says it issues fewer (tile, kernel-row)
+pairs, the walk departs from the vendor's (:meth:`InputGradWalk.emit_rows`): one dX row (or a
+``base_m`` piece of it) an L0C tile, per residue ``k0`` of its kernel rows that reach real dy
+rows, only those ``ceil(kH / sH)`` rows: A1 holds the real dy rows they read (``dil_h`` apart,
+no inserted zero rows), Load3D runs them at stride 1 and dilation ``dil_h``, B1 holds their
+weight taps only. The vendor's Iterate, which the emitted Ascend C calls, walks every kh.
+
 ``patterns.py`` replaces each iterate loop of a ``conv3d_bp_input_create`` object by
 :meth:`InputGradWalk.emit`.
 """
