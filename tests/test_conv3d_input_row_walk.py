@@ -62,6 +62,8 @@ CASES = {
         (1, 1, 2),
         None,
     ),
+    # Two batches (one iterate loop each), Cout of two Cout1 blocks, stride 2 in D too.
+    "batch2": ((2, 8, 4, 9, 16), (24, 8, 2, 3, 3), (2, 2, 1), (1,) * 6, (1, 1, 1), None),
     # Rows of 40 positions in L0C tiles of 16 (three pieces a row), stride 2 in W (A1 zeroed),
     # and the rows split over cores in shares of 3 (a tail of 1): ho_start per core.
     "pieces_msplit": (
