@@ -22,7 +22,11 @@ asc-devkit's ``SetSingleShape`` takes no depth and sets the single shape's Din t
 IR's single shape spans the tiling's ``singleCoreDin`` dX depths from the start
 ``SetStartPosition`` gives (the vendor operator's four-argument ``SetSingleShape`` of hicann/
 ops-nn ``conv3d_backprop_input_v2``). With ``singleCoreDin`` above 1 the kernel, built against
-asc-devkit, would compute the first depth of each single shape only.
+asc-devkit, would compute the first depth of each single shape only. And where the simulator's
+lowering takes the stride-aware row walk (``lower_api_to_hw/conv3d_bp_input_walk.py``,
+``row_walk_taps``), the modelled kernel runs only the kernel rows that reach real dy rows,
+while the vendor's ``Iterate`` the project calls walks every kH tap: on the NPU it takes longer
+than modelled (same dX).
 
 Sources (hicann/asc-devkit, read, not copied): ``include/adv_api/conv_backprop/
 conv3d_bp_input_api.h`` (the ``Conv3DBackpropInput`` alias), ``conv3d_bp_input_intf.h`` (the
@@ -69,6 +73,7 @@ from ascend_xdsl.emit.files import emit_cmake, emit_input_grad_data_script
 from ascend_xdsl.emit.host import _host_plan, _main_body, _main_cpp
 from ascend_xdsl.emit.kernel import _KernelWriter, object_kernel_source
 from ascend_xdsl.ir.structured_printer import prints
+from ascend_xdsl.lowering.lower_api_to_hw.conv3d_bp_input_walk import row_walk_taps
 
 TILING_TYPE = "Conv3DBackpropInputTilingData"
 """What the host hands the kernel (conv3d_bp_input_tilingdata.h): Init takes its
@@ -86,6 +91,13 @@ DIN_WARNING = (
     "(conv3d_bp_input_func.h), so built against asc-devkit the kernel would compute only the "
     "first of them: check the API version of the CANN you build with (the ops-nn operator's "
     "SetSingleShape takes the depth)"
+)
+
+ROW_WALK_WARNING = (
+    "the simulator's dX walk skipped kernel rows on inserted zeros (the stride-aware row walk, "
+    "stride_h {stride_h}: {saved} (tile, tap) pairs fewer per dX depth and Cin tile); the "
+    "vendor's Iterate this project calls walks every one of the {hk} kernel rows, so on the NPU "
+    "the kernel takes longer than the modelled cycles (the same dX)"
 )
 
 
@@ -230,9 +242,26 @@ def emit_input_grad_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncO
 
 
 def _readme(
-    program: str, kernel_name: str, launch: LaunchOp, hw: str, command: str, din_note: bool
+    program: str,
+    kernel_name: str,
+    launch: LaunchOp,
+    hw: str,
+    command: str,
+    din_note: bool,
+    row_walk_note: bool = False,
 ) -> str:
     kernel = kernel_file(kernel_name, _OPTIONS.build)
+    row_walk = (
+        [
+            "",
+            "**Modelled time.** The simulator's lowering of this layer took the stride-aware",
+            "row walk: each dX row runs only the kernel rows that reach real (not inserted-zero)",
+            "dy rows. The vendor's `Iterate` this kernel calls walks every kernel row, so on the",
+            "NPU the kernel takes longer than the cycles ascend-xdsl modelled (dX is the same).",
+        ]
+        if row_walk_note
+        else []
+    )
     depth = (
         [
             "",
@@ -270,6 +299,7 @@ def _readme(
             "with the compiler's `#ascend.conv3d_bp_input_tiling`, which is",
             "`TConv3DBackpropInputTiling` field for field: the tiling the simulator ran.",
             *depth,
+            *row_walk,
             "",
             "## Build and run on a machine with CANN",
             "",
@@ -305,15 +335,19 @@ def emit_input_grad_project(module: ModuleOp, hw: str, command: str) -> Project:
     for symbol in (name, program):
         if not C_IDENTIFIER.match(symbol):
             raise EmitError(f"function name '{symbol}' is not a C identifier")
-    din = _init_tiling(kernel).single_core_din
+    tiling = _init_tiling(kernel)
+    din = tiling.single_core_din
+    saved = row_walk_taps(tiling)
     files = {
         kernel_file(name, _OPTIONS.build): emit_input_grad_kernel(kernel, operands_line(launch)),
         HOST_FILE: emit_input_grad_host(host, launch, kernel),
         CMAKE_FILE: emit_cmake(program, name, hw, _OPTIONS),
-        README_FILE: _readme(program, name, launch, hw, command, din > 1),
+        README_FILE: _readme(program, name, launch, hw, command, din > 1, saved > 0),
     }
     script = emit_input_grad_data_script(host)
     if script is not None:
         files[DATA_FILE] = script
     warnings = (DIN_WARNING.format(din=din),) if din > 1 else ()
+    if saved:
+        warnings += (ROW_WALK_WARNING.format(stride_h=tiling.stride_h, saved=saved, hk=tiling.hk),)
     return Project(name, files, warnings, _OPTIONS.build)

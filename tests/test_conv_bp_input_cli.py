@@ -357,6 +357,27 @@ def test_emit_ascendc_writes_the_project(capsys, tmp_path):
     assert "--emit ascendc -o" in (folder / "README.md").read_text()
 
 
+TUBELET = ["--input", "1,3,16,224,224", "--weight", "768,3,2,16,16", "--stride", "2,16,16"]
+"""videomae-tubelet (benchmarks/layers.json): the heuristic tiling takes dX's row walk."""
+
+
+def test_emit_ascendc_warns_when_the_row_walk_was_taken(capsys, tmp_path):
+    """The vendor's Iterate the project calls walks every kernel row: one warning line on
+    stderr and a README note say the NPU takes longer than modelled; a layer without the row
+    walk has neither."""
+    folder = tmp_path / "tubelet"
+    code, _, err = run(capsys, "bp-input", *TUBELET, "--emit", "ascendc", "-o", str(folder))
+    assert code == 0, err
+    (warning,) = [line for line in err.splitlines() if "row walk" in line]
+    assert warning.startswith("ascend-conv: warning: the simulator's dX walk skipped kernel rows")
+    assert "walks every one of the 16 kernel rows" in warning
+    assert "longer than the modelled cycles" in warning
+    assert "stride-aware" in (folder / "README.md").read_text()
+    code, _, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc", "-o", str(tmp_path / "t"))
+    assert code == 0 and "row walk" not in err
+    assert "stride-aware" not in (tmp_path / "t" / "README.md").read_text()
+
+
 def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc")
     assert (code, out) == (2, "")

@@ -33,12 +33,20 @@ Every dX element is summed on one core (the API kernel does not split K), so no 
 needed. More than one enlarged group is refused with one line (the runtime runs one launch per
 group; the vendor's tiler takes groups 1 only).
 
+At ``stride_h`` > 1, where :func:`row_walk_taps` says it issues fewer (tile, kernel-row)
+pairs, the walk departs from the vendor's (:meth:`InputGradWalk.emit_rows`): one dX row (or a
+``base_m`` piece of it) an L0C tile, per residue ``k0`` of its kernel rows that reach real dy
+rows, only those ``ceil(kH / sH)`` rows: A1 holds the real dy rows they read (``dil_h`` apart,
+no inserted zero rows), Load3D runs them at stride 1 and dilation ``dil_h``, B1 holds their
+weight taps only. The vendor's Iterate, which the emitted Ascend C calls, walks every kh.
+
 ``patterns.py`` replaces each iterate loop of a ``conv3d_bp_input_create`` object by
 :meth:`InputGradWalk.emit`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import f32
@@ -51,6 +59,7 @@ from ascend_xdsl.dialects.enums import TPosition
 from ascend_xdsl.dialects.formats import fractal_z_3d_strides, ndc1hwc0_strides
 from ascend_xdsl.dialects.hw_level import DataCopyOp, FillOp, Load2dOp
 from ascend_xdsl.hw import isa
+from ascend_xdsl.hw.intmath import ceil_div
 from ascend_xdsl.lowering.index_arith import (
     Idx,
     add,
@@ -92,6 +101,54 @@ MAX_LOAD2D_REPEAT = isa.limit("load2d", "repeat").hi
 
 def _fail(message: str) -> PassFailedException:
     return PassFailedException(f"lower-ascend-api-to-hw: {message}")
+
+
+def row_walk_taps(t: Conv3DBpInputTiling) -> int:
+    """The (tile, kernel-row tap) pairs per dX depth and Cin tile the stride-aware row walk
+    saves over the vendor's walk on one core's single shape, or 0 when it is not taken.
+
+    With ``stride_h`` > 1 a dX row ``h`` reads the stride-dilated dy row
+    ``h − pad_up' + kh·dil_h`` (``pad_up'`` the backprop pad), a real one only when that is a
+    multiple of sH: when ``gcd(dil_h, sH)`` = 1, for the taps ``kh ≡ k0 (mod sH)`` of one
+    residue ``k0`` of the row. The vendor's walk (L0C tiles of ``base_m`` positions across
+    rows) runs every kh on every tile, mostly on inserted zeros; the row walk takes one dX row
+    (or a ``base_m`` piece of it, since Fixpipe writes contiguous positions) a tile and only
+    the taps of its residue, ``ceil(kH / sH)`` of them (the residues of fewer real taps read
+    one past the window: zeros), on an A1 of real dy rows ``dil_h`` apart (Load3D dilation
+    ``dil_h``, so no new Load3D limit). Every residue runs in one loop body: a body per tap
+    count would take a set of event ids each.
+
+    Taken when it issues fewer pairs than the plain walk, counted for the tiling's single
+    shape (``single_core_m / Wi`` rows); refused (0) at stride_h 1, when the single shape is
+    not whole rows, and when gcd(dil_h, sH) > 1 (then some rows read no real dy row through
+    any tap and would interleave with each residue's: not written by this walk)."""
+    sh = t.stride_h
+    if sh <= 1 or _gcd(t.dilation_h, sh) != 1 or t.single_core_m % t.wi:
+        return 0
+    walk = ceil_div(t.wi, t.base_m) * (t.single_core_m // t.wi) * ceil_div(t.hk, sh)
+    plain = ceil_div(t.single_core_m, t.base_m) * t.hk
+    return max(plain - walk, 0)
+
+
+@dataclass(frozen=True)
+class _DyRows:
+    """The dy rows of one L0C tile: real rows ``[r0, r0 + rows)`` in A1 as ``rows_a1`` rows
+    (``row_step`` apart), the Load3D rows above them (``pad_top``, built when the window is),
+    its H kernel and dilation, the B1 tap of each Load3D tap (K order of one Cout1 block), the
+    tile's first position among Load3D's and the weight rows B1 holds."""
+
+    r0: Idx
+    rows: Idx
+    rows_a1: Idx
+    row_step: int
+    pad_top: Callable[[], Idx]
+    kernel_h: int
+    dilation_h: int
+    b1_tap: Callable[[Idx], Idx]
+    m_first: Idx
+    weight_row: Callable[[Idx], Idx] | None = None
+    """The row walk: the weight kernel row of Load3D kernel row ``j``, whose ``kW`` taps B1
+    holds as its ``j``-th; None: B1 holds every tap."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +197,8 @@ class InputGradPlan:
     """dy columns copied into a window row: those the dX row's taps can reach."""
     pad_right: int
     """Load3D's right pad over ``width`` columns, so that a row gives exactly Wi positions."""
+    row_walk: bool = False
+    """The stride-aware row walk (:func:`row_walk_taps`) instead of the vendor's walk."""
 
     @staticmethod
     def of(t: Conv3DBpInputTiling, l1_size: int) -> InputGradPlan:
@@ -156,20 +215,26 @@ class InputGradPlan:
         # column (a pad after above the reach) and are not copied.
         width = min((t.wo - 1) * t.stride_w + 1, t.wi + reach_w - t.backprop_pad_left)
         pad_right = t.wi + reach_w - t.backprop_pad_left - width
-        span = (t.base_m - 1) // t.wi + 2  # dX rows one tile's positions touch
-        rows_max = min((t.ho - 1) * t.stride_h + 1, span + t.dilation_h * (t.hk - 1))
+        row_walk = row_walk_taps(t) > 0
+        if row_walk:
+            # One dX row reads the real dy rows of its kept taps, dil_h apart.
+            rows_max = min(t.ho, (ceil_div(t.hk, t.stride_h) - 1) * t.dilation_h + 1)
+        else:
+            span = (t.base_m - 1) // t.wi + 2  # dX rows one tile's positions touch
+            rows_max = min((t.ho - 1) * t.stride_h + 1, span + t.dilation_h * (t.hk - 1))
         if t.ho * t.wo > MAX_COPY_LEN or t.ho * t.wo > MAX_COPY_STRIDE:
             raise _fail(
                 f"a dy plane of {t.ho}x{t.wo} positions exceeds one data_copy "
                 f"({MAX_COPY_LEN} blocks)"
             )
         n1 = n_al // C0
+        b1_taps = ceil_div(t.hk, t.stride_h) * t.wk if row_walk else hwk
         a1_per_c1 = rows_max * width * C0 * 2 * t.al1_pbuffer
-        b1_per_c1 = n1 * hwk * FRACTAL_ELEMS * 2 * t.bl1_pbuffer
+        b1_per_c1 = n1 * b1_taps * FRACTAL_ELEMS * 2 * t.bl1_pbuffer
         kc1 = min(t.cout1_g, l1_size // (a1_per_c1 + b1_per_c1))
         if kc1 < 1:
             raise _fail(
-                f"the {rows_max} dy rows and the {n1}x{hwk} weight fractals of one Cout1 block "
+                f"the {rows_max} dy rows and the {n1}x{b1_taps} weight fractals of one Cout1 block "
                 f"({a1_per_c1 + b1_per_c1} bytes) do not fit L1 ({l1_size} bytes)"
             )
         if n1 * hwk > MAX_COPY_COUNT or n1 > MAX_LOAD2D_REPEAT:
@@ -177,15 +242,22 @@ class InputGradPlan:
                 f"base_n {t.base_n} with a {t.hk}x{t.wk} kernel exceeds one weight data_copy "
                 f"({MAX_COPY_COUNT} runs) or load2d ({MAX_LOAD2D_REPEAT} fractals)"
             )
-        if (t.stride_h - 1) * width > isa.limit("data_copy", "dst_stride").hi:
+        if not row_walk and (t.stride_h - 1) * width > isa.limit("data_copy", "dst_stride").hi:
             raise _fail(
                 f"stride_h {t.stride_h} over a {width}-wide dilated dy row exceeds one "
                 "data_copy's destination gap"
             )
-        plan = InputGradPlan(t, m_al, n_al, k_step, kc1, rows_max, width, pad_right)
+        plan = InputGradPlan(t, m_al, n_al, k_step, kc1, rows_max, width, pad_right, row_walk)
         if plan.a1_blocks > isa.limit("fill", "block_num").hi:
             raise _fail(f"an A1 slot of {plan.a1_blocks} blocks exceeds one fill")
         return plan
+
+    @property
+    def b1_taps(self) -> int:
+        """Weight taps a Cin1 block holds in B1: every one, or the row walk's
+        ``ceil(kH / sH)`` kernel rows of one residue."""
+        t = self.t
+        return ceil_div(t.hk, t.stride_h) * t.wk if self.row_walk else t.hk * t.wk
 
     @property
     def a1_blocks(self) -> int:
@@ -204,7 +276,7 @@ class InputGradPlan:
             ),
             b1=alloc(
                 TPosition.B1,
-                self.kc1 * n1 * t.hk * t.wk * FRACTAL_ELEMS,
+                self.kc1 * n1 * self.b1_taps * FRACTAL_ELEMS,
                 element_type,
                 t.bl1_pbuffer,
             ),
@@ -231,6 +303,9 @@ class InputGradWalk:
         self.kd_inv = pow(t.dilation_d // g, -1, self.kd_step) if self.kd_step > 1 else 0
 
     def emit(self) -> None:
+        if self.p.row_walk:
+            self.emit_rows()
+            return
         t, s = self.t, self.s
         m_tiles = ceildiv(s.m, t.base_m)
         n_tiles = ceildiv(s.n, t.base_n)
@@ -242,6 +317,93 @@ class InputGradWalk:
         ):
             tile = add(mul(add(mul(dl, m_tiles), mt), n_tiles), nt)
             self.tile(add(s.din_start, dl), mt, nt, pingpong(tile, t.cl0_pbuffer))
+
+    def emit_rows(self) -> None:
+        """The row walk (:func:`row_walk_taps`): per dX depth and tap residue ``k0 < sH``, the
+        single shape's rows ``i`` of that residue (``ho_start + i + k0·dil_h ≡ 0 mod sH``: every
+        sH-th row), each row's ``base_m`` pieces and the Cin tiles."""
+        t, s = self.t, self.s
+        sh = t.stride_h
+        rows_total = floordiv(s.m, t.wi)
+        pieces = ceil_div(t.wi, t.base_m)
+        n_tiles = ceildiv(s.n, t.base_n)
+        depths = min_(t.single_core_din, sub(t.di, s.din_start))
+        per_k0 = ceil_div(t.hi, sh) * pieces  # tiles of one residue at most: a slot counter
+        with (
+            for_loop(0, depths, name="dl") as dl,
+            for_loop(0, min(sh, t.hi), name="k0") as k0,
+        ):
+            num = add(s.ho_start, mul(k0, t.dilation_h))
+            # The residue's first row i0 and the real dy row its tap k0 reads, ``base``.
+            base = ceildiv(num, sh)
+            i0 = sub(mul(base, sh), num)
+            count = ceildiv(max_(sub(rows_total, i0), 0), sh)
+            # Its real taps k0 + j·sH below kH (none when k0 ≥ kH).
+            taps = ceildiv(max_(sub(t.hk, k0), 0), sh)
+            with (
+                for_loop(0, count, name="ri") as ri,
+                for_loop(0, pieces, name="pc") as pc,
+                for_loop(0, n_tiles, name="nt") as nt,
+            ):
+                row = add(i0, mul(ri, sh))
+                counter = sum_(
+                    mul(add(mul(dl, sh), k0), per_k0 * n_tiles),
+                    mul(add(mul(ri, pieces), pc), n_tiles),
+                    nt,
+                )
+                self.row_tile(
+                    add(s.din_start, dl),
+                    row,
+                    add(base, ri),
+                    k0,
+                    taps,
+                    pc,
+                    nt,
+                    pingpong(counter, t.cl0_pbuffer),
+                )
+
+    def row_tile(
+        self, di: Idx, row: Idx, first: Idx, k0: Idx, taps: Idx, pc: Idx, nt: Idx, c_slot: Idx
+    ) -> None:
+        """One L0C tile of the row walk: piece ``pc`` of the single shape's dX row ``row``,
+        whose real taps ``k0 + j·sH`` (``j < taps``) read real dy rows ``first + j·dil_h``.
+        Load3D runs ``ceil(kH / sH)`` taps: those past ``taps`` read below the window, zeros."""
+        t, s = self.t, self.s
+        piece = mul(pc, t.base_m)
+        use_m = min_(t.base_m, sub(t.wi, piece))
+        use_n = min_(t.base_n, sub(s.n, mul(nt, t.base_n)))
+        n_al = align_up_idx(use_n, C0)
+        n1 = floordiv(n_al, C0)
+        p0 = add(mul(row, t.wi), piece)
+        # The real dy rows [r0, last] of the taps (none when taps is 0: last < first).
+        last = min_(add(first, mul(sub(taps, 1), t.dilation_h)), t.ho - 1)
+        r0 = max_(first, 0)
+        rows = max_(add(sub(last, r0), 1), 0)
+        pad_top = sub(r0, first)
+        sh, wk = t.stride_h, t.wk
+
+        def weight_row(j: Idx) -> Idx:
+            # Load3D kernel row j is the rotated kernel row kh = k0 + j·sH, the weight's row
+            # kH − 1 − kh (a zero tap past kH reads weight row 0: any finite row).
+            return sub(t.hk - 1, min_(add(k0, mul(j, sh)), t.hk - 1))
+
+        def b1_tap(tap: Idx) -> Idx:
+            # Load3D tap (j, kw) is B1's (j, kW − 1 − kw): the columns read backwards.
+            return add(mul(floordiv(tap, wk), wk), sub(wk - 1, rem(tap, wk)))
+
+        rows_a = _DyRows(
+            r0=r0,
+            rows=rows,
+            rows_a1=rows,
+            row_step=1,
+            pad_top=lambda: pad_top,
+            kernel_h=ceil_div(t.hk, sh),
+            dilation_h=t.dilation_h,
+            b1_tap=b1_tap,
+            m_first=piece,
+            weight_row=weight_row,
+        )
+        self._accumulate(di, p0, use_m, use_n, n_al, n1, nt, c_slot, rows_a)
 
     def _kd_walk(self, di: Idx) -> tuple[Idx, Idx, Idx]:
         """``(first, count, trips)``: the kd that reach dy from dX depth ``di`` are
@@ -265,7 +427,7 @@ class InputGradWalk:
         return first, count, max_(count, 1)
 
     def tile(self, di: Idx, mt: Idx, nt: Idx, c_slot: Idx) -> None:
-        t, s, b, p = self.t, self.s, self.b, self.p
+        t, s = self.t, self.s
         use_m = min_(t.base_m, sub(s.m, mul(mt, t.base_m)))
         use_n = min_(t.base_n, sub(s.n, mul(nt, t.base_n)))
         n_al = align_up_idx(use_n, C0)
@@ -284,6 +446,34 @@ class InputGradWalk:
         rows = max_(add(sub(r1, r0), 1), 0)
         rows_exp = max_(add(mul(sub(rows, 1), t.stride_h), 1), 0)
         m_first = sub(p0, mul(h_a, t.wi))
+        rows_a = _DyRows(
+            r0=r0,
+            rows=rows,
+            rows_a1=rows_exp,
+            row_step=t.stride_h,
+            pad_top=lambda: sub(mul(r0, t.stride_h), lo),
+            kernel_h=t.hk,
+            dilation_h=t.dilation_h,
+            b1_tap=lambda tap: sub(self.hwk - 1, tap),
+            m_first=m_first,
+        )
+        self._accumulate(di, p0, use_m, use_n, n_al, n1, nt, c_slot, rows_a)
+
+    def _accumulate(
+        self,
+        di: Idx,
+        p0: Idx,
+        use_m: Idx,
+        use_n: Idx,
+        n_al: Idx,
+        n1: Idx,
+        nt: Idx,
+        c_slot: Idx,
+        a: _DyRows,
+    ) -> None:
+        """One L0C tile's sum over kd, Cout1 chunks and k steps (dy rows ``a`` in A1, img2col
+        into L0A, the weight into L0B, mmad), then its fixpipe to dX position ``p0``."""
+        t, s, b, p = self.t, self.s, self.b, self.p
         # SetGradOutput points at the first real dy row of the single shape (the API kernel's
         # max(0, ceil(ho_start / stride_h))).
         real_ho = ceildiv(max_(s.ho_start, 0), t.stride_h)
@@ -291,60 +481,55 @@ class InputGradWalk:
         chunks = ceildiv(cout1, p.kc1)
         kd_first, kd_count, kd_trips = self._kd_walk(di)
         ci1_first = floordiv(mul(nt, t.base_n), C0)
+        taps = a.kernel_h * t.wk
+        b1_taps = p.b1_taps
         with for_loop(0, kd_trips, name="kdi") as kdi:
             # An empty trip (no kd reaches dy) reads a kd inside the weight, with no dy rows.
             kd = min_(add(kd_first, mul(kdi, self.kd_step)), t.dk - 1)
             inside = cmp("slt", kdi, kd_count)
             dout = floordiv(sub(add(di, t.pad_front), mul(kd, t.dilation_d)), t.stride_d)
-            window_rows = select_or_zero(inside, rows_exp)
+            window_rows = select_or_zero(inside, a.rows_a1)
             with for_loop(0, chunks, name="cc") as cc:
                 run = add(mul(kdi, chunks), cc)
                 a_slot = pingpong(run, t.al1_pbuffer)
                 b_slot = pingpong(run, t.bl1_pbuffer)
                 c1_first = mul(cc, p.kc1)
                 c1_rows = min_(p.kc1, sub(cout1, c1_first))
-                with if_(and_(inside, cmp("sgt", rows, 0))):
-                    self._copy_dy(dout, c1_first, c1_rows, r0, rows, rows_exp, real_ho, a_slot)
-                # LoadToB1: per (Cin1, tap), the chunk's Cout1 fractals, one run each.
-                w_src = sum_(
-                    s.off_w,
-                    mul(kd, self.w_s.kd),
-                    mul(ci1_first, self.w_s.c1),
-                    mul(c1_first, FRACTAL_ELEMS),
-                )
-                DataCopyOp(
-                    s.w,
-                    value(w_src),
-                    b.b1,
-                    value(b_slot),
-                    value(0),
-                    value(mul(n1, self.hwk)),
-                    value(mul(c1_rows, FRACTAL_BLOCKS)),
-                    value(mul(sub(t.cout1_g, c1_rows), FRACTAL_BLOCKS)),
-                    value(0),
-                )
+                with if_(and_(inside, cmp("sgt", a.rows, 0))):
+                    self._copy_dy(
+                        dout,
+                        c1_first,
+                        c1_rows,
+                        a.r0,
+                        a.rows,
+                        a.rows_a1,
+                        a.row_step,
+                        real_ho,
+                        a_slot,
+                    )
+                self._copy_weight(kd, ci1_first, c1_first, c1_rows, n1, b_slot, a.weight_row)
                 window = Img2colWindow(
                     rows=window_rows,
                     width=p.width,
                     channels=mul(c1_rows, C0),
-                    pad_top=sub(mul(r0, t.stride_h), lo),
+                    pad_top=a.pad_top(),
                     pad_bottom=min(t.backprop_pad_down, isa.limit("load3d", "pad").hi),
                     pad_left=t.backprop_pad_left,
                     pad_right=p.pad_right,
-                    kernel=(t.hk, t.wk),
+                    kernel=(a.kernel_h, t.wk),
                     stride=(1, 1),
-                    dilation=(t.dilation_h, t.dilation_w),
+                    dilation=(a.dilation_h, t.dilation_w),
                 )
-                columns = mul(c1_rows, self.hwk * C0)
+                columns = mul(c1_rows, taps * C0)
                 k_steps = ceildiv(columns, p.k_step)
                 with for_loop(0, k_steps, name="ks") as ks:
                     k0 = mul(ks, p.k_step)
                     use_k = min_(p.k_step, sub(columns, k0))
                     l0 = pingpong(add(mul(run, k_steps), ks), t.al0_pbuffer)
                     window.load3d(
-                        b.a1, a_slot, 0, b.a2, l0, k0, use_k, m_first, align_up_idx(use_m, C0)
+                        b.a1, a_slot, 0, b.a2, l0, k0, use_k, a.m_first, align_up_idx(use_m, C0)
                     )
-                    self._load_weight(b_slot, l0, k0, use_k, c1_rows, n1)
+                    self._load_weight(b_slot, l0, k0, use_k, c1_rows, n1, taps, a.b1_tap, b1_taps)
                     first = and_(and_(cmp("eq", kdi, 0), cmp("eq", cc, 0)), cmp("eq", ks, 0))
                     mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first)
         dst = sum_(
@@ -363,13 +548,15 @@ class InputGradWalk:
         r0: Idx,
         rows: Idx,
         rows_exp: Idx,
+        row_step: int,
         real_ho: Idx,
         slot: Idx,
     ) -> None:
         """LoadToA1: dy rows ``[r0, r0 + rows)`` of depth ``dout`` and the chunk's Cout1 blocks
         GM → A1, dilated by the strides: ``[C1][rows_exp][width][C0]`` with real row ``j`` at
-        row ``j·sH`` and real column ``c`` at column ``c·sW``, the rest zero (the slot is
-        zeroed first, as the vendor's ``InitConstValue``)."""
+        row ``j·row_step`` (``sH``; 1 for the row walk, whose A1 holds real rows only) and real
+        column ``c`` at column ``c·sW``, the rest zero (the slot is zeroed first, as the
+        vendor's ``InitConstValue``)."""
         t, s, b, p = self.t, self.s, self.b, self.p
         src = sum_(
             s.off_dy,
@@ -377,7 +564,7 @@ class InputGradWalk:
             mul(c1_first, self.dy_s.c1),
             mul(sub(r0, real_ho), self.dy_s.h),
         )
-        sh, sw = t.stride_h, t.stride_w
+        sh, sw = row_step, t.stride_w
         if sh == 1 and sw == 1 and p.width == t.wo:
             # Whole rows: one run of rows·Wo blocks per Cout1 block.
             DataCopyOp(
@@ -427,17 +614,88 @@ class InputGradWalk:
                         value(sw - 1),
                     )
 
-    def _load_weight(
-        self, b_slot: Idx, l0: Idx, k0: Idx, use_k: Idx, c1_rows: Idx, n1: Idx
+    def _copy_weight(
+        self,
+        kd: Idx,
+        ci1_first: Idx,
+        c1_first: Idx,
+        c1_rows: Idx,
+        n1: Idx,
+        b_slot: Idx,
+        weight_row: Callable[[Idx], Idx] | None,
     ) -> None:
-        """LoadToB2: K fractal row ``kb`` of the k step is (Cout1 block, tap) of the chunk; its
-        ``n1`` fractals are B1's ``[ci1][hwk − 1 − tap][c1]`` (the tap read backwards: the 180°
-        rotation), each transposed from ``[cout][cin]`` to the Zn ``[cin][cout]``."""
+        """LoadToB1: per (Cin1, tap), the chunk's Cout1 fractals, one run each: every tap in one
+        copy, or with ``weight_row`` (the row walk) per Cin1 block and Load3D kernel row ``j``
+        the ``kW`` taps of weight row ``weight_row(j)``, B1's ``[ci1][j][kw][c1]``."""
+        t, s, b = self.t, self.s, self.b
+        run_len = mul(c1_rows, FRACTAL_BLOCKS)
+        run_gap = mul(sub(t.cout1_g, c1_rows), FRACTAL_BLOCKS)
+        if weight_row is None:
+            w_src = sum_(
+                s.off_w,
+                mul(kd, self.w_s.kd),
+                mul(ci1_first, self.w_s.c1),
+                mul(c1_first, FRACTAL_ELEMS),
+            )
+            DataCopyOp(
+                s.w,
+                value(w_src),
+                b.b1,
+                value(b_slot),
+                value(0),
+                value(mul(n1, self.hwk)),
+                value(run_len),
+                value(run_gap),
+                value(0),
+            )
+            return
+        rows = self.p.b1_taps // t.wk
+        with (
+            for_loop(0, n1, name="ci") as ci,
+            for_loop(0, rows, name="j") as j,
+        ):
+            w_src = sum_(
+                s.off_w,
+                mul(kd, self.w_s.kd),
+                mul(add(ci1_first, ci), self.w_s.c1),
+                mul(weight_row(j), self.w_s.kh),
+                mul(c1_first, FRACTAL_ELEMS),
+            )
+            dst = mul(mul(add(mul(ci, rows), j), t.wk), mul(c1_rows, FRACTAL_ELEMS))
+            DataCopyOp(
+                s.w,
+                value(w_src),
+                b.b1,
+                value(b_slot),
+                value(dst),
+                value(t.wk),
+                value(run_len),
+                value(run_gap),
+                value(0),
+            )
+
+    def _load_weight(
+        self,
+        b_slot: Idx,
+        l0: Idx,
+        k0: Idx,
+        use_k: Idx,
+        c1_rows: Idx,
+        n1: Idx,
+        taps: int,
+        b1_tap: Callable[[Idx], Idx],
+        b1_taps: int,
+    ) -> None:
+        """LoadToB2: K fractal row ``kb`` of the k step is (Cout1 block, tap) of the chunk, the
+        ``taps`` Load3D taps of one Cout1 block; its ``n1`` fractals are B1's
+        ``[ci1][b1_tap(tap)][c1]`` (``hwk − 1 − tap``: the tap read backwards, the 180°
+        rotation; ``b1_taps`` taps a Cin1 block), each transposed from ``[cout][cin]`` to the Zn
+        ``[cin][cout]``."""
         b = self.b
         kb0 = floordiv(k0, C0)
         with for_loop(0, floordiv(use_k, C0), name="kb") as kb:
-            c1, tap = floordiv(add(kb0, kb), self.hwk), rem(add(kb0, kb), self.hwk)
-            src = mul(add(mul(sub(self.hwk - 1, tap), c1_rows), c1), FRACTAL_ELEMS)
+            c1, tap = floordiv(add(kb0, kb), taps), rem(add(kb0, kb), taps)
+            src = mul(add(mul(b1_tap(tap), c1_rows), c1), FRACTAL_ELEMS)
             Load2dOp(
                 b.b1,
                 value(b_slot),
@@ -446,7 +704,7 @@ class InputGradWalk:
                 value(l0),
                 value(mul(mul(kb, n1), FRACTAL_ELEMS)),
                 value(n1),
-                value(mul(c1_rows, self.hwk)),
+                value(mul(c1_rows, b1_taps)),
                 transpose=True,
             )
 
