@@ -5,10 +5,12 @@ Where it fits. The last stages of the pipeline (``lowering/pipeline.py``) clean 
 tile walk leaves: ``licm``, then a canonicalization, then ``cse``. On the kernels this compiler
 emits, xDSL's ``canonicalize`` almost never rewrites anything: no pattern and no folder fires
 (measured on the suite's layers), it only erases the dead ops the lowering leaves (unused
-tails and constants). But it pays for its generality: a greedy worklist over every op, each
-op asked for its canonicalization traits, folded, and checked for trivial deadness through its
-memory effects. It was the dearest pass of a tuning candidate's compile (about a third of it,
-``docs/performance.md``).
+tails and constants). The one pattern that did fire, a division by a constant 1 (most tuning
+candidates have a unit divisor somewhere), is folded when it is built
+(``lowering/index_arith.py``), to the same module. But it pays for its generality: a greedy
+worklist over every op, each op asked for its canonicalization traits, folded, and checked for
+trivial deadness through its memory effects. It was the dearest pass of a tuning candidate's
+compile (about a third of it, ``docs/performance.md``).
 
 This pass gives the same module, cheaper. It first asks, with a cheap look at each op and its
 operands, whether any canonicalization pattern or folder *could* fire on the module
