@@ -15,14 +15,19 @@ import dataclasses
 import json
 import sys
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import pytest
 from xdsl.builder import ImplicitBuilder
-from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Block, Operation
+from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def
 from xdsl.parser import Parser
+from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, get_effects
 from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
@@ -31,7 +36,12 @@ from ascend_xdsl.lowering import index_arith
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import make_context, pipeline_passes
-from ascend_xdsl.passes.cleanup import AscendCanonicalizePass, could_rewrite
+from ascend_xdsl.passes.cleanup import (
+    AscendCanonicalizePass,
+    AscendCSEPass,
+    could_rewrite,
+    effects_memoized,
+)
 from ascend_xdsl.passes.dw_tiling_heuristic import heuristic_tiling
 
 HW = "atlas-a2-910b2"
@@ -114,10 +124,6 @@ def _pipeline_outputs(name: str, cores: int) -> tuple[ModuleOp, str, str]:
     ctx = make_context()
     AscendCanonicalizePass().apply(ctx, module)
     canonical = str(module)
-    from xdsl.transforms.common_subexpression_elimination import (
-        CommonSubexpressionElimination,
-    )
-
     CommonSubexpressionElimination().apply(ctx, module)
     return before, canonical, str(module)
 
@@ -245,3 +251,63 @@ def test_guard_matches_xdsl(body: str, fires: bool):
     assert str(ours) == str(xdsls)
     if fires:
         assert str(xdsls) != str(module)
+
+
+# --- ascend-cse ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", LAYERS)
+@pytest.mark.parametrize("cores", [1, 20])
+def test_same_ir_as_xdsl_cse(name: str, cores: int):
+    """``ascend-cse`` on the pipeline's ``ascend-canonicalize`` output is xDSL's ``cse``'s."""
+    module = _before_canonicalize(name, cores)
+    ctx = make_context()
+    AscendCanonicalizePass().apply(ctx, module)
+    ours, xdsls = module.clone(), module.clone()
+    AscendCSEPass().apply(ctx, ours)
+    CommonSubexpressionElimination().apply(ctx, xdsls)
+    assert str(ours) == str(xdsls)
+    assert str(ours) != str(module), "cse shares the repeated index arithmetic"
+
+
+_ASKS: list[str] = []
+
+
+class _Reads(MemoryEffect):
+    """An effect trait that is none of xDSL's fixed ones: it reads, and counts the asks."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        _ASKS.append(op.name)
+        return frozenset((EffectInstance(MemoryEffectKind.READ),))
+
+
+@irdl_op_definition
+class _AskedOp(IRDLOperation):
+    name = "test.asked"
+    traits = traits_def(_Reads())
+
+
+def test_effects_memoized_matches_get_effects():
+    """Every op of a real kernel has the effects ``get_effects`` gives it, and an op's are
+    computed once; an op of another effect trait, and the loop around it, are asked again."""
+    module = _before_canonicalize("r3d50-layer2-3x3", 20)
+    effects = effects_memoized()
+    ops = list(module.walk())
+    answers = [effects(op) for op in ops]
+    assert None in answers and set() in answers, "unknown effects (hardware ops) and none"
+    for op in ops:
+        assert effects(op) == get_effects(op), op.name
+    loops = [op for op in ops if isinstance(op, scf.ForOp) and effects(op) is not None]
+    assert loops and all(effects(op) is effects(op) for op in loops), "kept, not recomputed"
+
+    block = Block()
+    lb = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    body = Block([_AskedOp(), scf.YieldOp()], arg_types=[IndexType()])
+    loop = scf.ForOp(lb.result, lb.result, lb.result, [], body)
+    block.add_ops([lb, loop])
+    effects = effects_memoized()
+    _ASKS.clear()
+    for _ in range(3):
+        assert effects(loop) == get_effects(loop) == {EffectInstance(MemoryEffectKind.READ)}
+    assert len(_ASKS) == 6, "asked each time, by effects_memoized and get_effects"
