@@ -182,7 +182,8 @@ def effects_memoized() -> Callable[[Operation], Effects]:
         if not traits:
             result = None
         for trait in traits:
-            impl = type(trait).get_effects.__func__  # type: ignore[attr-defined]
+            # a classmethod's function; None for a trait that overrides it otherwise
+            impl = getattr(type(trait).get_effects, "__func__", None)
             if impl in _FIXED_EFFECTS:
                 part: Effects = trait.get_effects(op)
             elif impl is _RECURSIVE_EFFECTS:

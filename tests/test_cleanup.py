@@ -282,10 +282,24 @@ class _Reads(MemoryEffect):
         return frozenset((EffectInstance(MemoryEffectKind.READ),))
 
 
+class _ReadsPerInstance(MemoryEffect):
+    """The same, its ``get_effects`` an instance method."""
+
+    def get_effects(self, op: Operation) -> AbstractSet[EffectInstance]:  # type: ignore[override]
+        _ASKS.append(op.name)
+        return frozenset((EffectInstance(MemoryEffectKind.READ),))
+
+
 @irdl_op_definition
 class _AskedOp(IRDLOperation):
     name = "test.asked"
     traits = traits_def(_Reads())
+
+
+@irdl_op_definition
+class _AskedPerInstanceOp(IRDLOperation):
+    name = "test.asked_per_instance"
+    traits = traits_def(_ReadsPerInstance())
 
 
 def test_effects_memoized_matches_get_effects():
@@ -303,11 +317,11 @@ def test_effects_memoized_matches_get_effects():
 
     block = Block()
     lb = arith.ConstantOp(IntegerAttr(0, IndexType()))
-    body = Block([_AskedOp(), scf.YieldOp()], arg_types=[IndexType()])
+    body = Block([_AskedOp(), _AskedPerInstanceOp(), scf.YieldOp()], arg_types=[IndexType()])
     loop = scf.ForOp(lb.result, lb.result, lb.result, [], body)
     block.add_ops([lb, loop])
     effects = effects_memoized()
     _ASKS.clear()
     for _ in range(3):
         assert effects(loop) == get_effects(loop) == {EffectInstance(MemoryEffectKind.READ)}
-    assert len(_ASKS) == 6, "asked each time, by effects_memoized and get_effects"
+    assert len(_ASKS) == 12, "both asked each time, by effects_memoized and get_effects"
