@@ -70,8 +70,8 @@ def _floordiv(a: int, b: int) -> int:
 _add = _binary(lambda a, b: a + b, arith.AddiOp)
 _sub = _binary(lambda a, b: a - b, arith.SubiOp)
 _mul = _binary(lambda a, b: a * b, arith.MuliOp)
-floordiv = _binary(_floordiv, arith.FloorDivSIOp)
-ceildiv = _binary(ceil_div, arith.CeilDivSIOp)
+_floordivsi = _binary(_floordiv, arith.FloorDivSIOp)
+_ceildivsi = _binary(ceil_div, arith.CeilDivSIOp)
 rem = _binary(remsi, arith.RemSIOp)
 min_ = _binary(min, arith.MinSIOp)
 max_ = _binary(max, arith.MaxSIOp)
@@ -99,6 +99,27 @@ def mul(a: Idx, b: Idx) -> Idx:
     if static(a) == 1:
         return b
     return _mul(a, b)
+
+
+def floordiv(a: Idx, b: Idx) -> Idx:
+    """``a`` floor-divided by ``b``; by a constant 1, ``a`` itself.
+
+    xDSL's ``canonicalize`` folds a division by one to its dividend anyway (it is the
+    division's right unit), so folding it here gives the same kernel; but left in the IR, it
+    is the one pattern that makes ``ascend-canonicalize`` (``passes/cleanup.py``) run the full,
+    dear ``canonicalize`` instead of its dead-code walk, on most tuning candidates. There is
+    no such fold for ``rem``: ``canonicalize`` keeps ``arith.remsi`` by one, and so does this.
+    """
+    if static(b) == 1:
+        return a
+    return _floordivsi(a, b)
+
+
+def ceildiv(a: Idx, b: Idx) -> Idx:
+    """``a`` divided by ``b``, rounded up; by a constant 1, ``a`` itself (as ``floordiv``)."""
+    if static(b) == 1:
+        return a
+    return _ceildivsi(a, b)
 
 
 def sum_(*terms: Idx) -> Idx:

@@ -122,7 +122,9 @@ PIPELINE: tuple[Stage, ...] = (
     # which is all it does on most kernels): the same output, a third of a candidate's compile
     # less (passes/cleanup.py).
     Stage("hw", "ascend-canonicalize"),
-    Stage("hw", "cse"),
+    # xDSL's cse, each op's memory effects computed once rather than at every query (a loop's
+    # are its whole body's): the same output, cheaper (passes/cleanup.py).
+    Stage("hw", "ascend-cse"),
 )
 """The compiler, level by level, in order."""
 
@@ -156,7 +158,7 @@ class MissingPassError(PipelineError):
 
 
 def default_registry() -> PassRegistry:
-    """xDSL's own passes (``licm``, ``cse``) and ours
+    """xDSL's own passes (``licm``) and ours
     (``ascend_xdsl.lowering.registry.PASSES``), both lazy: the registries only name passes, so
     looking them up here imports no pass that the pipeline does not run."""
     from xdsl.transforms import get_all_passes

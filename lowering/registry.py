@@ -54,4 +54,5 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "ascend-plan-buffers": _lazy("ascend_xdsl.passes.plan_buffers", "PlanBuffersPass"),
     "ascend-insert-sync": _lazy("ascend_xdsl.passes.insert_sync", "InsertSyncPass"),
     "ascend-canonicalize": _lazy("ascend_xdsl.passes.cleanup", "AscendCanonicalizePass"),
+    "ascend-cse": _lazy("ascend_xdsl.passes.cleanup", "AscendCSEPass"),
 }

@@ -58,7 +58,7 @@ def test_levels_and_description():
         "ascend-insert-sync",
         "licm",
         "ascend-canonicalize",
-        "cse",
+        "ascend-cse",
     ]
 
 
