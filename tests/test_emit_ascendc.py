@@ -15,9 +15,11 @@
   compiled once, to keep the suite fast).
 * dX's project (``emit/input_grad.py``): the host fills every field of
   ``TConv3DBackpropInputTiling`` from the IR's tiling, the kernel has one
-  ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and two
-  layers (stride 2; bf16 with asymmetric padding) built against the recording stand-in make the
-  calls the API-level IR makes under the interpreter, their data.py checking dX.
+  ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and three
+  layers (stride 2; bf16 with asymmetric padding; singleCoreDin 4 over Di 7) built against the
+  recording stand-in make the calls the API-level IR makes under the interpreter, one
+  SetStartPosition and Iterate pass per depth (asc-devkit's SetSingleShape sets Din to 1), their
+  GetTensorC depths covering every dX depth once and their data.py checking dX.
 """
 
 from __future__ import annotations
@@ -1210,6 +1212,20 @@ def test_the_dx_kernels_depth_loop_needs_the_isfirstiter_reset(tmp_path: Path) -
     (work := tmp_path / "work").mkdir()
     with pytest.raises(AssertionError, match=r"without ctx\.isFirstIter_ = true"):
         _mock_run(folder, project.kernel_name, work)
+
+
+def test_the_dx_depth_loop_refuses_a_call_between_the_start_and_its_iterate_loop() -> None:
+    """The depth loop holds SetStartPosition, the while (Iterate()) after it and the arith
+    between them; another call there has no place in it, and the emission says so."""
+    module = _dx_module("din_tail")
+    start = next(
+        op for op in module.walk() if isinstance(op, dx_api.Conv3DBpInputSetStartPositionOp)
+    )
+    block = start.parent_block()
+    assert block is not None
+    block.insert_op_after(dx_api.Conv3DBpInputEndOp(start.obj), start)
+    with pytest.raises(EmitError, match=r"must be followed in its block by the `while"):
+        emit_input_grad_project(module, HW, "")
 
 
 def test_dx_emission_refuses_a_module_without_the_api() -> None:
