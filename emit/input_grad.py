@@ -16,17 +16,23 @@ The host fills ``Conv3DBackpropInputTilingData`` (its one member ``conv3DDxTilin
 attribute is that structure field for field (``dialects/conv3d_bp_input_tiling.py``), so every
 field is set and none is left to a vendor tiler.
 
-What the public API computes differently from the IR is said in a warning and the README:
-asc-devkit's ``SetSingleShape`` takes no depth and sets the single shape's Din to 1
-(``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h``), while the
-IR's single shape spans the tiling's ``singleCoreDin`` dX depths from the start
-``SetStartPosition`` gives (the vendor operator's four-argument ``SetSingleShape`` of hicann/
-ops-nn ``conv3d_backprop_input_v2``). With ``singleCoreDin`` above 1 the kernel, built against
-asc-devkit, would compute the first depth of each single shape only. And where the simulator's
-lowering takes the stride-aware row walk (``lower_api_to_hw/conv3d_bp_input_walk.py``,
-``row_walk_taps``), the modelled kernel runs only the kernel rows that reach real dy rows,
-while the vendor's ``Iterate`` the project calls walks every kH tap: on the NPU it takes longer
-than modelled (same dX).
+The IR's single shape spans the tiling's ``singleCoreDin`` dX depths from the D start
+``SetStartPosition`` gives (clipped at Di), as the four-argument ``SetSingleShape`` of the
+vendor operator (hicann/ops-nn ``conv3d_backprop_input_v2``) does; asc-devkit's takes no depth
+and sets the single shape's Din to 1
+(``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h``: its
+``Iterate`` walks ``curDinStartIdx_`` to ``curDinStartIdx_ + singleShapeDin_ - 1`` and
+``GetTensorC`` adds ``curDinIdx_``'s offset to the tensor it is given). So with
+``singleCoreDin`` above 1 the kernel prints the ``SetStartPosition`` and the ``while
+(Iterate())`` after it inside a ``for`` over the single shape's depths, ``SetStartPosition(d,
+ho)`` and one Iterate pass (then the ``isFirstIter_`` reset) per depth, each ``GetTensorC`` to
+the IR's base; the README says why in one sentence.
+
+What the public API does differently from the model is said in a warning and the README: where
+the simulator's lowering takes the stride-aware row walk
+(``lower_api_to_hw/conv3d_bp_input_walk.py``, ``row_walk_taps``), the modelled kernel runs only
+the kernel rows that reach real dy rows, while the vendor's ``Iterate`` the project calls walks
+every kH tap: on the NPU it takes longer than modelled (same dX).
 
 Sources (hicann/asc-devkit, read, not copied): ``include/adv_api/conv_backprop/
 conv3d_bp_input_api.h`` (the ``Conv3DBackpropInput`` alias), ``conv3d_bp_input_intf.h`` (the
@@ -45,8 +51,9 @@ structure), and the docs ``docs/zh/api/SIMD-API/高阶API/卷积计算/Conv3DBac
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from ascend_xdsl.dialects import api_conv3d_bp_input as dx
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
@@ -85,14 +92,6 @@ _OBJECT = "gradInput"
 _OPTIONS = EmitOptions(host_tiling=HOST_TILING_FIXED)
 """The dX host fills the tiling from the IR; the build is the default ``.asc`` one."""
 
-DIN_WARNING = (
-    "the kernel's single shapes span singleCoreDin {din} dX depths; asc-devkit's "
-    "Conv3DBackpropInput::SetSingleShape sets the single shape's Din to 1 "
-    "(conv3d_bp_input_func.h), so built against asc-devkit the kernel would compute only the "
-    "first of them: check the API version of the CANN you build with (the ops-nn operator's "
-    "SetSingleShape takes the depth)"
-)
-
 ROW_WALK_WARNING = (
     "the simulator's dX walk skipped kernel rows on inserted zeros (the stride-aware row walk, "
     "stride_h {stride_h}: {saved} (tile, tap) pairs fewer per dX depth and Cin tile); the "
@@ -115,6 +114,11 @@ class _InputGradKernelWriter(_KernelWriter):
     def __init__(self, kernel: func.FuncOp):
         super().__init__(kernel)
         self.dx_type: Conv3DBpInputType | None = None
+        self.tiling: Conv3DBpInputTiling | None = None
+        """The tiling of the object's ``Init``: its ``single_core_din`` and ``di`` bound the
+        depth loop around each single shape."""
+        self.depth_loop: scf.WhileOp | None = None
+        """The ``while (Iterate())`` loop whose close also closes the open depth loop."""
 
     @prints(dx.Conv3DBpInputCreateOp)
     def _create(self, op: dx.Conv3DBpInputCreateOp) -> None:
@@ -126,6 +130,7 @@ class _InputGradKernelWriter(_KernelWriter):
     def _init(self, op: dx.Conv3DBpInputInitOp) -> None:
         # The host filled tilingData with this op's #ascend.conv3d_bp_input_tiling (main.cpp).
         self.out.emit(f"{self.ref(op.obj)}.Init(&tilingData.{TILING_MEMBER});")
+        self.tiling = op.tiling.tiling
 
     def _tensor_call(self, op: dx._Conv3DBpInputTensorCall, member: str) -> None:
         target = f"{self.tensor(op.tensor)}[{self.ref(op.offset)}]"
@@ -153,7 +158,76 @@ class _InputGradKernelWriter(_KernelWriter):
     def _set_start_position(self, op: dx.Conv3DBpInputSetStartPositionOp) -> None:
         # curHoStartIdx is int32_t in the header: a start in the top padding is negative.
         din, ho = self.ref(op.din_start), self.ref(op.ho_start)
-        self.out.emit(f"{self.ref(op.obj)}.SetStartPosition({din}, {ho});")
+        t = self.tiling
+        if t is None or t.single_core_din == 1:
+            self.out.emit(f"{self.ref(op.obj)}.SetStartPosition({din}, {ho});")
+            return
+        # The IR's single shape spans singleCoreDin depths from din, clipped at Di (the ops-nn
+        # operator's four-argument SetSingleShape): the kernel walks them itself, the
+        # while (Iterate()) loop after this op inside the depth loop (print_while closes it).
+        self.depth_loop = self._following_iterate_loop(op)
+        d = self.local_name("curDin")
+        self.used_helpers.add("Min")
+        end = f"Min({din} + {t.single_core_din}, {t.di})"
+        self.out.emit("// asc-devkit's SetSingleShape sets Din to 1 (conv3d_bp_input_func.h): one")
+        self.out.emit("// Iterate pass per dX depth; GetTensorC adds the depth's offset itself.")
+        self.out.emit(f"for (int64_t {d} = {din}; {d} < {end}; {d} += 1) {{", op)
+        self.out.depth += 1
+        self.out.emit(f"{self.ref(op.obj)}.SetStartPosition({d}, {ho});", op)
+
+    def local_name(self, base: str) -> str:
+        """A C++ name for a local of the emitter's own (no IR value): ``base``, or ``base``
+        and a number when that is taken."""
+        name = base
+        while name in self.taken:
+            name = f"{base}{next(self.counter)}"
+        self.taken.add(name)
+        return name
+
+    def _following_iterate_loop(self, op: dx.Conv3DBpInputSetStartPositionOp) -> scf.WhileOp:
+        """The ``while (Iterate())`` on ``op``'s object that follows ``op`` in its block, with
+        nothing but arith between them whose values only that loop reads (the depth loop holds
+        them all)."""
+        between: list[Operation] = []
+        nxt = op.next_op
+        while nxt is not None and not isinstance(nxt, scf.WhileOp):
+            between.append(nxt)
+            nxt = nxt.next_op
+        iterate = nxt.before_region.block.first_op if nxt is not None else None
+        if (
+            nxt is None
+            or not isinstance(iterate, dx.Conv3DBpInputIterateOp)
+            or iterate.obj != op.obj
+            or any(o.dialect_name() != "arith" for o in between)
+        ):
+            raise self.fail(
+                op,
+                "with singleCoreDin above 1 must be followed in its block by the "
+                "`while (Iterate())` loop of its object, with only arith between them",
+            )
+        inside = {*between, nxt}
+        for o in between:
+            if isinstance(o, arith.ConstantOp):
+                continue  # a literal, no statement
+            for r in o.results:
+                for use in r.uses:
+                    user: Operation | None = use.operation
+                    while user is not None and user not in inside:
+                        user = user.parent_op()
+                    if user is None:
+                        raise self.fail(
+                            op,
+                            "with singleCoreDin above 1: a value after it is read past its "
+                            "`while (Iterate())` loop",
+                        )
+        return nxt
+
+    def print_while(self, op: scf.WhileOp) -> None:
+        super().print_while(op)
+        if op is self.depth_loop:
+            self.depth_loop = None
+            self.out.depth -= 1
+            self.close_region(op)
 
     @prints(dx.Conv3DBpInputEndOp)
     def _end(self, op: dx.Conv3DBpInputEndOp) -> None:
@@ -247,7 +321,7 @@ def _readme(
     launch: LaunchOp,
     hw: str,
     command: str,
-    din_note: bool,
+    din_loop: bool,
     row_walk_note: bool = False,
 ) -> str:
     kernel = kernel_file(kernel_name, _OPTIONS.build)
@@ -265,13 +339,11 @@ def _readme(
     depth = (
         [
             "",
-            "**Depth per single shape.** The IR's single shapes span the tiling's",
-            "`singleCoreDin` dX depths from the start `SetStartPosition` gives. asc-devkit's",
-            "`SetSingleShape` takes no depth and sets it to 1 (`conv3d_bp_input_func.h`), so",
-            "built against that API version the kernel computes only the first depth of each",
-            "single shape; the ops-nn operator's `SetSingleShape` takes the depth.",
+            "The kernel loops over each single shape's `singleCoreDin` dX depths itself,",
+            "because asc-devkit's `SetSingleShape` sets the single shape's Din to 1",
+            "(`impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h`).",
         ]
-        if din_note
+        if din_loop
         else []
     )
     return "\n".join(
@@ -347,7 +419,7 @@ def emit_input_grad_project(module: ModuleOp, hw: str, command: str) -> Project:
     script = emit_input_grad_data_script(host)
     if script is not None:
         files[DATA_FILE] = script
-    warnings = (DIN_WARNING.format(din=din),) if din > 1 else ()
+    warnings: tuple[str, ...] = ()
     if saved:
         warnings += (ROW_WALK_WARNING.format(stride_h=tiling.stride_h, saved=saved, hk=tiling.hk),)
     return Project(name, files, warnings, _OPTIONS.build)

@@ -15,9 +15,11 @@
   compiled once, to keep the suite fast).
 * dX's project (``emit/input_grad.py``): the host fills every field of
   ``TConv3DBackpropInputTiling`` from the IR's tiling, the kernel has one
-  ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and two
-  layers (stride 2; bf16 with asymmetric padding) built against the recording stand-in make the
-  calls the API-level IR makes under the interpreter, their data.py checking dX.
+  ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and three
+  layers (stride 2; bf16 with asymmetric padding; singleCoreDin 4 over Di 7) built against the
+  recording stand-in make the calls the API-level IR makes under the interpreter, one
+  SetStartPosition and Iterate pass per depth (asc-devkit's SetSingleShape sets Din to 1), their
+  GetTensorC depths covering every dX depth once and their data.py checking dX.
 """
 
 from __future__ import annotations
@@ -944,6 +946,9 @@ DX_LAYERS = {
         {"padding": (0, 1, 1, 0, 1, 1), "dtype": "bf16"},
         4,
     ),
+    # singleCoreDin 4 on two cores over Di 7: the second core's single shape is the 3-depth
+    # tail, and each core's kernel walks its shape's depths itself (asc-devkit's Din is 1)
+    "din_tail": ((1, 16, 7, 8, 8), (16, 16, 3, 3, 3), {"padding": 1}, 2),
 }
 
 
@@ -983,8 +988,14 @@ def test_dx_host_fills_every_field_of_the_vendor_struct_from_the_ir_tiling(name:
     assert (assigned["singleCoreDin"], assigned["baseM"]) == (t.single_core_din, t.base_m)
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
     assert f"constexpr uint32_t kBlockDim = {launch.blocks.value.data};" in host
-    din_warning = [w for w in project.warnings if "singleCoreDin" in w]
-    assert bool(din_warning) == (t.single_core_din > 1)
+    # The kernel walks each single shape's depths itself (asc-devkit's SetSingleShape sets Din
+    # to 1): a depth loop per SetStartPosition when singleCoreDin is above 1, and no warning.
+    assert not [w for w in project.warnings if "singleCoreDin" in w]
+    kernel = project.files[project.kernel_file]
+    starts = sum(isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp) for o in module.walk())
+    loops = kernel.count("for (int64_t curDin = ")
+    assert loops == (starts if t.single_core_din > 1 else 0)
+    assert ("single shape's Din to 1" in project.files["README.md"]) == (t.single_core_din > 1)
 
 
 def test_dx_kernel_has_one_call_per_api_op() -> None:
@@ -1004,7 +1015,11 @@ def test_dx_kernel_has_one_call_per_api_op() -> None:
     for op_type, call in calls.items():
         count = sum(isinstance(o, op_type) for o in ops)
         assert count > 0 and kernel.count(f"gradInput.{call}") == count, call
-    assert kernel.count("for (int64_t ") == sum(isinstance(o, scf.ForOp) for o in ops)
+    # and one depth loop per SetStartPosition, as singleCoreDin is 2
+    assert _dx_tiling(module).single_core_din == 2
+    depth_loops = sum(isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp) for o in ops)
+    fors = sum(isinstance(o, scf.ForOp) for o in ops)
+    assert kernel.count("for (int64_t ") == fors + depth_loops
     assert "ConvBackpropApi::Conv3DBackpropInput<WeightType, InputSizeType" in kernel
     assert "<<<blockDim, nullptr, stream>>>(dy, w, dx, tiling);" in kernel
 
@@ -1044,17 +1059,23 @@ def test_dx_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Path) -
 @register_impls
 class _DxCallLog(InterpreterFunctions):
     """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
-    stand-in prints it (Iterate true once per single shape, as the stand-in's)."""
+    stand-in prints it. The IR's single shape spans min(singleCoreDin, Di - D start) depths
+    (the ops-nn operator's four-argument SetSingleShape); in asc-devkit's calls, whose
+    SetSingleShape sets Din to 1, that is a SetStartPosition and one Iterate pass per depth,
+    so SetStartPosition is logged per depth (by Iterate) and GetTensorC with its depth. The
+    stand-in has one tile per depth."""
 
     def __init__(self) -> None:
         super().__init__()
         self.log: list[str] = []
         self.block = 0
-        self.pending = False
+        self.di = self.single_core_din = 0
+        self.start: tuple[int, int] | None = None  # the D and H start of the next shape
+        self.depths: list[int] = []  # the current shape's depths still to walk
+        self.depth = self.ho = 0
 
-    def _line(self, text: str, starts_shape: bool = False) -> PythonValues:
+    def _line(self, text: str) -> PythonValues:
         self.log.append(text)
-        self.pending = self.pending or starts_shape
         return ()
 
     @impl(GetBlockIdxOp)
@@ -1068,6 +1089,7 @@ class _DxCallLog(InterpreterFunctions):
     @impl(dx_api.Conv3DBpInputInitOp)
     def _init(self, interpreter, op, args) -> PythonValues:
         t = op.tiling.tiling
+        self.di, self.single_core_din = t.di, t.single_core_din
         fields = (t.batch, t.cin1_g, t.base_m, t.base_k, t.base_n, t.single_core_din, t.step_m)
         return self._line(
             f"Init {' '.join(map(str, (*fields, t.single_core_m, t.single_core_cin)))}"
@@ -1075,28 +1097,36 @@ class _DxCallLog(InterpreterFunctions):
 
     @impl(dx_api.Conv3DBpInputSetGradOutputOp)
     def _dy(self, interpreter, op, args) -> PythonValues:
-        return self._line(f"SetGradOutput {args[2]}", True)
+        return self._line(f"SetGradOutput {args[2]}")
 
     @impl(dx_api.Conv3DBpInputSetWeightOp)
     def _w(self, interpreter, op, args) -> PythonValues:
-        return self._line(f"SetWeight {args[2]}", True)
+        return self._line(f"SetWeight {args[2]}")
 
     @impl(dx_api.Conv3DBpInputSetSingleShapeOp)
     def _shape(self, interpreter, op, args) -> PythonValues:
-        return self._line(f"SetSingleShape {args[1]} {args[2]} {args[3]}", True)
+        return self._line(f"SetSingleShape {args[1]} {args[2]} {args[3]}")
 
     @impl(dx_api.Conv3DBpInputSetStartPositionOp)
     def _start(self, interpreter, op, args) -> PythonValues:
-        return self._line(f"SetStartPosition {args[1]} {args[2]}", True)
+        self.start = (args[1], args[2])
+        return ()
 
     @impl(dx_api.Conv3DBpInputIterateOp)
     def _iterate(self, interpreter, op, args) -> PythonValues:
-        more, self.pending = self.pending, False
-        return (more,)
+        if self.start is not None:  # a new single shape: its depths, clipped at Di
+            din, self.ho = self.start
+            self.depths = list(range(din, min(din + self.single_core_din, self.di)))
+            self.start = None
+        if not self.depths:
+            return (False,)
+        self.depth = self.depths.pop(0)
+        self._line(f"SetStartPosition {self.depth} {self.ho}")
+        return (True,)
 
     @impl(dx_api.Conv3DBpInputGetTensorCOp)
     def _get(self, interpreter, op, args) -> PythonValues:
-        return self._line(f"GetTensorC {args[2]} 0")
+        return self._line(f"GetTensorC {args[2]} 0 {self.depth}")
 
     @impl(dx_api.Conv3DBpInputEndOp)
     def _end(self, interpreter, op, args) -> PythonValues:
@@ -1124,7 +1154,9 @@ def _dx_ir_calls(module: ModuleOp) -> list[str]:
 def test_the_dx_project_makes_the_irs_calls_and_data_py_checks_dx(tmp_path: Path, name: str):
     """Built against the recording stand-in and run on the CPU, the emitted host and kernel
     make, block by block, the API calls (offsets, single shapes, D and H starts) the
-    API-level IR makes when the interpreter runs it; Init sees the IR's tiling after the host's
+    API-level IR makes when the interpreter runs it, one SetStartPosition and Iterate pass per
+    depth of each single shape, as asc-devkit's SetSingleShape sets Din to 1; their
+    GetTensorC depths cover every dX depth once per base. Init sees the IR's tiling after the host's
     FillTiling and the kernel's word-by-word copy. data.py made the inputs main.cpp read (it
     checks their sizes), the host allocated dX without zeroing it (``ascend.empty_gm``: the
     kernel writes every element; the stand-in computes nothing, so dX holds the stand-in
@@ -1137,6 +1169,15 @@ def test_the_dx_project_makes_the_irs_calls_and_data_py_checks_dx(tmp_path: Path
     assert (made.returncode, made.stderr) == (0, "")
     (work := tmp_path / "work").mkdir()
     got = _mock_run(folder, project.kernel_name, work)
+    # Over all cores, the stand-in's Iterate (asc-devkit's Din of 1) visits every dX depth
+    # of each GetTensorC base (one batch, Cin block and row block) exactly once.
+    visited: dict[int, list[int]] = {}
+    for line in got:
+        if line.startswith("GetTensorC "):
+            _, offset, _atomic, depth = line.split()
+            visited.setdefault(int(offset), []).append(int(depth))
+    di = _dx_tiling(module).di
+    assert visited and all(sorted(d) == list(range(di)) for d in visited.values()), visited
     expected = _dx_ir_calls(module)
     assert sum(line.startswith("SetSingleShape") for line in expected) > 0
     assert got == expected
@@ -1153,6 +1194,38 @@ def test_the_dx_project_makes_the_irs_calls_and_data_py_checks_dx(tmp_path: Path
     formats.ncdhw_to_ndc1hwc0(np.asarray(res.output), C0).tofile(folder / "dx.bin")
     run = inprocess.run([*script, "check", str(folder)])
     assert run.returncode == 0 and run.stdout.strip().endswith(": OK"), run.stdout + run.stderr
+
+
+@needs_gxx
+def test_the_dx_kernels_depth_loop_needs_the_isfirstiter_reset(tmp_path: Path) -> None:
+    """asc-devkit's Iterate sets isFirstIter_ only in Init (and IterateAll): without the
+    kernel's reset after each depth's pass, the stand-in's second depth would carry on from the
+    first one's finished loop, and it aborts."""
+    _, project = _dx_project("din_tail")
+    folder = write_project(tmp_path / "p", project)
+    path = folder / project.kernel_file
+    reset = "gradInput.ctx.isFirstIter_ = true;"
+    assert path.read_text().count(reset) == 1
+    path.write_text(path.read_text().replace(reset, ""))
+    made = inprocess.run([sys.executable, str(folder / "data.py"), "make", str(folder)])
+    assert made.returncode == 0, made.stderr
+    (work := tmp_path / "work").mkdir()
+    with pytest.raises(AssertionError, match=r"without ctx\.isFirstIter_ = true"):
+        _mock_run(folder, project.kernel_name, work)
+
+
+def test_the_dx_depth_loop_refuses_a_call_between_the_start_and_its_iterate_loop() -> None:
+    """The depth loop holds SetStartPosition, the while (Iterate()) after it and the arith
+    between them; another call there has no place in it, and the emission says so."""
+    module = _dx_module("din_tail")
+    start = next(
+        op for op in module.walk() if isinstance(op, dx_api.Conv3DBpInputSetStartPositionOp)
+    )
+    block = start.parent_block()
+    assert block is not None
+    block.insert_op_after(dx_api.Conv3DBpInputEndOp(start.obj), start)
+    with pytest.raises(EmitError, match=r"must be followed in its block by the `while"):
+        emit_input_grad_project(module, HW, "")
 
 
 def test_dx_emission_refuses_a_module_without_the_api() -> None:

@@ -1,17 +1,20 @@
 // `ascend-conv bp-input --emit ascendc -o DIR` writes the API-level dX kernel as Ascend C on
 // Conv3DBackpropInput: the calls in the docs' order, the D start from the block index, a
 // negative H start (the top padding of the dilated dy), the isFirstIter_ reset after each
-// single shape, and a host that fills TConv3DBackpropInputTiling field for field
-// (docs/ascendc.md). This file only carries the CHECK lines.
+// Iterate pass, a loop over each single shape's depths when singleCoreDin is above 1 (asc-devkit's
+// SetSingleShape sets Din to 1), and a host that fills TConv3DBackpropInputTiling field for
+// field (docs/ascendc.md). This file only carries the CHECK lines.
 // RUN: rm -rf %t && mkdir -p %t
-// Stride 2 on two cores: each core two of the four dX depths (singleCoreDin 2), and the warning
-// that asc-devkit's SetSingleShape computes one depth per single shape.
-// RUN: ascend-conv bp-input --input 1,16,4,8,8 --weight 32,16,3,3,3 --padding 1 --stride 2 --cores 2 --emit ascendc -o %t/s2 2>/dev/null
+// Stride 2 on two cores: each core two of the four dX depths (singleCoreDin 2), walked by the
+// kernel one SetStartPosition and Iterate pass per depth; no warning, a README sentence.
+// RUN: ascend-conv bp-input --input 1,16,4,8,8 --weight 32,16,3,3,3 --padding 1 --stride 2 --cores 2 --emit ascendc -o %t/s2 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 // RUN: filecheck %s --check-prefix=KERNEL --input-file %t/s2/conv3d_input_kernel.asc
 // RUN: filecheck %s --check-prefix=HOST --input-file %t/s2/main.cpp
-// RUN: ascend-conv bp-input --input 1,16,4,8,8 --weight 32,16,3,3,3 --padding 1 --stride 2 --cores 2 --emit ascendc -o %t/s2 2>&1 >/dev/null | filecheck %s --check-prefix=WARN
-// Four cores: one depth each, no warning.
+// RUN: filecheck %s --check-prefix=README --input-file %t/s2/README.md
+// Four cores: one depth each, no depth loop.
 // RUN: ascend-conv bp-input --input 1,16,4,8,8 --weight 32,16,3,3,3 --padding 1 --stride 2 --cores 4 --emit ascendc -o %t/s4 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
+// RUN: filecheck %s --check-prefix=ONE --input-file %t/s4/conv3d_input_kernel.asc
+// RUN: filecheck %s --check-prefix=ONE-README --input-file %t/s4/README.md
 
 // KERNEL:      #include "lib/conv_backprop/conv3d_bp_input_api.h"
 // KERNEL:      using Conv3DBpInput = ConvBackpropApi::Conv3DBackpropInput<WeightType, InputSizeType, GradOutputType, GradInputType>;
@@ -24,12 +27,17 @@
 // KERNEL:      gradInput.SetGradOutput(dyGm[0]);
 // KERNEL-NEXT: gradInput.SetWeight(wGm[0]);
 // KERNEL-NEXT: gradInput.SetSingleShape(64, 864, 16);
-// KERNEL-NEXT: gradInput.SetStartPosition([[DIN]], (-1));
-// KERNEL-NEXT: while (gradInput.Iterate()) {
-// KERNEL-NEXT:     gradInput.GetTensorC(dxGm[0]);
+// KERNEL-NEXT: // asc-devkit's SetSingleShape sets Din to 1 (conv3d_bp_input_func.h): one
+// KERNEL-NEXT: // Iterate pass per dX depth; GetTensorC adds the depth's offset itself.
+// KERNEL-NEXT: for (int64_t curDin = [[DIN]]; curDin < Min([[DIN]] + 2, 4); curDin += 1) {
+// KERNEL-NEXT:     gradInput.SetStartPosition(curDin, (-1));
+// KERNEL-NEXT:     while (gradInput.Iterate()) {
+// KERNEL-NEXT:         gradInput.GetTensorC(dxGm[0]);
+// KERNEL-NEXT:     }
+// KERNEL-NEXT:     gradInput.ctx.isFirstIter_ = true;
 // KERNEL-NEXT: }
-// KERNEL-NEXT: gradInput.ctx.isFirstIter_ = true;
-// KERNEL:      gradInput.End();
+// KERNEL-NEXT: }
+// KERNEL-NEXT: gradInput.End();
 // KERNEL:      conv3d_input_kernel<<<blockDim, nullptr, stream>>>(dy, w, dx, tiling);
 
 // HOST:      void FillTiling(Conv3DBackpropInputTilingData& t)
@@ -43,6 +51,15 @@
 // HOST-NEXT: }
 // HOST:      constexpr uint32_t kBlockDim = 2;
 
-// WARN: ascend-conv: warning: the kernel's single shapes span singleCoreDin 2 dX depths; asc-devkit's Conv3DBackpropInput::SetSingleShape sets the single shape's Din to 1
+// README: The kernel loops over each single shape's `singleCoreDin` dX depths itself,
+// README-NEXT: because asc-devkit's `SetSingleShape` sets the single shape's Din to 1
+
+// ONE-NOT:      curDin
+// ONE:          gradInput.SetSingleShape(
+// ONE-NEXT:     gradInput.SetStartPosition(v{{[0-9]+}}, {{.*}});
+// ONE-NEXT:     while (gradInput.Iterate()) {
+// ONE-NOT:      curDin
+
+// ONE-README-NOT: Din to 1
 
 // QUIET-NOT: warning
