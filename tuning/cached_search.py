@@ -209,13 +209,14 @@ def tune(
     key = cache.cache_key(problem, hw, cores, budget)
     if use_cache and (hit := _cached(key, problem, hw, cores)) is not None:
         return hit
-    # With the cache on, the search also starts from the nearest cached layer of the family
-    # (tuning/transfer.py); --no-cache searches as if the cache were empty. Not trusted
-    # (search's trust_starts): that saves a fifth of the candidates but changed the answer of
-    # 2 of 8 layers (docs/benchmarks.md, "Transfer between layers").
+    # With the cache on, the search starts from the nearest cached layer of the family, trusted
+    # (tuning/transfer.py), when the rescale kept the donor's busy cores. A start that moved the
+    # cores is not used at all: trusted, it changed the answer of 2 of 8 layers; as one more
+    # start, of 1 (its descent took the place of the heuristic's; docs/benchmarks.md,
+    # "Transfer between layers"). --no-cache searches as if the cache were empty.
     starts: list[DwTiling] = []
-    if use_cache and (start := transferred_start(problem, load_hw(hw), cores, key)) is not None:
-        starts.append(start)
+    if use_cache and (moved := transferred_start(problem, load_hw(hw), cores, key)) is not None:
+        starts = [moved.start] if moved.trusted else []
     result = with_progress(
         lambda scored: search(
             problem,
@@ -224,6 +225,7 @@ def tune(
             budget=budget,
             on_candidate=scored,
             extra_starts=starts,
+            trust_starts=bool(starts),
             workers=workers if workers is not None else search_workers(),
         ),
         budget,

@@ -26,16 +26,24 @@ rest as the heuristic would:
   single-buffered, a shorter base K, fewer L1 steps) and kept only if it then passes the
   search's legality check (``search.fits``); otherwise there is no transferred start.
 
-The search scores the transferred tiling like any other start and descends from the best start,
-so the answer is never slower than the heuristic's. It can differ from the search without the
-start (a better start can lead the descent elsewhere); benchmarks/bench_transfer.py measures the
-candidates saved and the result on the suite (docs/benchmarks.md, "Transfer between layers").
+The search scores the transferred tiling like any other start, so the answer is never slower
+than the heuristic's, and *trusts* it (``search(trust_starts=True)``: when it beats the
+heuristic's tilings, one descent from it and no core-split starts, which is where candidates
+are saved). Only a start that keeps the donor's number of busy cores is used
+(:attr:`Transfer.trusted`, :func:`keeps_cores`). The cost model gives every busy core its
+share of HBM and L2 bandwidth (docs/cost-model.md), so the donor's knobs were balanced for that
+many cores; a rescale that doubles or halves them (a layer at batch 2 taking twice the
+batch·dout pieces, or at batch 1 half of them) moves every core's share, and the descent from
+such a start was measured to miss the plain search's answer, trusted or not (an untrusted
+start that beats the heuristic by more than the search's start slack replaces the heuristic's
+own descent). benchmarks/bench_transfer.py measures the candidates saved and the result on
+the suite (docs/benchmarks.md, "Transfer between layers").
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape, align_up, ceil_div
 from ascend_xdsl.dialects.dw_tiling import DwTiling
@@ -134,12 +142,28 @@ def rescaled(
     return variants[0] if variants and fits(variants[0], hw, cores) else None
 
 
+@dataclass(frozen=True)
+class Transfer:
+    """A transferred start: the rescaled tiling, and whether the search may trust it."""
+
+    start: DwTiling
+    trusted: bool
+    """The rescale kept the donor's number of busy cores (:func:`keeps_cores`)."""
+
+
+def keeps_cores(donor: DwTiling, start: DwTiling) -> bool:
+    """Whether ``start`` (``donor`` rescaled) keeps as many cores busy as ``donor``: the
+    condition under which the search trusts it (the module docstring says why)."""
+    return CoreSplit.of_tiling(start).cores == CoreSplit.of_tiling(donor).cores
+
+
 def transferred_start(
     problem: ConvBpFilterShape, hw: HwConfig, cores: int, exclude: str = ""
-) -> DwTiling | None:
+) -> Transfer | None:
     """The tuned tiling of the nearest cached member of ``problem``'s family (:func:`distance`,
-    then the key: deterministic for one cache content), rescaled to ``problem``; None when the
-    family has no cached member (but ``exclude``, the request's own key) that rescales.
+    then the key: deterministic for one cache content), rescaled to ``problem``, with whether it
+    is trusted (:func:`keeps_cores`); None when the family has no cached member (but
+    ``exclude``, the request's own key) that rescales.
 
     A member's entry is used only this far: its tuned tiling must restate a legal problem of
     the family and pass the search's legality check (the rescale takes its knobs and per-core
@@ -166,5 +190,5 @@ def transferred_start(
         ranked.append((distance(donor, problem), key, tiling))
     for _, _, tiling in sorted(ranked, key=lambda r: r[:2]):
         if (start := rescaled(tiling, problem, hw, cores)) is not None:
-            return start
+            return Transfer(start, keeps_cores(tiling, start))
     return None
