@@ -30,6 +30,7 @@ tests inherit the choice. ``OPENBLAS_CORETYPE`` set by the caller is kept.
 import os
 import platform
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -161,3 +162,16 @@ def cost_only_report():
     assert any("replayed" in label for label in labels)
     assert any("extrapolated" in label for label in labels)
     return report
+
+
+@pytest.fixture
+def python_sigint():
+    """SIGINT as a fresh Python sets it up (``signal.default_int_handler``) for one test, then
+    what it was. A test of Ctrl-C must not depend on what an earlier test in the same xdist
+    worker left: a handler other than Python's makes ``_thread.interrupt_main`` do nothing, and
+    an ignored SIGINT is inherited by a child process, whose Python then never raises
+    KeyboardInterrupt (two Ctrl-C tests failed once that way in a whole run; a child started
+    with a Python handler in place gets the default disposition back on exec)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

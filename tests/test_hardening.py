@@ -42,7 +42,7 @@ def tool(capsys, main, *argv):
 # -- 1. interrupts, a closed pipe, internal errors ----------------------------------------------
 
 
-def test_ctrl_c_during_ascend_conv_is_one_line_exit_130_and_no_file(tmp_path):
+def test_ctrl_c_during_ascend_conv_is_one_line_exit_130_and_no_file(tmp_path, python_sigint):
     out = tmp_path / "summary.txt"
     proc = subprocess.Popen(
         [BIN / "ascend-conv", "bp-filter", "-o", out],  # the default layer: seconds of work

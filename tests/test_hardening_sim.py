@@ -311,7 +311,7 @@ def test_the_time_limit_is_checked_by_the_budget():
             Budget(max_seconds=bad)
 
 
-def test_ctrl_c_names_the_loop_the_run_was_in(tmp_path):
+def test_ctrl_c_names_the_loop_the_run_was_in(tmp_path, python_sigint):
     path = _write(tmp_path, "endless", ENDLESS)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
