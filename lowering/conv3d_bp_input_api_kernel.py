@@ -193,16 +193,22 @@ def _depth_series(
     core's share ``[din_start, din_start + din)``: asc-devkit's three-argument
     ``SetSingleShape`` sets the single shape's Din to 1, so one series computes the depth
     ``SetStartPosition`` names, and ``GetTensorC`` adds that depth's offset to the tensor it is
-    given (``conv3d_bp_input_func.h``, ``dav_v220/conv3d_bp_input_sub_func.h``). The trip count
-    is static when the shares divide Di (a core with work then has a whole one); a share of
-    one depth is no loop."""
+    given (``conv3d_bp_input_func.h``, ``dav_v220/conv3d_bp_input_sub_func.h``). The loop
+    counts ``dl`` from 0 (the depth is ``din_start + dl``); its trip count is static when the
+    shares divide Di (a core with work then has a whole one); a share of one depth is no
+    loop."""
     depths: Idx = t.single_core_din if t.di % t.single_core_din == 0 else din
     if static(depths) == 1:
         Conv3DBpInputSetStartPositionOp(obj, value(din_start), ho_start)
         _iterate_loop(obj, dx, off_dx)
         return
-    with for_loop(din_start, add(din_start, depths), name="curDin") as cur_din:
-        Conv3DBpInputSetStartPositionOp(obj, value(cur_din), ho_start)
+    # Counted from 0 (the depth is start + dl), not from the start: cost-only times a loop
+    # with a constant lower bound faster (0.70 against 0.85 CPU s on the huge layer).
+    with for_loop(0, depths, name="dl") as dl:
+        cur_din = value(add(din_start, dl))
+        if cur_din is not dl:
+            cur_din.name_hint = "curDin"
+        Conv3DBpInputSetStartPositionOp(obj, cur_din, ho_start)
         _iterate_loop(obj, dx, off_dx)
 
 

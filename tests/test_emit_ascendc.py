@@ -994,9 +994,10 @@ def test_dx_host_fills_every_field_of_the_vendor_struct_from_the_ir_tiling(name:
     # singleCoreDin is above 1, and no warning.
     assert not [w for w in project.warnings if "singleCoreDin" in w]
     kernel = project.files[project.kernel_file]
-    starts = sum(isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp) for o in module.walk())
-    loops = kernel.count("for (int64_t curDin = ")
-    assert loops == (starts if t.single_core_din > 1 else 0)
+    starts = [o for o in module.walk() if isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp)]
+    in_loop = sum(isinstance(o.parent_op(), scf.ForOp) for o in starts)
+    assert in_loop == (len(starts) if t.single_core_din > 1 else 0)
+    assert kernel.count("for (int64_t dl = 0; dl < ") == in_loop
     assert ("single shape's Din to 1" in project.files["README.md"]) == (t.single_core_din > 1)
 
 

@@ -31,7 +31,7 @@ func.func @dx_rows(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x2x4x4xf16>, %w5: !asce
 // ho_start = -backprop_pad_up = -4.
 // CHECK:         %[[HO:.*]] = arith.constant -4 : index
 // The API kernel's loop over the two dX depths (cores=1), one iterate loop each.
-// CHECK:         scf.for %curDin =
+// CHECK:         scf.for %dl =
 // CHECK:           scf.for %k0 = %{{.*}} to %[[SH:.*]] step
 // The residue's first row i0 = ceil(num / 4) * 4 - num, num = ho_start + k0.
 // CHECK:             %[[NUM:.*]] = arith.addi %[[HO]], %k0 : index

@@ -46,24 +46,25 @@ func.func @dx(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x2x8x8xf16>, %w5: !ascend.gm
 // CHECK:         func.return
 
 // On one core the API kernel's loop over the four dX depths stays a loop, and each of its
-// iterate loops becomes the walk of that one depth: the kd walk starts from %curDin and the
-// fixpipe writes dX at depth %curDin (64 positions x 16 channels = 1024 elements a depth).
+// iterate loops becomes the walk of that one depth: the kd walk starts from %dl (on one core
+// the depth itself) and the fixpipe writes dX at that depth (64 positions x 16 channels = 1024
+// elements a depth).
 // ONE-LABEL: func.func @dx_kernel(
 // ONE:         %[[UB:.*]] = arith.constant 4 : index
 // ONE-NEXT:    %[[STEP:.*]] = arith.constant 1 : index
-// ONE-NEXT:    scf.for %curDin = %{{.*}} to %[[UB]] step %[[STEP]] {
-// ONE-NOT:       scf.for %curDin
-// ONE:           arith.addi %curDin,
+// ONE-NEXT:    scf.for %dl = %{{.*}} to %[[UB]] step %[[STEP]] {
+// ONE-NOT:       scf.for %dl
+// ONE:           arith.addi %dl,
 // ONE:           scf.for %kdi =
 // ONE:             ascend.mmad
 // ONE:           }
 // ONE:           %[[D:.*]] = arith.constant 1024 : index
-// ONE-NEXT:      %[[DOFF:.*]] = arith.muli %curDin, %[[D]] : index
+// ONE-NEXT:      %[[DOFF:.*]] = arith.muli %dl, %[[D]] : index
 // ONE:           ascend.fixpipe
 // ONE-NEXT:    }
 // ONE-NEXT:    func.return
 // ONE-LABEL: func.func @dx_stride_kernel(
-// ONE:         scf.for %curDin =
+// ONE:         scf.for %dl =
 
 // The whole pipeline: synchronised and with addresses.
 // PIPE-LABEL: func.func @dx_kernel(
