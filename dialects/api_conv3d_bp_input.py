@@ -37,6 +37,14 @@ before step 4); ``GetTensorC`` after an ``Iterate``; every ``End`` after an ``It
 last call an ``End``. ``SetStartPosition`` is optional (its docs state no constraint; a
 kernel that does not split D or H across cores leaves it at 0). Offsets are element offsets
 into the tensors' physical (formatted) layouts, as for dW.
+
+One ``Iterate`` series computes one dX depth: asc-devkit's three-argument ``SetSingleShape``
+sets the single shape's Din to 1, ``Iterate`` walks the depth of the last ``SetStartPosition``
+and ``GetTensorC`` adds its offset
+(``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h``). A kernel
+that covers several depths runs a series per depth, ``SetStartPosition`` and the ``while`` loop
+inside an ``scf.for``; the order check reads the calls in program order, so such a loop is
+legal as it stands.
 """
 
 from __future__ import annotations

@@ -16,17 +16,15 @@ The host fills ``Conv3DBackpropInputTilingData`` (its one member ``conv3DDxTilin
 attribute is that structure field for field (``dialects/conv3d_bp_input_tiling.py``), so every
 field is set and none is left to a vendor tiler.
 
-The IR's single shape spans the tiling's ``singleCoreDin`` dX depths from the D start
-``SetStartPosition`` gives (clipped at Di), as the four-argument ``SetSingleShape`` of the
-vendor operator (hicann/ops-nn ``conv3d_backprop_input_v2``) does; asc-devkit's takes no depth
-and sets the single shape's Din to 1
-(``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h``: its
-``Iterate`` walks ``curDinStartIdx_`` to ``curDinStartIdx_ + singleShapeDin_ - 1`` and
-``GetTensorC`` adds ``curDinIdx_``'s offset to the tensor it is given). So with
-``singleCoreDin`` above 1 the kernel prints the ``SetStartPosition`` and the ``while
-(Iterate())`` after it inside a ``for`` over the single shape's depths, ``SetStartPosition(d,
-ho)`` and one Iterate pass (then the ``isFirstIter_`` reset) per depth, each ``GetTensorC`` to
-the IR's base; the README says why in one sentence.
+The API-level IR calls the public API as asc-devkit defines it: its three-argument
+``SetSingleShape`` sets the single shape's Din to 1
+(``impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h``: ``Iterate``
+walks the one depth ``SetStartPosition`` names and ``GetTensorC`` adds its offset to the tensor
+it is given), so the IR's kernel loops over a core's dX depths with one ``SetStartPosition`` and
+``while (Iterate())`` series each, and the kernel prints that ``scf.for`` as it prints any
+other. After each series it sets ``ctx.isFirstIter_`` again (``emit/kernel.py``): no public
+call of ``Conv3DBpInputIntf`` does (only ``Init`` and the ``IterateAll`` the interface does not
+offer), and ``ctx`` is a public member.
 
 What the public API does differently from the model is said in a warning and the README: where
 the simulator's lowering takes the stride-aware row walk
@@ -51,9 +49,8 @@ structure), and the docs ``docs/zh/api/SIMD-API/高阶API/卷积计算/Conv3DBac
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 
 from ascend_xdsl.dialects import api_conv3d_bp_input as dx
 from ascend_xdsl.dialects.conv3d_bp_input_tiling import Conv3DBpInputTiling
@@ -114,11 +111,6 @@ class _InputGradKernelWriter(_KernelWriter):
     def __init__(self, kernel: func.FuncOp):
         super().__init__(kernel)
         self.dx_type: Conv3DBpInputType | None = None
-        self.tiling: Conv3DBpInputTiling | None = None
-        """The tiling of the object's ``Init``: its ``single_core_din`` and ``di`` bound the
-        depth loop around each single shape."""
-        self.depth_loop: scf.WhileOp | None = None
-        """The ``while (Iterate())`` loop whose close also closes the open depth loop."""
 
     @prints(dx.Conv3DBpInputCreateOp)
     def _create(self, op: dx.Conv3DBpInputCreateOp) -> None:
@@ -130,7 +122,6 @@ class _InputGradKernelWriter(_KernelWriter):
     def _init(self, op: dx.Conv3DBpInputInitOp) -> None:
         # The host filled tilingData with this op's #ascend.conv3d_bp_input_tiling (main.cpp).
         self.out.emit(f"{self.ref(op.obj)}.Init(&tilingData.{TILING_MEMBER});")
-        self.tiling = op.tiling.tiling
 
     def _tensor_call(self, op: dx._Conv3DBpInputTensorCall, member: str) -> None:
         target = f"{self.tensor(op.tensor)}[{self.ref(op.offset)}]"
@@ -156,78 +147,11 @@ class _InputGradKernelWriter(_KernelWriter):
 
     @prints(dx.Conv3DBpInputSetStartPositionOp)
     def _set_start_position(self, op: dx.Conv3DBpInputSetStartPositionOp) -> None:
-        # curHoStartIdx is int32_t in the header: a start in the top padding is negative.
+        # curHoStartIdx is int32_t in the header: a start in the top padding is negative. The
+        # IR calls it once per dX depth (asc-devkit's SetSingleShape sets Din to 1), inside the
+        # kernel's scf.for over the core's depths when it has more than one.
         din, ho = self.ref(op.din_start), self.ref(op.ho_start)
-        t = self.tiling
-        if t is None or t.single_core_din == 1:
-            self.out.emit(f"{self.ref(op.obj)}.SetStartPosition({din}, {ho});")
-            return
-        # The IR's single shape spans singleCoreDin depths from din, clipped at Di (the ops-nn
-        # operator's four-argument SetSingleShape): the kernel walks them itself, the
-        # while (Iterate()) loop after this op inside the depth loop (print_while closes it).
-        self.depth_loop = self._following_iterate_loop(op)
-        d = self.local_name("curDin")
-        self.used_helpers.add("Min")
-        end = f"Min({din} + {t.single_core_din}, {t.di})"
-        self.out.emit("// asc-devkit's SetSingleShape sets Din to 1 (conv3d_bp_input_func.h): one")
-        self.out.emit("// Iterate pass per dX depth; GetTensorC adds the depth's offset itself.")
-        self.out.emit(f"for (int64_t {d} = {din}; {d} < {end}; {d} += 1) {{", op)
-        self.out.depth += 1
-        self.out.emit(f"{self.ref(op.obj)}.SetStartPosition({d}, {ho});", op)
-
-    def local_name(self, base: str) -> str:
-        """A C++ name for a local of the emitter's own (no IR value): ``base``, or ``base``
-        and a number when that is taken."""
-        name = base
-        while name in self.taken:
-            name = f"{base}{next(self.counter)}"
-        self.taken.add(name)
-        return name
-
-    def _following_iterate_loop(self, op: dx.Conv3DBpInputSetStartPositionOp) -> scf.WhileOp:
-        """The ``while (Iterate())`` on ``op``'s object that follows ``op`` in its block, with
-        nothing but arith between them whose values only that loop reads (the depth loop holds
-        them all)."""
-        between: list[Operation] = []
-        nxt = op.next_op
-        while nxt is not None and not isinstance(nxt, scf.WhileOp):
-            between.append(nxt)
-            nxt = nxt.next_op
-        iterate = nxt.before_region.block.first_op if nxt is not None else None
-        if (
-            nxt is None
-            or not isinstance(iterate, dx.Conv3DBpInputIterateOp)
-            or iterate.obj != op.obj
-            or any(o.dialect_name() != "arith" for o in between)
-        ):
-            raise self.fail(
-                op,
-                "with singleCoreDin above 1 must be followed in its block by the "
-                "`while (Iterate())` loop of its object, with only arith between them",
-            )
-        inside = {*between, nxt}
-        for o in between:
-            if isinstance(o, arith.ConstantOp):
-                continue  # a literal, no statement
-            for r in o.results:
-                for use in r.uses:
-                    user: Operation | None = use.operation
-                    while user is not None and user not in inside:
-                        user = user.parent_op()
-                    if user is None:
-                        raise self.fail(
-                            op,
-                            "with singleCoreDin above 1: a value after it is read past its "
-                            "`while (Iterate())` loop",
-                        )
-        return nxt
-
-    def print_while(self, op: scf.WhileOp) -> None:
-        super().print_while(op)
-        if op is self.depth_loop:
-            self.depth_loop = None
-            self.out.depth -= 1
-            self.close_region(op)
+        self.out.emit(f"{self.ref(op.obj)}.SetStartPosition({din}, {ho});")
 
     @prints(dx.Conv3DBpInputEndOp)
     def _end(self, op: dx.Conv3DBpInputEndOp) -> None:
@@ -339,8 +263,9 @@ def _readme(
     depth = (
         [
             "",
-            "The kernel loops over each single shape's `singleCoreDin` dX depths itself,",
-            "because asc-devkit's `SetSingleShape` sets the single shape's Din to 1",
+            "The kernel loops over its `singleCoreDin` dX depths, one `SetStartPosition` and",
+            "`Iterate` series each, because asc-devkit's `SetSingleShape` sets the",
+            "single shape's Din to 1",
             "(`impl/adv_api/detail/conv_backprop/conv3d_backprop_input/conv3d_bp_input_func.h`).",
         ]
         if din_loop

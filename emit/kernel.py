@@ -229,7 +229,9 @@ class _KernelWriter(StructuredPrinter):
         self.close_region(op)
         # The Iterate doc: set isFirstIter_ once a single shape is done, before the next one's
         # Set* calls (the IR's set_* ops start a new single shape). dX's Iterate clears it the
-        # same way and only Init sets it again (conv3d_bp_input_func.h, _init_func.h).
+        # same way and only Init sets it again (conv3d_bp_input_func.h, _init_func.h); no
+        # public call of Conv3DBpInputIntf resets it between dX's per-depth series (Init is
+        # once only, IterateAll is not in the interface), so the kernel sets the public ctx.
         self.out.emit(f"{obj}.ctx.isFirstIter_ = true;")
 
     def print_yield(self, op: scf.YieldOp, targets: Sequence[str]) -> None:

@@ -17,9 +17,10 @@
   ``TConv3DBackpropInputTiling`` from the IR's tiling, the kernel has one
   ``Conv3DBackpropInput`` call per API op and passes the check while misuses fail it, and three
   layers (stride 2; bf16 with asymmetric padding; singleCoreDin 4 over Di 7) built against the
-  recording stand-in make the calls the API-level IR makes under the interpreter, one
-  SetStartPosition and Iterate pass per depth (asc-devkit's SetSingleShape sets Din to 1), their
-  GetTensorC depths covering every dX depth once and their data.py checking dX.
+  recording stand-in make the calls the API-level IR makes under the interpreter, the IR's
+  loop over a core's depths with one SetStartPosition and Iterate series each (asc-devkit's
+  SetSingleShape sets Din to 1), their GetTensorC depths covering every dX depth once and their
+  data.py checking dX.
 """
 
 from __future__ import annotations
@@ -988,13 +989,15 @@ def test_dx_host_fills_every_field_of_the_vendor_struct_from_the_ir_tiling(name:
     assert (assigned["singleCoreDin"], assigned["baseM"]) == (t.single_core_din, t.base_m)
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
     assert f"constexpr uint32_t kBlockDim = {launch.blocks.value.data};" in host
-    # The kernel walks each single shape's depths itself (asc-devkit's SetSingleShape sets Din
-    # to 1): a depth loop per SetStartPosition when singleCoreDin is above 1, and no warning.
+    # The IR loops over a core's depths, one SetStartPosition and Iterate series each
+    # (asc-devkit's SetSingleShape sets Din to 1): the kernel prints that scf.for when
+    # singleCoreDin is above 1, and no warning.
     assert not [w for w in project.warnings if "singleCoreDin" in w]
     kernel = project.files[project.kernel_file]
-    starts = sum(isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp) for o in module.walk())
-    loops = kernel.count("for (int64_t curDin = ")
-    assert loops == (starts if t.single_core_din > 1 else 0)
+    starts = [o for o in module.walk() if isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp)]
+    in_loop = sum(isinstance(o.parent_op(), scf.ForOp) for o in starts)
+    assert in_loop == (len(starts) if t.single_core_din > 1 else 0)
+    assert kernel.count("for (int64_t dl = 0; dl < ") == in_loop
     assert ("single shape's Din to 1" in project.files["README.md"]) == (t.single_core_din > 1)
 
 
@@ -1015,11 +1018,13 @@ def test_dx_kernel_has_one_call_per_api_op() -> None:
     for op_type, call in calls.items():
         count = sum(isinstance(o, op_type) for o in ops)
         assert count > 0 and kernel.count(f"gradInput.{call}") == count, call
-    # and one depth loop per SetStartPosition, as singleCoreDin is 2
+    # and one C++ for per scf.for, among them the IR's loop over the core's two depths
+    # (singleCoreDin 2) around each SetStartPosition: the emitter adds no loop of its own
     assert _dx_tiling(module).single_core_din == 2
-    depth_loops = sum(isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp) for o in ops)
     fors = sum(isinstance(o, scf.ForOp) for o in ops)
-    assert kernel.count("for (int64_t ") == fors + depth_loops
+    assert kernel.count("for (int64_t ") == fors
+    starts = [o for o in ops if isinstance(o, dx_api.Conv3DBpInputSetStartPositionOp)]
+    assert starts and all(isinstance(o.parent_op(), scf.ForOp) for o in starts)
     assert "ConvBackpropApi::Conv3DBackpropInput<WeightType, InputSizeType" in kernel
     assert "<<<blockDim, nullptr, stream>>>(dy, w, dx, tiling);" in kernel
 
@@ -1059,20 +1064,17 @@ def test_dx_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Path) -
 @register_impls
 class _DxCallLog(InterpreterFunctions):
     """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
-    stand-in prints it. The IR's single shape spans min(singleCoreDin, Di - D start) depths
-    (the ops-nn operator's four-argument SetSingleShape); in asc-devkit's calls, whose
-    SetSingleShape sets Din to 1, that is a SetStartPosition and one Iterate pass per depth,
-    so SetStartPosition is logged per depth (by Iterate) and GetTensorC with its depth. The
-    stand-in has one tile per depth."""
+    stand-in prints it. As in asc-devkit, whose SetSingleShape sets Din to 1, an Iterate series
+    computes the depth of the last SetStartPosition, and GetTensorC writes that depth; the IR
+    itself loops over a core's depths. The stand-in has one tile per depth: the series' first
+    Iterate is true, the next false."""
 
     def __init__(self) -> None:
         super().__init__()
         self.log: list[str] = []
         self.block = 0
-        self.di = self.single_core_din = 0
-        self.start: tuple[int, int] | None = None  # the D and H start of the next shape
-        self.depths: list[int] = []  # the current shape's depths still to walk
-        self.depth = self.ho = 0
+        self.depth = 0  # the D start of the last SetStartPosition
+        self.fresh = False  # no Iterate since it
 
     def _line(self, text: str) -> PythonValues:
         self.log.append(text)
@@ -1089,7 +1091,6 @@ class _DxCallLog(InterpreterFunctions):
     @impl(dx_api.Conv3DBpInputInitOp)
     def _init(self, interpreter, op, args) -> PythonValues:
         t = op.tiling.tiling
-        self.di, self.single_core_din = t.di, t.single_core_din
         fields = (t.batch, t.cin1_g, t.base_m, t.base_k, t.base_n, t.single_core_din, t.step_m)
         return self._line(
             f"Init {' '.join(map(str, (*fields, t.single_core_m, t.single_core_cin)))}"
@@ -1109,20 +1110,13 @@ class _DxCallLog(InterpreterFunctions):
 
     @impl(dx_api.Conv3DBpInputSetStartPositionOp)
     def _start(self, interpreter, op, args) -> PythonValues:
-        self.start = (args[1], args[2])
-        return ()
+        self.depth, self.fresh = args[1], True
+        return self._line(f"SetStartPosition {args[1]} {args[2]}")
 
     @impl(dx_api.Conv3DBpInputIterateOp)
     def _iterate(self, interpreter, op, args) -> PythonValues:
-        if self.start is not None:  # a new single shape: its depths, clipped at Di
-            din, self.ho = self.start
-            self.depths = list(range(din, min(din + self.single_core_din, self.di)))
-            self.start = None
-        if not self.depths:
-            return (False,)
-        self.depth = self.depths.pop(0)
-        self._line(f"SetStartPosition {self.depth} {self.ho}")
-        return (True,)
+        more, self.fresh = self.fresh, False
+        return (more,)
 
     @impl(dx_api.Conv3DBpInputGetTensorCOp)
     def _get(self, interpreter, op, args) -> PythonValues:
@@ -1154,14 +1148,14 @@ def _dx_ir_calls(module: ModuleOp) -> list[str]:
 def test_the_dx_project_makes_the_irs_calls_and_data_py_checks_dx(tmp_path: Path, name: str):
     """Built against the recording stand-in and run on the CPU, the emitted host and kernel
     make, block by block, the API calls (offsets, single shapes, D and H starts) the
-    API-level IR makes when the interpreter runs it, one SetStartPosition and Iterate pass per
-    depth of each single shape, as asc-devkit's SetSingleShape sets Din to 1; their
-    GetTensorC depths cover every dX depth once per base. Init sees the IR's tiling after the host's
-    FillTiling and the kernel's word-by-word copy. data.py made the inputs main.cpp read (it
-    checks their sizes), the host allocated dX without zeroing it (``ascend.empty_gm``: the
-    kernel writes every element; the stand-in computes nothing, so dX holds the stand-in
-    device memory's 0x7f bytes) and wrote it back, and data.py's check accepts the simulator's
-    dX and rejects that one."""
+    API-level IR makes when the interpreter runs it, the IR's loop over a core's depths with one
+    SetStartPosition and Iterate series each, as asc-devkit's SetSingleShape sets Din to 1;
+    their GetTensorC depths cover every dX depth once per base. Init sees the IR's tiling
+    after the host's FillTiling and the kernel's word-by-word copy. data.py made the inputs
+    main.cpp read (it checks their sizes), the host allocated dX without zeroing it
+    (``ascend.empty_gm``: the kernel writes every element; the stand-in computes nothing, so dX
+    holds the stand-in device memory's 0x7f bytes) and wrote it back, and data.py's check
+    accepts the simulator's dX and rejects that one."""
     module, project = _dx_project(name)
     folder = write_project(tmp_path / "p", project)
     script = [sys.executable, str(folder / "data.py")]
@@ -1198,9 +1192,9 @@ def test_the_dx_project_makes_the_irs_calls_and_data_py_checks_dx(tmp_path: Path
 
 @needs_gxx
 def test_the_dx_kernels_depth_loop_needs_the_isfirstiter_reset(tmp_path: Path) -> None:
-    """asc-devkit's Iterate sets isFirstIter_ only in Init (and IterateAll): without the
-    kernel's reset after each depth's pass, the stand-in's second depth would carry on from the
-    first one's finished loop, and it aborts."""
+    """asc-devkit's Iterate sets isFirstIter_ only in Init (and IterateAll, which
+    Conv3DBpInputIntf does not offer): without the kernel's reset after each depth's series, the
+    stand-in's second depth would carry on from the first one's finished loop, and it aborts."""
     _, project = _dx_project("din_tail")
     folder = write_project(tmp_path / "p", project)
     path = folder / project.kernel_file
@@ -1212,20 +1206,6 @@ def test_the_dx_kernels_depth_loop_needs_the_isfirstiter_reset(tmp_path: Path) -
     (work := tmp_path / "work").mkdir()
     with pytest.raises(AssertionError, match=r"without ctx\.isFirstIter_ = true"):
         _mock_run(folder, project.kernel_name, work)
-
-
-def test_the_dx_depth_loop_refuses_a_call_between_the_start_and_its_iterate_loop() -> None:
-    """The depth loop holds SetStartPosition, the while (Iterate()) after it and the arith
-    between them; another call there has no place in it, and the emission says so."""
-    module = _dx_module("din_tail")
-    start = next(
-        op for op in module.walk() if isinstance(op, dx_api.Conv3DBpInputSetStartPositionOp)
-    )
-    block = start.parent_block()
-    assert block is not None
-    block.insert_op_after(dx_api.Conv3DBpInputEndOp(start.obj), start)
-    with pytest.raises(EmitError, match=r"must be followed in its block by the `while"):
-        emit_input_grad_project(module, HW, "")
 
 
 def test_dx_emission_refuses_a_module_without_the_api() -> None:

@@ -6,12 +6,14 @@
 
 dX is a plain convolution of dy, dilated by the strides and padded by the *backprop pads*
 (``dialects/conv3d_bp_input_tiling.backprop_pads``), with the weight rotated by 180° in H and W
-and its Cin and Cout exchanged. One single shape (``singleShapeM`` dX positions Hi·Wi in whole
-rows × ``singleShapeN`` Cin channels × the tiling's ``singleCoreDin`` dX depths) is a GEMM per
-dX depth ``dX[m, ci] = Σ_k img2col(dy)[m, k] · W'[k, ci]`` with K = (kd, Cout1, kh, kw, C0),
-walked as ``scf.for`` loops whose tails are ``arith``:
+and its Cin and Cout exchanged. One iterate loop computes one dX depth, the one
+``SetStartPosition`` names (asc-devkit's ``SetSingleShape`` sets the single shape's Din to 1;
+the API kernel loops over a core's depths, one series each): its single shape
+(``singleShapeM`` dX positions Hi·Wi in whole rows × ``singleShapeN`` Cin channels) is the GEMM
+``dX[m, ci] = Σ_k img2col(dy)[m, k] · W'[k, ci]`` with K = (kd, Cout1, kh, kw, C0), walked as
+``scf.for`` loops whose tails are ``arith``:
 
-* per dX depth and ``base_m × base_n`` L0C tile (``CO1``, ping-pong per tile);
+* per ``base_m × base_n`` L0C tile (``CO1``, ping-pong per tile);
 * per kernel depth ``kd`` whose dy depth ``(di + pad_front − kd·dil_d) / stride_d`` is an
   integer inside dy (the others add nothing: the walk steps over the kd of one residue class,
   the vendor's rotated D loop read forwards), and per chunk of ``kc1`` Cout1 blocks: the dy rows
@@ -287,7 +289,7 @@ class InputGradPlan:
 
 
 class InputGradWalk:
-    """Emits one iterate loop: the walk of one single shape of one batch."""
+    """Emits one iterate loop: the walk of one single shape of one batch at one dX depth."""
 
     def __init__(self, plan: InputGradPlan, bufs: InputGradBuffers, s: InputGradShape):
         self.p, self.t, self.b, self.s = plan, plan.t, bufs, s
@@ -309,30 +311,24 @@ class InputGradWalk:
         t, s = self.t, self.s
         m_tiles = ceildiv(s.m, t.base_m)
         n_tiles = ceildiv(s.n, t.base_n)
-        depths = min_(t.single_core_din, sub(t.di, s.din_start))
         with (
-            for_loop(0, depths, name="dl") as dl,
             for_loop(0, m_tiles, name="mt") as mt,
             for_loop(0, n_tiles, name="nt") as nt,
         ):
-            tile = add(mul(add(mul(dl, m_tiles), mt), n_tiles), nt)
-            self.tile(add(s.din_start, dl), mt, nt, pingpong(tile, t.cl0_pbuffer))
+            tile = add(mul(mt, n_tiles), nt)
+            self.tile(s.din_start, mt, nt, pingpong(tile, t.cl0_pbuffer))
 
     def emit_rows(self) -> None:
-        """The row walk (:func:`row_walk_taps`): per dX depth and tap residue ``k0 < sH``, the
-        single shape's rows ``i`` of that residue (``ho_start + i + k0·dil_h ≡ 0 mod sH``: every
-        sH-th row), each row's ``base_m`` pieces and the Cin tiles."""
+        """The row walk (:func:`row_walk_taps`): per tap residue ``k0 < sH``, the single
+        shape's rows ``i`` of that residue (``ho_start + i + k0·dil_h ≡ 0 mod sH``: every sH-th
+        row), each row's ``base_m`` pieces and the Cin tiles, of the series' one dX depth."""
         t, s = self.t, self.s
         sh = t.stride_h
         rows_total = floordiv(s.m, t.wi)
         pieces = ceil_div(t.wi, t.base_m)
         n_tiles = ceildiv(s.n, t.base_n)
-        depths = min_(t.single_core_din, sub(t.di, s.din_start))
         per_k0 = ceil_div(t.hi, sh) * pieces  # tiles of one residue at most: a slot counter
-        with (
-            for_loop(0, depths, name="dl") as dl,
-            for_loop(0, min(sh, t.hi), name="k0") as k0,
-        ):
+        with for_loop(0, min(sh, t.hi), name="k0") as k0:
             num = add(s.ho_start, mul(k0, t.dilation_h))
             # The residue's first row i0 and the real dy row its tap k0 reads, ``base``.
             base = ceildiv(num, sh)
@@ -347,12 +343,12 @@ class InputGradWalk:
             ):
                 row = add(i0, mul(ri, sh))
                 counter = sum_(
-                    mul(add(mul(dl, sh), k0), per_k0 * n_tiles),
+                    mul(k0, per_k0 * n_tiles),
                     mul(add(mul(ri, pieces), pc), n_tiles),
                     nt,
                 )
                 self.row_tile(
-                    add(s.din_start, dl),
+                    s.din_start,
                     row,
                     add(base, ri),
                     k0,

@@ -8,7 +8,9 @@
 // the kernel writes all of it) and launches one core per
 // (N, M, batch, D, group) share of the tiling; the kernel splits its block index (N fastest),
 // initialises one Conv3DBackpropInput object and, per batch of its share, calls SetGradOutput,
-// SetWeight, SetSingleShape, SetStartPosition and while (Iterate) GetTensorC, then one End.
+// SetWeight, SetSingleShape, then per dX depth of its D share SetStartPosition and while
+// (Iterate) GetTensorC (asc-devkit's SetSingleShape sets Din to 1: one series, one depth; an
+// scf.for when the share has more than one depth), then one End.
 
 // The vendor tiler's choice: one M share (64 = Hi·Wi), one D row and one batch a core, so
 // 2 batch cores x 4 depth cores.
@@ -100,5 +102,78 @@ func.func @msplit(%dy5: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %w5: !ascen
 // Already tiled at the format level: the lowering alone takes it.
 // UNTILED: ascend.launch @msplit_kernel blocks 24
 // HW-LABEL: func.func @msplit_kernel(
+// HW-NOT:     ascend.conv3d_bp_input_
+// HW:         ascend.fixpipe
+
+// -----
+
+// A D share of 2 of the 4 dX depths (2 D cores x 2 batch cores): each core loops over its two
+// depths, one SetStartPosition(depth, H start) and iterate loop a depth, after the one
+// SetSingleShape; the trip count is static (2 divides Di), GetTensorC's offset has no D term
+// (the API adds the depth's).
+func.func @dshare(%dy5: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %w5: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>) -> !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16> {
+  %dx5 = ascend.conv3d_backprop_input %dy5, %w5 input_size [2, 16, 4, 8, 8] strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 tiling #ascend.conv3d_bp_input_tiling<batch = 2, cin = 16, cout = 16, cout1 = 1, cin1 = 1, cout1_g = 1, cin1_g = 1, c0 = 16, c0_bits = 4, dout = 4, ho = 8, wo = 8, di = 4, hi = 8, wi = 8, dk = 3, hk = 3, wk = 3, group = 1, stride_d = 1, stride_h = 1, stride_w = 1, pad_front = 1, pad_back = 1, pad_up = 1, pad_down = 1, pad_left = 1, pad_right = 1, backprop_pad_tail = 1, backprop_pad_up = 1, backprop_pad_down = 1, backprop_pad_left = 1, backprop_pad_right = 1, dilation_d = 1, dilation_h = 1, dilation_w = 1, al0_pbuffer = 2, bl0_pbuffer = 2, cl0_pbuffer = 1, al1_pbuffer = 2, bl1_pbuffer = 2, single_core_group = 1, single_core_cout = 16, single_core_cout1 = 1, single_core_cin1 = 1, single_core_din = 2, single_core_ho = 1, base_m = 64, base_k = 144, base_n = 16, base_d = 1, base_batch = 1, base_group = 1, step_m = 1, step_n = 1, step_ka = 1, step_kb = 1, step_batch = 1, step_group = 1, iterate_order = 1, hf32_flag = 0, init_output_flag = 0, reserved = 0, single_core_batch = 1, single_core_m = 64, single_core_cin = 16> : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16> -> !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  func.return %dx5 : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+}
+// CHECK-LABEL: func.func @dshare_kernel(
+// The batch core (block mod 2), then the D core.
+// CHECK:         arith.remsi
+// CHECK:         %[[D:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
+// CHECK:         ascend.conv3d_bp_input_init
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[START:.*]] = arith.muli %[[D]], %[[TWO]] : index
+// CHECK:         ascend.conv3d_bp_input_set_single_shape
+// CHECK-NEXT:    %[[HO:.*]] = arith.constant -1 : index
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[STEP:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    scf.for %dl = %[[ZERO]] to %[[N]] step %[[STEP]] {
+// CHECK-NEXT:      %curDin = arith.addi %[[START]], %dl : index
+// CHECK-NEXT:      ascend.conv3d_bp_input_set_start_position %{{.*}}, %curDin, %[[HO]]
+// CHECK-NEXT:      scf.while () : () -> () {
+// CHECK-NEXT:        ascend.conv3d_bp_input_iterate
+// CHECK-NEXT:        scf.condition
+// CHECK-NEXT:      } do {
+// CHECK-NEXT:        ascend.conv3d_bp_input_get_tensor_c
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  ascend.conv3d_bp_input_end
+
+// UNTILED: ascend.launch @dshare_kernel blocks 4
+// HW-LABEL: func.func @dshare_kernel(
+// HW:         scf.for %dl =
+// HW-NOT:     ascend.conv3d_bp_input_
+// HW:         ascend.fixpipe
+
+// -----
+
+// A D share of 3 (2 D cores over Di 4): the second core's share is the one-depth tail, so the
+// loop runs min(3, 4 - start) times.
+func.func @dtail(%dy5: !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, %w5: !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16>) -> !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16> {
+  %dx5 = ascend.conv3d_backprop_input %dy5, %w5 input_size [2, 16, 4, 8, 8] strides [1, 1, 1] pads [1, 1, 1] dilations [1, 1, 1] groups 1 tiling #ascend.conv3d_bp_input_tiling<batch = 2, cin = 16, cout = 16, cout1 = 1, cin1 = 1, cout1_g = 1, cin1_g = 1, c0 = 16, c0_bits = 4, dout = 4, ho = 8, wo = 8, di = 4, hi = 8, wi = 8, dk = 3, hk = 3, wk = 3, group = 1, stride_d = 1, stride_h = 1, stride_w = 1, pad_front = 1, pad_back = 1, pad_up = 1, pad_down = 1, pad_left = 1, pad_right = 1, backprop_pad_tail = 1, backprop_pad_up = 1, backprop_pad_down = 1, backprop_pad_left = 1, backprop_pad_right = 1, dilation_d = 1, dilation_h = 1, dilation_w = 1, al0_pbuffer = 2, bl0_pbuffer = 2, cl0_pbuffer = 1, al1_pbuffer = 2, bl1_pbuffer = 2, single_core_group = 1, single_core_cout = 16, single_core_cout1 = 1, single_core_cin1 = 1, single_core_din = 3, single_core_ho = 1, base_m = 64, base_k = 144, base_n = 16, base_d = 1, base_batch = 1, base_group = 1, step_m = 1, step_n = 1, step_ka = 1, step_kb = 1, step_batch = 1, step_group = 1, iterate_order = 1, hf32_flag = 0, init_output_flag = 0, reserved = 0, single_core_batch = 1, single_core_m = 64, single_core_cin = 16> : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 16x16x3x3x3xf16> -> !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+  func.return %dx5 : !ascend.gm_tensor<NDC1HWC0, 2x16x4x8x8xf16>
+}
+// CHECK-LABEL: func.func @dtail_kernel(
+// CHECK:         %[[THREE:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[START:.*]] = arith.muli %{{.*}}, %[[THREE]] : index
+// CHECK-NEXT:    %[[DI:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[DI]], %[[START]] : index
+// CHECK-NEXT:    %[[MAX:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[SHARE:.*]] = arith.minsi %[[MAX]], %[[REST]] : index
+// CHECK:         ascend.conv3d_bp_input_set_single_shape
+// CHECK-NEXT:    %[[HO:.*]] = arith.constant -1 : index
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[STEP:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    scf.for %dl = %[[ZERO]] to %[[SHARE]] step %[[STEP]] {
+// CHECK-NEXT:      %curDin = arith.addi %[[START]], %dl : index
+// CHECK-NEXT:      ascend.conv3d_bp_input_set_start_position %{{.*}}, %curDin, %[[HO]]
+// CHECK-NEXT:      scf.while
+
+// UNTILED: ascend.launch @dtail_kernel blocks 4
+// HW-LABEL: func.func @dtail_kernel(
+// HW:         scf.for %dl =
 // HW-NOT:     ascend.conv3d_bp_input_
 // HW:         ascend.fixpipe

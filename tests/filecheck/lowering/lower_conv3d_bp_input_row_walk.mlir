@@ -5,7 +5,7 @@
 // and InputGradWalk.emit_rows): stride_h 4 over a 6-row kernel, with the tiling of
 // Inputs/bp_input_tiling_row_walk.mlir (base_m 16 = one dX row of 16 positions a tile), so that
 // the walk issues 16 rows x ceil(6 / 4) = 32 (tile, tap) pairs per depth instead of 16 x 6.
-// Per dX depth and tap residue k0 < 4: the rows of the residue (ho_start + i + k0 = i - 4 + k0
+// Per dX depth (the API kernel's loop) and tap residue k0 < 4: the rows of the residue (ho_start + i + k0 = i - 4 + k0
 // a multiple of 4, every 4th row), one L0C tile a row. Its A1 holds real dy rows only (rows
 // [max(first, 0), min(first + taps - 1, Ho - 1)], no fill rows between them: the fill is
 // stride_w's column zeros), and Load3D runs 2 kernel rows at stride 1, dilation 1. B1 holds
@@ -30,6 +30,7 @@ func.func @dx_rows(%dy5: !ascend.gm_tensor<NDC1HWC0, 1x16x2x4x4xf16>, %w5: !asce
 // CHECK:         %[[CO1:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<CO1, 256xf32>
 // ho_start = -backprop_pad_up = -4.
 // CHECK:         %[[HO:.*]] = arith.constant -4 : index
+// The API kernel's loop over the two dX depths (cores=1), one iterate loop each.
 // CHECK:         scf.for %dl =
 // CHECK:           scf.for %k0 = %{{.*}} to %[[SH:.*]] step
 // The residue's first row i0 = ceil(num / 4) * 4 - num, num = ho_start + k0.

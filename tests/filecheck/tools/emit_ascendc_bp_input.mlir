@@ -1,12 +1,13 @@
 // `ascend-conv bp-input --emit ascendc -o DIR` writes the API-level dX kernel as Ascend C on
 // Conv3DBackpropInput: the calls in the docs' order, the D start from the block index, a
 // negative H start (the top padding of the dilated dy), the isFirstIter_ reset after each
-// Iterate pass, a loop over each single shape's depths when singleCoreDin is above 1 (asc-devkit's
-// SetSingleShape sets Din to 1), and a host that fills TConv3DBackpropInputTiling field for
-// field (docs/ascendc.md). This file only carries the CHECK lines.
+// Iterate series, the IR's scf.for over a core's dX depths when singleCoreDin is above 1 (one
+// SetStartPosition and Iterate series a depth: asc-devkit's SetSingleShape sets Din to 1), and
+// a host that fills TConv3DBackpropInputTiling field for field (docs/ascendc.md). This file
+// only carries the CHECK lines.
 // RUN: rm -rf %t && mkdir -p %t
-// Stride 2 on two cores: each core two of the four dX depths (singleCoreDin 2), walked by the
-// kernel one SetStartPosition and Iterate pass per depth; no warning, a README sentence.
+// Stride 2 on two cores: each core two of the four dX depths (singleCoreDin 2, a static trip
+// count), one SetStartPosition and Iterate series per depth; no warning, a README sentence.
 // RUN: ascend-conv bp-input --input 1,16,4,8,8 --weight 32,16,3,3,3 --padding 1 --stride 2 --cores 2 --emit ascendc -o %t/s2 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 // RUN: filecheck %s --check-prefix=KERNEL --input-file %t/s2/conv3d_input_kernel.asc
 // RUN: filecheck %s --check-prefix=HOST --input-file %t/s2/main.cpp
@@ -15,6 +16,10 @@
 // RUN: ascend-conv bp-input --input 1,16,4,8,8 --weight 32,16,3,3,3 --padding 1 --stride 2 --cores 4 --emit ascendc -o %t/s4 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 // RUN: filecheck %s --check-prefix=ONE --input-file %t/s4/conv3d_input_kernel.asc
 // RUN: filecheck %s --check-prefix=ONE-README --input-file %t/s4/README.md
+// Di 7 on two cores (singleCoreDin 4): the second core's share is the three-depth tail, so the
+// loop runs the share the kernel computed, clipped at Di.
+// RUN: ascend-conv bp-input --input 1,16,7,8,8 --weight 16,16,3,3,3 --padding 1 --cores 2 --emit ascendc -o %t/d7 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
+// RUN: filecheck %s --check-prefix=TAIL --input-file %t/d7/conv3d_input_kernel.asc
 
 // KERNEL:      #include "lib/conv_backprop/conv3d_bp_input_api.h"
 // KERNEL:      using Conv3DBpInput = ConvBackpropApi::Conv3DBackpropInput<WeightType, InputSizeType, GradOutputType, GradInputType>;
@@ -27,9 +32,8 @@
 // KERNEL:      gradInput.SetGradOutput(dyGm[0]);
 // KERNEL-NEXT: gradInput.SetWeight(wGm[0]);
 // KERNEL-NEXT: gradInput.SetSingleShape(64, 864, 16);
-// KERNEL-NEXT: // asc-devkit's SetSingleShape sets Din to 1 (conv3d_bp_input_func.h): one
-// KERNEL-NEXT: // Iterate pass per dX depth; GetTensorC adds the depth's offset itself.
-// KERNEL-NEXT: for (int64_t curDin = [[DIN]]; curDin < Min([[DIN]] + 2, 4); curDin += 1) {
+// KERNEL-NEXT: for (int64_t dl = 0; dl < 2; dl += 1) {
+// KERNEL-NEXT:     const int64_t curDin = [[DIN]] + dl;
 // KERNEL-NEXT:     gradInput.SetStartPosition(curDin, (-1));
 // KERNEL-NEXT:     while (gradInput.Iterate()) {
 // KERNEL-NEXT:         gradInput.GetTensorC(dxGm[0]);
@@ -51,14 +55,28 @@
 // HOST-NEXT: }
 // HOST:      constexpr uint32_t kBlockDim = 2;
 
-// README: The kernel loops over each single shape's `singleCoreDin` dX depths itself,
-// README-NEXT: because asc-devkit's `SetSingleShape` sets the single shape's Din to 1
+// README: The kernel loops over its `singleCoreDin` dX depths, one `SetStartPosition` and
+// README-NEXT: `Iterate` series each, because asc-devkit's `SetSingleShape` sets the
+// README-NEXT: single shape's Din to 1
 
-// ONE-NOT:      curDin
+// TAIL:      const int64_t [[DIN:v[0-9]+]] = {{v[0-9]+}} * 4;
+// TAIL-NEXT: const int64_t [[REST:v[0-9]+]] = 7 - [[DIN]];
+// TAIL-NEXT: const int64_t [[SHARE:v[0-9]+]] = Min(4, [[REST]]);
+// TAIL:      gradInput.SetSingleShape(64, 432, 16);
+// TAIL-NEXT: for (int64_t dl = 0; dl < [[SHARE]]; dl += 1) {
+// TAIL-NEXT:     const int64_t curDin = [[DIN]] + dl;
+// TAIL-NEXT:     gradInput.SetStartPosition(curDin, (-1));
+// TAIL-NEXT:     while (gradInput.Iterate()) {
+// TAIL-NEXT:         gradInput.GetTensorC(dxGm[0]);
+// TAIL-NEXT:     }
+// TAIL-NEXT:     gradInput.ctx.isFirstIter_ = true;
+// TAIL-NEXT: }
+
+// ONE-NOT:      for (int64_t dl
 // ONE:          gradInput.SetSingleShape(
 // ONE-NEXT:     gradInput.SetStartPosition(v{{[0-9]+}}, {{.*}});
 // ONE-NEXT:     while (gradInput.Iterate()) {
-// ONE-NOT:      curDin
+// ONE-NOT:      for (int64_t dl
 
 // ONE-README-NOT: Din to 1
 
