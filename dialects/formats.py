@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ascend_xdsl.dialects.conv_shape import (
     FRACTAL,
@@ -183,8 +184,9 @@ def ndc1hwc0_shape(n: int, c: int, d: int, h: int, w: int, c0: int) -> tuple[int
     return (n, d, ceil_div(c, c0), h, w, c0)
 
 
-def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
-    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0."""
+def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int, dtype: DTypeLike = None) -> np.ndarray:
+    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0. With ``dtype``, the result's
+    element type (the elements cast to it on the way: one pass, no padding cast)."""
     if x.ndim != 5:
         raise ValueError(f"expected an NCDHW array, got shape {x.shape}")
     n, c, d, h, w = x.shape
@@ -192,7 +194,7 @@ def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
     # Written into the zeroed result through transposed views, one pass over ``x``: padding
     # ``x`` first and transposing the padded copy moved the padding twice (a thin layer's
     # 8 channels padded to 16 made the conversion 3x slower).
-    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype)
+    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype if dtype is None else dtype)
     full = c // c0
     if full:
         # (N, C1, C0, D, H, W) -> (N, D, C1, H, W, C0)
