@@ -421,7 +421,7 @@ _MIN_STACKED_STEPS = 128
 """The fewest merged steps of a record that is replayed stacked: a record of few, large
 steps spends its replay in numpy, not in Python, and stacked its arrays fall out of the
 caches (slowfast-lateral's 20 steps and slowfast-fast-res2's 51 were 5 to 20 % slower
-stacked; the depthwise and one-channel layers' 400 to 1 250 steps 15 to 25 % faster)."""
+stacked; the depthwise and one-channel layers' 400 to 1 250 steps 14 to 20 % faster)."""
 
 
 @dataclass(eq=False)
@@ -589,7 +589,7 @@ def replay_stacked(
             _, gm, src, dst_off, count, run, src_step, dst_step, extent = step
             source = src.as_f32()
             # every window of the source a core may start at (its offset was checked by
-            # ``Replayer._match``): one fancy index takes each core's runs
+            # ``Replayer._match``), and the cores' targets in the stacked mirrors
             windows = ndarray(
                 (source.size - extent + 1, count, run), f32, source, 0, (4, src_step * 4, 4)
             )
