@@ -3,7 +3,7 @@
 The trans_data verifier and interpreter, the fixpipe interpreter, the lowering's GM offset
 arithmetic and the tests all use this module, so a layout is defined exactly once. It is plain
 numpy with no IR in it. Every conversion is a pad + reshape + transpose (no per-element Python
-loops).
+loops; one, NCDHW → NDC1HWC0, in staged chunks where a transpose in place thrashes the caches).
 
 The GM offset formulas are written once, over an :class:`IndexArith` (the integer operations
 they need, passed in): :data:`INT_ARITH` evaluates them on Python ints and numpy integer arrays
@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ascend_xdsl.dialects.conv_shape import (
     FRACTAL,
@@ -183,8 +184,40 @@ def ndc1hwc0_shape(n: int, c: int, d: int, h: int, w: int, c0: int) -> tuple[int
     return (n, d, ceil_div(c, c0), h, w, c0)
 
 
-def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
-    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0."""
+_ALIASED_PLANE = 128 << 10
+"""Channel planes of a multiple of this many bytes are transposed in staged chunks
+(:func:`_staged_blocks`)."""
+_STAGE = 1024
+"""Positions per staged chunk: C0 rows of this many elements fit the L1 cache."""
+
+
+def _staged_blocks(x: np.ndarray, out: np.ndarray, full: int) -> None:
+    """``out[:, :, :full]`` of :func:`ncdhw_to_ndc1hwc0`, chunk by chunk: each chunk's C0 rows
+    copied into a small buffer, then transposed from it. Read in place, the C0 rows of a block
+    are a channel plane apart; when that is a multiple of :data:`_ALIASED_PLANE` and the array
+    lies on huge pages, the rows share cache sets and thrash (unet3d-enc1's dy, planes of
+    64³ elements: 0.10 to 0.24 s per conversion in place, 0.011 s staged; other planes do not
+    alias and are faster in one pass)."""
+    n, _, d, h, w = x.shape
+    c0 = out.shape[-1]
+    hw = h * w
+    planes = x.reshape(n, x.shape[1], d * hw)
+    target = out.reshape(n, d, out.shape[2], hw, c0)
+    stage = np.empty((c0, min(_STAGE, hw)), x.dtype)
+    for i in range(n):
+        for k in range(full):
+            block = planes[i, k * c0 : (k + 1) * c0]
+            for j in range(d):
+                for s in range(0, hw, _STAGE):
+                    e = min(hw, s + _STAGE)
+                    rows = stage[:, : e - s]
+                    rows[...] = block[:, j * hw + s : j * hw + e]
+                    target[i, j, k, s:e] = rows.T
+
+
+def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int, dtype: DTypeLike = None) -> np.ndarray:
+    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0. With ``dtype``, the result's
+    element type (the elements cast to it on the way: one pass, no padding cast)."""
     if x.ndim != 5:
         raise ValueError(f"expected an NCDHW array, got shape {x.shape}")
     n, c, d, h, w = x.shape
@@ -192,9 +225,11 @@ def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
     # Written into the zeroed result through transposed views, one pass over ``x``: padding
     # ``x`` first and transposing the padded copy moved the padding twice (a thin layer's
     # 8 channels padded to 16 made the conversion 3x slower).
-    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype)
+    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype if dtype is None else dtype)
     full = c // c0
-    if full:
+    if full and (d * h * w * x.itemsize) % _ALIASED_PLANE == 0:
+        _staged_blocks(x, out, full)
+    elif full:
         # (N, C1, C0, D, H, W) -> (N, D, C1, H, W, C0)
         whole = x[:, : full * c0].reshape(n, full, c0, d, h, w)
         out[:, :, :full] = whole.transpose(0, 3, 1, 4, 5, 2)

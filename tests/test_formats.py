@@ -294,3 +294,21 @@ def test_strides_are_those_of_the_storage_shape():
     assert (fz.g, fz.kd, fz.c1, fz.kh, fz.kw, fz.co) == (
         2 * 2 * 3 * 2 * row, 2 * 3 * 2 * row, 3 * 2 * row, 2 * row, row, 16
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16])
+@pytest.mark.parametrize("c", [16, 17])
+def test_ndc1hwc0_staged_blocks_match_the_plain_transpose(c, dtype):
+    """Planes of a multiple of 128 KB go through the staged chunks (``_staged_blocks``); the
+    result must be the plain pad + transpose, bit for bit (here: 128 x 32 x 48 elements a
+    plane, whose rows of 1536 positions end in a partial chunk)."""
+    shape = (1, c, 128, 32, 48)
+    x = _ints(shape, dtype)
+    assert (128 * 32 * 48 * x.itemsize) % F._ALIASED_PLANE == 0 and (32 * 48) % F._STAGE
+    c1 = -(-c // 16)
+    padded = np.zeros((1, c1 * 16, *shape[2:]), dtype)
+    padded[:, :c] = x
+    plain = np.ascontiguousarray(padded.reshape(1, c1, 16, *shape[2:]).transpose(0, 3, 1, 4, 5, 2))
+    assert F.ncdhw_to_ndc1hwc0(x, 16).tobytes() == plain.tobytes()
+    as_f32 = F.ncdhw_to_ndc1hwc0(x, 16, np.float32)
+    assert as_f32.tobytes() == plain.astype(np.float32).tobytes()

@@ -36,14 +36,21 @@ LAYERS = {
 
 
 def _count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    count = [0]
-    original = replay.replay
+    """The cores replayed, alone or stacked, from now on (``[alone + stacked, stacked]``)."""
+    count = [0, 0]
+    original, stacked = replay.replay, replay.replay_stacked
 
     def counted(*args: Any) -> None:
         count[0] += 1
         original(*args)
 
+    def counted_stacked(record: Any, program: Any, offsets: list[list[int]], arena: Any) -> None:
+        count[0] += len(offsets)
+        count[1] += len(offsets)
+        stacked(record, program, offsets, arena)
+
     monkeypatch.setattr(replay, "replay", counted)
+    monkeypatch.setattr(replay, "replay_stacked", counted_stacked)
     return count
 
 
@@ -67,6 +74,56 @@ def test_replay_gives_the_per_instruction_bits(
     assert replayed.tobytes() == per_instruction.tobytes()
     # Not trivially equal: the layer computes something.
     assert np.count_nonzero(replayed) > replayed.size // 2
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+@pytest.mark.parametrize("name", LAYERS)
+def test_stacked_replay_gives_the_per_core_bits(
+    name: str, dtype: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every record replayed stacked (``replay_stacked``: no step threshold, chunks of a few
+    cores, so that a launch has full chunks and a last partial one) against every core
+    replayed alone and against every core run instruction by instruction: the same bits."""
+    problem = shape_from_torch_args(*LAYERS[name], dtype)
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 5)
+    count = _count_replays(monkeypatch)
+    with monkeypatch.context() as m:
+        m.setattr(replay, "_MIN_STACKED_STEPS", 0)
+        m.setattr(replay, "_STACK_BYTES", 1)
+        one_by_one = interpret(module, HW, x, dy)  # chunks of one core
+        assert count[1] > 0, "no core was replayed stacked"
+    for chunk_bytes in (3 << 20, 1 << 30):
+        with monkeypatch.context() as m:
+            m.setattr(replay, "_MIN_STACKED_STEPS", 0)
+            m.setattr(replay, "_STACK_BYTES", chunk_bytes)
+            count[:] = [0, 0]
+            stacked = interpret(module, HW, x, dy)
+            assert count[1] > 0, "no core was replayed stacked"
+            assert stacked.tobytes() == one_by_one.tobytes()
+    with monkeypatch.context() as m:
+        m.setattr(replay, "STACKING", False)
+        count[:] = [0, 0]
+        alone = interpret(module, HW, x, dy)
+        assert count[0] > 0 and count[1] == 0
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        per_instruction = interpret(module, HW, x, dy)
+    assert stacked.tobytes() == alone.tobytes() == per_instruction.tobytes()
+    assert np.count_nonzero(stacked) > stacked.size // 2
+
+
+def test_a_thin_layer_replays_stacked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the default thresholds, the later cores of x3d-dw-res4 (benchmarks/layers.json,
+    some 400 steps a core) replay stacked, with the bits of cores replayed alone."""
+    problem = shape_from_torch_args((1, 216, 16, 14, 14), (216, 1, 3, 3, 3), 1, 1, 1, 216, "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    count = _count_replays(monkeypatch)
+    stacked = interpret(module, HW, x, dy)
+    assert count[1] > 1
+    monkeypatch.setattr(replay, "STACKING", False)
+    assert interpret(module, HW, x, dy).tobytes() == stacked.tobytes()
 
 
 def test_a_second_run_replays_again_with_new_inputs(monkeypatch: pytest.MonkeyPatch) -> None:

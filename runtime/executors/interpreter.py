@@ -219,9 +219,12 @@ class AscendFunctions(InterpreterFunctions):
 
         if replay.replaying(kernel, self.timed, self.sanitizer):
             assert kernel is not None
-            replayer = replay.Replayer(kernel, args, self.target, self.budget, pool, bounded)
             blocks = op.blocks.value.data
+            replayer = replay.Replayer(
+                kernel, args, self.target, self.budget, pool, bounded, blocks
+            )
             run_blocks(op, blocks, self.budget, replayer.make, replayer.run, None, self.progress)
+            replayer.flush()  # the cores still pending
             return ()
 
         def make(block: int, timeline: Timeline | None) -> Machine:

@@ -22,6 +22,11 @@ default iteration budget) of the compiled executor:
   on arrays of the same shapes and strides, so the bits are the same. Otherwise the core runs
   on a real Core (the budget it drew restored first), which reports any error as usual.
 
+A record of many steps is replayed for many cores at once (:func:`replay_stacked`): the
+matched cores wait (``Replayer.pending``) and run each step as one numpy call over a leading
+core axis, the fixpipes written to GM at the end core after core, as they would have been; a
+core that runs for real, or the end of the launch, replays the waiting ones first.
+
 The record and the streams live for one launch only (bounded by it; nothing is shared between
 threads or launches). ``tests/test_replay.py`` compares replayed and per-instruction runs bit
 for bit.
@@ -63,6 +68,9 @@ _MAX_BYTES = 128 << 20
 take more runs instruction by instruction: large layers gain little from a replay)."""
 _MAX_MISSES = 4
 """Cores in a row that replayed no record after which a launch stops trying."""
+STACKING = True
+"""Whether the cores that replay one record are replayed together (:func:`replay_stacked`);
+off, each replays alone (:func:`replay`). Both give the same bits (``tests/test_replay.py``)."""
 
 RECORDED = frozenset(
     {
@@ -276,10 +284,11 @@ def specialise(step: tuple[Any, ...]) -> tuple[Any, ...]:
     return step
 
 
-def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+def merged_steps(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """``log`` with each run of gathers between two data_copies (the mirror unchanged) made one
-    take at the run's first gather: a thin layer issues thousands of small gathers, and one
-    numpy call each was a large part of its replay. Gathers that cannot be merged stay."""
+    take at the run's first gather, ``(MERGED, regs, plan)``: a thin layer issues thousands of
+    small gathers, and one numpy call each was a large part of its replay. Gathers that cannot
+    be merged stay. Worked out once per record, for :func:`merge` and :func:`stack`."""
     steps: list[tuple[Any, ...]] = []
     run: list[tuple[int, tuple[Any, ...]]] = []
 
@@ -289,11 +298,7 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         plan = ins.merge_gathers([(step[2], step[3]) for _, step in run])
         if plan is None:
             return
-        first = run[0][0]
-        out = np.empty((plan[0].size, FRACTAL), np.float32)
-        # the take writes into ``out`` at every replay: its matrices are the same views
-        matrices = tuple(ins.merged_matrices(out, plan))
-        steps[first] = (MERGED, tuple(step[1] for _, step in run), plan, out, matrices)
+        steps[run[0][0]] = (MERGED, tuple(step[1] for _, step in run), plan)
         for position, _ in run[1:]:
             steps[position] = ()
 
@@ -303,12 +308,28 @@ def merge(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         elif step[0] == COPY:
             flush()
             run = []
+        steps.append(step)
+    flush()
+    return [step for step in steps if step]
+
+
+def merge(steps: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The merged ``steps`` (:func:`merged_steps`) as one core's replay runs them: each
+    merged take and each product written into an array of the record's (a replay reuses
+    them, where fresh ones cost their page faults every time), the data_copies and fixpipes
+    specialised (:func:`specialise`)."""
+    log = []
+    for step in steps:
+        if step[0] == MERGED:
+            _, names, plan = step
+            out = np.empty((plan[0].size, FRACTAL), np.float32)
+            # the take writes into ``out`` at every replay: its matrices are the same views
+            step = (MERGED, names, plan, out, tuple(ins.merged_matrices(out, plan)))
         elif step[0] == MATMUL:
             (m, _), (_, n) = step[3], step[5]
             step = (*step, np.empty((m, n), np.float32))
-        steps.append(step)
-    flush()
-    return [specialise(step) for step in steps if step]
+        log.append(specialise(step))
+    return log
 
 
 def _volume(log: Sequence[tuple[Any, ...]]) -> int:
@@ -391,6 +412,213 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
             gm += 1
 
 
+_STACK_BYTES = 4 << 20
+"""The bytes of arrays a stacked replay (:func:`replay_stacked`) holds at once: the cores
+pending are replayed in chunks that fit. Larger chunks save less Python per core and fall
+out of the caches (measured on the small suite layers: 4 MB was as fast as 64 MB or
+faster, 1 MB and below slower; docs/performance.md)."""
+_MIN_STACKED_STEPS = 128
+"""The fewest merged steps of a record that is replayed stacked: a record of few, large
+steps spends its replay in numpy, not in Python, and stacked its arrays fall out of the
+caches (slowfast-lateral's 20 steps and slowfast-fast-res2's 51 were 5 to 20 % slower
+stacked; the depthwise and one-channel layers' 400 to 1 250 steps 14 to 20 % faster)."""
+
+
+@dataclass(eq=False)
+class Stacked:
+    """A record's merged steps as one replay of many cores at once (:func:`stack`): the
+    steps, with every matrix a stacked array of a *slot* (``shapes``: one core's shape of
+    each; a slot is reused once no register in it is read again), and the bytes one core's
+    share of the slots and of the mirror's written span takes."""
+
+    steps: list[tuple[Any, ...]]
+    shapes: list[tuple[int, ...]]
+    core_bytes: int
+
+
+_STACKED_KINDS = frozenset({COPY, MERGED, MATMUL, ADD, SET, FIX})
+
+
+def _element(view: np.ndarray, mirror: np.ndarray) -> int | None:
+    """Where the flat float32 ``view`` starts in ``mirror`` (a data_copy's target is the
+    mirror of its slot), or None if it is not a contiguous part of it."""
+    start = view.__array_interface__["data"][0] - mirror.__array_interface__["data"][0]
+    if view.dtype != mirror.dtype or view.strides != (4,) or start % 4:
+        return None
+    if not 0 <= start // 4 <= mirror.size - view.size:
+        return None
+    return start // 4
+
+
+def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int) -> Stacked | None:
+    """The merged ``steps`` (:func:`merged_steps`) as a :class:`Stacked` program, or None when
+    they cannot be replayed for many cores at once: a step outside the stacked set (an
+    unmerged gather), a data_copy or fixpipe off its specialised path (:func:`specialise`)
+    or into a target that is not part of the recorded core's ``mirror``, or a data_copy from
+    a GM tensor that a fixpipe writes (a later core would read what an
+    earlier one wrote; stacked, the fixpipes are applied at the end).
+
+    Each core of a stacked replay runs the same numpy operations on arrays of the same shapes
+    and strides as its own replay (a leading core axis added: the matmuls are numpy's batched
+    matmul, one GEMM per core), and the fixpipes write GM core by core in the launch's order,
+    so the bits are the same."""
+    if len(steps) < _MIN_STACKED_STEPS:
+        return None
+    written = {id(step[3]) for step in steps if step[0] == FIX}
+    last: dict[int, int] = {}
+    starts: dict[int, int | None] = {}  # a data_copy target's start in the mirror, by identity
+    for i, step in enumerate(steps):
+        kind = step[0]
+        if kind not in _STACKED_KINDS:
+            return None
+        if kind == COPY:
+            target = step[2]
+            if id(target) not in starts:
+                starts[id(target)] = _element(target, mirror)
+            if id(step[1]) in written or starts[id(target)] is None:
+                return None
+        elif kind == FIX:
+            g = step[4]
+            if not (g.blocks == 1 or g.dst_step >= g.run):  # not specialised: see specialise
+                return None
+            last[step[1]] = i
+        elif kind == MATMUL:
+            last[step[1]] = last[step[2]] = last[step[4]] = i
+        elif kind in (ADD, SET):
+            last[step[1]] = last[step[4]] = i
+        else:  # MERGED
+            for reg in step[1]:
+                last[reg] = i
+    shapes: list[tuple[int, ...]] = []
+    free: dict[tuple[int, ...], list[int]] = {}
+    ends: dict[int, list[int]] = {}
+
+    def slot(shape: tuple[int, ...], end: int) -> int:
+        spare = free.get(shape)
+        index = spare.pop() if spare else len(shapes)
+        if index == len(shapes):
+            shapes.append(shape)
+        ends.setdefault(end, []).append(index)
+        return index
+
+    program: list[tuple[Any, ...]] = []
+    gm = 0
+    for i, step in enumerate(steps):
+        kind = step[0]
+        if kind == COPY:
+            _, src, target, dst_off, g, eb = step
+            run, src_step, dst_step = g.run // eb, g.src_step // eb, g.dst_step // eb
+            extent = (g.count - 1) * src_step + run
+            start = starts[id(target)]
+            assert start is not None
+            dst_off += start  # the slot's mirror is a part of the whole mirror
+            program.append((COPY, gm, src, dst_off, g.count, run, src_step, dst_step, extent))
+            gm += 1
+        elif kind == FIX:
+            _, _, tile, dst, m, columns, blocks, shape, steps_, atomic = (kind, *specialise(step))
+            program.append((FIX, gm, tile, dst, m, columns, blocks, shape, steps_, atomic))
+            gm += 1
+        elif kind == MERGED:
+            _, names, plan = step
+            end = max(last.get(reg, i) for reg in names)
+            program.append((MERGED, names, plan, slot((plan[0].size, FRACTAL), end)))
+        elif kind == MATMUL:
+            (m, _), (_, n) = step[3], step[5]
+            program.append((*step, slot((m, n), last.get(step[1], i))))
+        else:
+            program.append(step)
+        for index in ends.pop(i, ()):
+            free.setdefault(shapes[index], []).append(index)
+    core_bytes = 4 * (sum(int(np.prod(shape)) for shape in shapes) + mirror_span)
+    return Stacked(program, shapes, core_bytes)
+
+
+class Arena:
+    """The arrays of stacked replays of one record, for up to ``capacity`` cores at once:
+    the cores' mirrors (zero outside the span the record's data_copies write, which each
+    replay zeroes again when it ends) and the program's slots. Kept for the launch, so that
+    its chunks of cores reuse memory already paged in (fresh arrays cost page faults)."""
+
+    def __init__(self, record: RecordingCore, program: Stacked, capacity: int) -> None:
+        self.capacity = capacity
+        self.mirror = np.zeros((capacity, record._mirror.size), np.float32)
+        self.buffers = [np.empty((capacity, *shape), np.float32) for shape in program.shapes]
+
+
+def replay_stacked(
+    record: RecordingCore, program: Stacked, offsets: Sequence[Sequence[int]], arena: Arena
+) -> None:
+    """Replay ``program`` (a record's :func:`stack`) for one core per row of ``offsets`` (its
+    GM offsets) at once: every array gets a leading core axis, so each step is one numpy
+    call for all of them (the per-step Python of :func:`replay`, once per launch instead of
+    once per core). Each core's mirror starts zeroed, as a fresh core's; the fixpipes' values
+    are kept and written to GM at the end, core after core and step after step, the order of
+    :func:`replay` run core by core (:func:`stack` refuses a record whose data_copies read what
+    its fixpipes write). ``arena`` holds the arrays (at least ``len(offsets)`` cores')."""
+    cores = len(offsets)
+    assert cores <= arena.capacity
+    gm_offsets = np.array(offsets, dtype=np.intp).reshape(cores, -1)
+    size = record._mirror.size
+    mirror = arena.mirror[:cores]
+    flat = arena.mirror.reshape(-1)
+    buffers = [buffer[:cores] for buffer in arena.buffers]
+    regs: list[Any] = [None] * record._regs
+    fixes: list[tuple[Any, ...]] = []
+    matmul, ndarray, f32 = np.matmul, np.ndarray, np.float32
+    row_bytes = size * 4
+    for step in program.steps:
+        kind = step[0]
+        if kind == MATMUL:
+            _, reg, a, (am, ak), b, (bk, bn), out = step
+            regs[reg] = matmul(regs[a][:, :am, :ak], regs[b][:, :bk, :bn], buffers[out])
+        elif kind == ADD:
+            _, tile, m, n, product = step
+            regs[tile][:, :m, :n] += regs[product]
+        elif kind == MERGED:
+            _, names, (index, pad, spans), out = step
+            rows = buffers[out]
+            mirror[:, : size - size % FRACTAL].reshape(cores, -1, FRACTAL).take(
+                index, 1, out=rows, mode="clip"
+            )
+            if pad is not None:
+                rows[:, pad] = 0
+            for reg, (start, end, g) in zip(names, spans, strict=True):
+                matrix = rows[:, start:end].reshape(cores, g.m_ext, g.k_ext)
+                regs[reg] = matrix.transpose(0, 2, 1) if g.transpose else matrix
+        elif kind == COPY:
+            _, gm, src, dst_off, count, run, src_step, dst_step, extent = step
+            source = src.as_f32()
+            # every window of the source a core may start at (its offset was checked by
+            # ``Replayer._match``), and the cores' targets in the stacked mirrors
+            windows = ndarray(
+                (source.size - extent + 1, count, run), f32, source, 0, (4, src_step * 4, 4)
+            )
+            target = ndarray(
+                (cores, count, run), f32, flat, dst_off * 4, (row_bytes, dst_step * 4, 4)
+            )
+            # a slice per core: memory-bound, and faster than one fancy index here
+            for core, start in enumerate(gm_offsets[:, gm].tolist()):
+                target[core] = windows[start]
+        elif kind == SET:
+            _, tile, m, n, product = step
+            regs[tile][:, :m, :n] = regs[product]
+        else:  # FIX
+            _, gm, tile, dst, m, columns, blocks, shape, steps, atomic = step
+            values = regs[tile][:, :m, :columns].reshape(cores, m, blocks, FRACTAL)
+            fixes.append((gm, dst, np.array(values.transpose(0, 2, 1, 3)), shape, steps, atomic))
+    lo, hi = record._l1_written
+    mirror[:, lo // 2 : (hi + 1) // 2] = 0  # as a fresh core's, for the arena's next cores
+    for core, row in enumerate(offsets):
+        for gm, dst, values, shape, steps, atomic in fixes:
+            data = dst.data
+            target = ndarray(shape, data.dtype, data, row[gm] * data.itemsize, steps)
+            if atomic:
+                target += values[core]
+            else:
+                target[...] = values[core]
+            dst.written()
+
+
 @dataclass(eq=False)
 class _Record:
     """A recorded core whose run can be replayed: its stream's keys (buffers named by the
@@ -398,7 +626,10 @@ class _Record:
 
     core: RecordingCore
     keys: list[tuple[Any, ...]]
-    log: list[tuple[Any, ...]]
+    log: list[tuple[Any, ...]] | None
+    """The merged log one core's replay runs (:func:`merge`), when not ``program``."""
+    program: Stacked | None
+    """The record as a replay of many cores at once (:func:`stack`), when it can be one."""
     limits: np.ndarray
     tensors: list[Any]
     sizes: list[int]
@@ -418,8 +649,10 @@ class Replayer:
         budget: Budget,
         pool: CorePool,
         bounded: dict[Any, Any],
+        blocks: int,
     ) -> None:
         self.kernel, self.args, self.target, self.budget = kernel, args, target, budget
+        self.blocks = blocks
         self.pool, self.bounded = pool, bounded
         self.first: RecordingCore | None = None
         """The launch's first core: the stream cores hand out its buffers."""
@@ -431,6 +664,13 @@ class Replayer:
         """The bytes the kept records' replays hold (:func:`_volume`)."""
         self.replayed = 0
         """Cores replayed so far."""
+        self.stacked = 0
+        """Of those, the cores replayed together with others (:func:`replay_stacked`)."""
+        self.pending: list[list[int]] = []
+        """The GM offsets of the cores matched to ``pending_record`` and not replayed yet."""
+        self.pending_record: _Record | None = None
+        self._arenas: dict[int, Arena] = {}
+        """Per record (by identity), the arrays of its stacked replays."""
 
     def _core(self, block: int) -> Core:
         core = Core(block, self.target, None, None, self.budget, self.pool)
@@ -477,14 +717,21 @@ class Replayer:
                 )
                 for key in keys
             ]
-        log = merge(core.log)
-        volume = _volume(log)
+        steps = merged_steps(core.log)
+        lo, hi = core._l1_written
+        program = stack(steps, core._mirror, (hi + 1) // 2 - lo // 2) if STACKING else None
+        log = None
+        if program is not None:
+            volume = program.core_bytes
+        else:
+            log = merge(steps)
+            volume = _volume(log)
         if self.volume + volume > _MAX_BYTES:
             return  # a large core: its replay would hold too much at once
         self.volume += volume
         limits, tensors = _gm_limits(core.log)
         sizes = [t.data.size for t in tensors]
-        self.records.append(_Record(core, keys, log, limits, tensors, sizes))
+        self.records.append(_Record(core, keys, log, program, limits, tensors, sizes))
 
     def run(self, machine: Machine) -> None:
         if isinstance(machine, RecordingCore):
@@ -499,10 +746,21 @@ class Replayer:
         self.kernel.run(machine, self.args)
         record = self._match(machine)
         if record is not None:
-            replay(record.core, record.log, machine.stream.offsets)
             self.replayed += 1
             self.misses = 0
+            if record.program is None:
+                self.flush()
+                assert record.log is not None
+                replay(record.core, record.log, machine.stream.offsets)
+                return
+            if self.pending_record is not record:
+                self.flush()
+            self.pending.append(machine.stream.offsets)
+            self.pending_record = record
+            if len(self.pending) >= self._chunk(record.program):
+                self.flush()
             return
+        self.flush()  # the core runs for real after the pending ones, in the launch's order
         # Not a recorded core's instructions: run the core for real (the budget it drew
         # given back), recorded while there is room, so that the cores after it (e.g. all
         # but a first and a last shorter one) may replay it; after a few misses in a row
@@ -519,6 +777,26 @@ class Replayer:
         self.kernel.run(real, self.args)
         if isinstance(real, RecordingCore):
             self._adopt(real)
+
+    def _chunk(self, program: Stacked) -> int:
+        """The cores replayed at once: as many as :data:`_STACK_BYTES` holds (at least one),
+        at most the launch's."""
+        return max(1, min(self.blocks, _STACK_BYTES // max(1, program.core_bytes)))
+
+    def flush(self) -> None:
+        """Replay the pending cores (all at once); the launch loop calls this at the end of
+        the launch, and :meth:`run` before a core that does not join them."""
+        record, pending = self.pending_record, self.pending
+        if record is None or not pending:
+            return
+        assert record.program is not None
+        self.pending, self.pending_record = [], None
+        arena = self._arenas.get(id(record))
+        if arena is None:
+            arena = Arena(record.core, record.program, self._chunk(record.program))
+            self._arenas[id(record)] = arena
+        replay_stacked(record.core, record.program, pending, arena)
+        self.stacked += len(pending)
 
     def _match(self, machine: StreamCore) -> _Record | None:
         """The record whose instructions ``machine`` issued, with its GM offsets inside their

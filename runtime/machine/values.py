@@ -55,6 +55,9 @@ class GmTensor:
     data: np.ndarray
     groups: int = 1
     _f32: np.ndarray | None = field(default=None, repr=False)
+    _padded_from: np.ndarray | None = field(default=None, repr=False)
+    """The logical NCDHW array an NDC1HWC0 tensor with at least as many padding channels as
+    real ones was converted from (:func:`to_gm`): :meth:`as_f32` decodes it, not ``data``."""
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -71,15 +74,25 @@ class GmTensor:
     def as_f32(self) -> np.ndarray:
         """The elements decoded to float32, once: the machine's L1 mirror copies from it. A
         kernel never writes a 16-bit GM tensor (fixpipe writes float32 only), so the decoded
-        copy stays exact for the whole run; :meth:`written` forgets it all the same."""
+        copy stays exact for the whole run; :meth:`written` forgets it all the same.
+
+        A tensor whose channels are at least half padding (one input channel padded to C0=16,
+        eight to 16) is decoded from its logical array, converted into a float32 layout
+        directly: the same values (a 16-bit float is exactly a float32, the padding zero)
+        without decoding the padding, which was 16 times the real elements' work."""
         if self.data.dtype == np.float32:
             return self.data
         if self._f32 is None:
-            self._f32 = self.data.astype(np.float32)
+            if self._padded_from is not None:
+                logical = self._padded_from
+                self._f32 = formats.ncdhw_to_ndc1hwc0(logical, C0, np.float32).reshape(-1)
+            else:
+                self._f32 = self.data.astype(np.float32)
         return self._f32
 
     def written(self) -> None:
         self._f32 = None
+        self._padded_from = None
 
 
 def groups_of(t: GmTensorType) -> int:
@@ -114,6 +127,11 @@ def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
     """Logical numpy array -> GmTensor in the type's format."""
     if t.conv_format == ConvFormat.NDC1HWC0:
         phys = formats.ncdhw_to_ndc1hwc0(array, C0)
+        if array.dtype != np.float32 and phys.size >= 2 * array.size:
+            # decoded from ``array`` (GmTensor.as_f32); GM inputs are not written in a run
+            tensor = GmTensor(t, phys.reshape(-1), groups)
+            tensor._padded_from = array
+            return tensor
     elif t.conv_format == ConvFormat.FRACTAL_Z_3D:
         phys = formats.oihw_to_fractal_z_3d(array, groups, C0)
     elif t.conv_format == ConvFormat.ND:
