@@ -48,7 +48,7 @@ def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
 
 def tiling_fit_errors(t: Conv3DTiling, hw: HwConfig, cores: int) -> list[str]:
     """The rules ``t`` breaks on ``cores`` cores of ``hw`` (its own, then the core count)."""
-    errors = t.errors(hw.l0a_size, hw.l0b_size, hw.l0c_size)
+    errors = t.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
     used = t.batch_dim * t.do_dim * t.co_dim * t.m_dim
     if not errors and used > cores:
         errors = [f"tiling uses {used} cores, more than {cores}"]

@@ -99,7 +99,7 @@ def test_heuristic_tilings_verify(layer: tuple, cores: int, bias: bool) -> None:
     x, w, s, p, d, g = layer
     problem = ConvBpFilterShape.from_shapes(x, w, s, p, d, g)
     t = conv3d_tiling(problem, HW, cores, has_bias=bias)
-    assert t.errors(HW.l0a_size, HW.l0b_size, HW.l0c_size) == []
+    assert t.errors(HW.l1_size, HW.l0a_size, HW.l0b_size, HW.l0c_size) == []
     assert t.problem_errors(problem) == []
     assert t.batch_dim * t.do_dim * t.co_dim * t.m_dim <= cores
     Conv3DTilingAttr(t).verify()  # the attribute carries it unchanged

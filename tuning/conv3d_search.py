@@ -17,13 +17,16 @@ The space (docs/passes.md, "tuned (forward)", says why it is pruned so):
 1. *The knobs* (:data:`KNOBS`): the core split (batch, Dout, Cout, M pieces; every split that
    leaves no core idle, ranked by one core's work, :func:`forward_splits`), mL0, nL0 and kL0
    (balanced multiples of 16 of one core's M, N and K, whole Wo rows for M, whole kernel
-   windows for K, the powers of two), L0A/L0B buffering, L0C buffering, AL1/BL1 buffering.
-   The L1 depth is not a knob: the lowering fills L1 with as many Cin1 blocks as fit
-   (``ForwardPlan``), as the vendor's full-load L1 case.
-2. *Starts*: the heuristic's tiling, then the vendor's L0 tiling of the ``descent.SPLITS``
+   windows for K, the powers of two), L0A/L0B buffering, L0C buffering. The L1 tiling is not
+   a knob: every candidate gets the vendor's L1 tiling of its L0 tile
+   (``conv3d_tiling_heuristic.with_l1``: ``GetL1Tiling`` on its mL0 and nL0, its kL0 lowered
+   to the largest of the vendor's kL0 range not above it, the AL1/BL1 buffering the
+   decision's), so that the tiling stays one the API's kernel takes.
+2. *Starts*: the heuristic's tiling, then the vendor's tiling of the ``descent.SPLITS``
    least-work splits (:func:`_vendor`).
-3. *Repair* (:func:`repaired`): single buffering, then a smaller kL0, then single L1
-   buffering; a move that still does not fit is never compiled.
+3. *Repair* (:meth:`ForwardSpace.repaired`): the L1 tiling derived, then (:func:`repaired`)
+   single buffering, then a smaller kL0, then single L1 buffering, then the L1 tiling derived
+   again; a move that still does not fit is never compiled.
 """
 
 from __future__ import annotations
@@ -49,7 +52,12 @@ from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME, build_forward_module
 from ascend_xdsl.lowering.lower_api_to_hw.conv3d_walk import ForwardPlan
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
-from ascend_xdsl.passes.conv3d_tiling_heuristic import ForwardSplit, conv3d_tiling, split_tiling
+from ascend_xdsl.passes.conv3d_tiling_heuristic import (
+    ForwardSplit,
+    conv3d_tiling,
+    split_tiling,
+    with_l1,
+)
 from ascend_xdsl.passes.tile_conv3d import tiling_fit_errors
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
@@ -72,9 +80,10 @@ KNOBS: tuple[str, ...] = (
     "k_l0",
     "l0_buffering",
     "l0c_buffering",
-    "l1_buffering",
 )
-"""The coordinate-descent knobs, in the order a sweep visits them."""
+"""The coordinate-descent knobs, in the order a sweep visits them. The L1 tiling and its
+buffering (AL1/BL1) are not knobs: every candidate gets the vendor's L1 tiling of its L0 tile
+(``with_l1``), as the vendor's tiler would decide it."""
 
 ORDERED = frozenset({"m_l0", "n_l0", "k_l0"})
 """Knobs line-searched from their current value (the others are tried value by value)."""
@@ -305,8 +314,8 @@ def knob_values(t: Conv3DTiling, knob: str) -> Iterator[dict[str, int]]:
         values = balanced(k_extent, FRACTAL) | balanced(k_extent, window)
         values |= _powers_of_two(k_extent)
         yield from ({"k_l0": v} for v in sorted(values))
-    elif knob in ("l0_buffering", "l1_buffering"):
-        bits = (_L0A, _L0B) if knob == "l0_buffering" else (_AL1, _BL1)
+    elif knob == "l0_buffering":
+        bits = (_L0A, _L0B)
         for a, b in itertools.product((1, 2), (1, 2)):
             flag = t.pbuffer_flag & ~(1 << bits[0] | 1 << bits[1])
             flag |= (a == 2) << bits[0] | (b == 2) << bits[1]
@@ -340,7 +349,10 @@ class ForwardSpace:
         return fits(t, self.hw, self.cores)
 
     def repaired(self, t: Conv3DTiling) -> Conv3DTiling | None:
-        return repaired(t, self.hw, self.cores)
+        """``t`` with the vendor's L1 tiling of its L0 tile, made to fit (:func:`repaired`),
+        its L1 tiling derived again after a repair that moved kL0 or the buffering."""
+        fixed = repaired(with_l1(t, self.problem, self.hw), self.hw, self.cores)
+        return None if fixed is None else with_l1(fixed, self.problem, self.hw)
 
     def knob_values(self, t: Conv3DTiling, knob: str) -> Iterator[dict[str, int]]:
         return knob_values(t, knob)
@@ -356,7 +368,7 @@ class ForwardSpace:
 
 
 def _vendor(problem: ConvBpFilterShape, hw: HwConfig, split: ForwardSplit) -> Conv3DTiling | None:
-    """The vendor's L0 tiling of ``split``'s share, or None when its L0 decision finds none."""
+    """The vendor's tiling of ``split``'s share, or None when its decision finds none."""
     try:
         return split_tiling(problem, hw, split)
     except (ValueError, IndexError):

@@ -13,10 +13,10 @@ func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w5: !ascend.gm
 }
 // CHECK-LABEL: func.func @fwd_kernel(
 // CHECK-NOT:     ascend.conv3d_
-// CHECK:         %[[A1:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<A1, 1024xf16>
-// CHECK-NEXT:    %[[B1:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<B1, 4608xf16>
-// CHECK-NEXT:    %[[A2:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<A2, 9216xf16>
-// CHECK-NEXT:    %[[B2:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<B2, 4608xf16>
+// CHECK:         %[[A1:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<A1, 1024xf16>
+// CHECK-NEXT:    %[[B1:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<B1, 13824xf16>
+// CHECK-NEXT:    %[[A2:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<A2, 27648xf16>
+// CHECK-NEXT:    %[[B2:.*]] = ascend.alloc_buffer slots 1 : !ascend.local_tensor<B2, 13824xf16>
 // CHECK-NEXT:    %[[CO1:.*]] = ascend.alloc_buffer slots 2 : !ascend.local_tensor<CO1, 2048xf32>
 // CHECK:         scf.for %dl =
 // CHECK:           scf.for %kd =
@@ -27,7 +27,7 @@ func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w5: !ascend.gm
 // CHECK:             %[[ROWS:.*]] = arith.select %[[INSIDE]]
 // CHECK:             scf.if
 // CHECK:               ascend.data_copy %{{.*}} -> %[[A1]]
-// CHECK:             ascend.load3d %[[A1]][{{.*}}] -> %[[A2]][{{.*}}] fmap %[[ROWS]], {{.*}} kernel [3, 3] stride [1, 1] dilation [1, 1] : !ascend.local_tensor<A1, 1024xf16> -> !ascend.local_tensor<A2, 9216xf16>
+// CHECK:             ascend.load3d %[[A1]][{{.*}}] -> %[[A2]][{{.*}}] fmap %[[ROWS]], {{.*}} kernel [3, 3] stride [1, 1] dilation [1, 1] : !ascend.local_tensor<A1, 1024xf16> -> !ascend.local_tensor<A2, 27648xf16>
 // CHECK-NOT:         transpose
 // CHECK:             ascend.data_copy %{{.*}} -> %[[B1]]
 // CHECK:             ascend.load2d %[[B1]][{{.*}}] -> %[[B2]]
@@ -39,7 +39,7 @@ func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w5: !ascend.gm
 
 // The whole pipeline: synchronised and with addresses.
 // PIPE-LABEL: func.func @fwd_kernel(
-// PIPE:         ascend.alloc_buffer slots 2 {{.*}}A1
+// PIPE:         ascend.alloc_buffer slots 1 {{.*}}A1
 // PIPE:         ascend.wait_flag MTE1 -> MTE2
 // PIPE:         ascend.load3d
 // PIPE:         ascend.set_flag MTE1 -> M
