@@ -781,3 +781,45 @@ def vendor_tiling_of(
     """The tiling the vendor's ``GetTiling`` returns for ``t``'s problem and single-core shape
     (``t``'s core split kept): ``t`` itself when ``t`` is the heuristic's."""
     return split_tiling(problem_of_tiling(t, dtype), hw, ForwardSplit.of_tiling(t), has_bias)
+
+
+def l1_refreshed(t: Conv3DTiling) -> Conv3DTiling:
+    """``t`` with the L1 fields that follow from its primary ones (kAL1, kBL1, mAL1, nBL1, the
+    bypass) recomputed as ``SetL1TilingRes`` derives them: the tails, the ratios, ``cin1InAL1``
+    and the full-load flags (a side is loaded whole when its tile is the whole K and the core's
+    whole M or N). For a tiling whose L1 fields were moved one at a time (the tuner's L1 knobs)."""
+    window = t.kernel_h * t.kernel_w * K0
+    k_whole = t.cin1_g * t.kernel_d * window
+    k_al1_tail = k_whole % t.k_al1 or t.k_al1 if t.k_al1 else 0
+    m_whole = align_up(t.single_core_m, M0)
+    fields: dict[str, int] = {
+        "k_al1_tail": k_al1_tail,
+        "cin1_in_al1": t.k_al1 // window,
+        "cin1_in_al1_tail": k_al1_tail // window,
+        "m_al1_div_m_l0": ceil_div(t.m_al1, t.m_l0),
+        "al1_full_load": int(t.k_al1 >= k_whole and t.m_al1 == m_whole),
+    }
+    if t.bl1_bypass_flag:
+        fields |= {"k_bl1": 0, "n_bl1": 0, "k_bl1_div_k0": 0, "n_bl1_div_n_l0": 0}
+    else:
+        k_bl1_tail = k_whole % t.k_bl1 or t.k_bl1 if t.k_bl1 else 0
+        fields |= {
+            "k_bl1_tail": k_bl1_tail,
+            "k_bl1_div_k0": t.k_bl1 // K0,
+            "k_bl1_tail_div_k0": k_bl1_tail // K0,
+            "n_bl1_div_n_l0": ceil_div(t.n_bl1, t.n_l0),
+            "bl1_full_load": int(t.k_bl1 == k_whole and t.n_bl1 == align_up(t.single_core_co, N0)),
+        }
+    return replace(t, **fields)
+
+
+def l1_depths(t: Conv3DTiling, postk_limit: bool) -> list[int]:
+    """The vendor's kAL1 / kBL1 range of ``t``'s problem (``GetL1TilingRange``): factors of
+    Cin1 and whole kernel depths of Cin1 blocks, in columns; kAL1's (``postk_limit``) cut at
+    load3d's K limit."""
+    window = t.kernel_h * t.kernel_w * K0
+    cin1 = t.cin1_g
+    blocks = comm_factors(cin1, cin1) + [d * cin1 for d in range(2, t.kernel_d + 1)]
+    if postk_limit:
+        blocks = [b for b in blocks if b <= (POSTK_LIMIT + K0) // window]
+    return [b * window for b in blocks]
