@@ -42,6 +42,7 @@ the problem):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -347,54 +348,67 @@ class ForwardWalk:
         m_first = sub(add(add(s.m_start, mul(a.m1, t.m_al1)), m_off), mul(a.ho_a, t.org_wo))
         if s.bias is not None:
             self.load_bias(n_off, n_al)
-        multi_ka = t.k_al1 // p.k_step
-        multi_kb = p.b_rows * C0 // p.k_step
-        with for_loop(0, self.k_steps, name="ks") as ks:
-            k0 = mul(ks, p.k_step)
-            use_k = min_(p.k_step, sub(p.k_total, k0))
-            step = add(mul(tile, self.k_steps), ks)
-            l0 = pingpong(step, t.buffered(0))
-            if p.a_whole:
-                a_slot: Idx = self._a_slot
-                a_k0, planes = k0, p.planes
-            else:
-                ka = floordiv(ks, multi_ka)
-                a_slot = pingpong(add(mul(tile, self.a_chunks), ka), t.buffered(3))
-                with if_(cmp("eq", rem(ks, multi_ka), 0)):
+        # The K loop as chunks of the L1 loads (kAL1 and kBL1 columns, when A1 or B1 is not
+        # whole: their common factor, so that every load starts a chunk) of k steps each.
+        kal1, kbl1 = t.k_al1, p.b_rows * C0
+        loads = [d for d, reload in ((kal1, not p.a_whole), (kbl1, not p.b_whole and not p.bypass))
+                 if reload]  # fmt: skip
+        chunk = math.gcd(*loads) if loads else p.k_total
+        steps = chunk // p.k_step
+        with for_loop(0, ceil_div(p.k_total, chunk), name="kc") as kc:
+            c0 = mul(kc, chunk)
+            if not p.a_whole:
+                ka = floordiv(c0, kal1)
+                a_slot: Idx = pingpong(add(mul(tile, self.a_chunks), ka), t.buffered(3))
+                with if_(True if kal1 == chunk else cmp("eq", rem(c0, kal1), 0)):
                     self.load_a1(dl, a, ka, a_slot)
-                a_k0 = sub(k0, mul(ka, t.k_al1))
-                planes = min_(p.planes, sub(self.cin1 * t.kernel_d, mul(ka, p.planes)))
-            window = Img2colWindow(
-                rows=a.rows,
-                width=t.org_wi,
-                channels=mul(planes, C0),
-                pad_top=sub(a.r0, a.h_lo),
-                pad_bottom=t.pad_down,
-                pad_left=t.pad_left,
-                pad_right=t.pad_right,
-                kernel=(t.kernel_h, t.kernel_w),
-                stride=(t.stride_h, t.stride_w),
-                dilation=(t.dilation_h, t.dilation_w),
-            )
-            window.load3d(b.a1, a_slot, 0, b.a2, l0, a_k0, use_k, m_first, align_up_idx(use_m, C0))
-            k1 = floordiv(use_k, C0)
-            if p.bypass:
-                b_slot: Idx = pingpong(step, t.buffered(4))
-                self.copy_weight(floordiv(k0, C0), k1, n_off, n_al, b_slot)
-                b_row0: Idx = 0
-                b_width: Idx = n_al
-            elif p.b_whole:
-                b_slot = self._b_slot
-                b_row0, b_width = floordiv(k0, C0), self.block_width(n1)
-            else:
-                kb = floordiv(ks, multi_kb)
-                b_slot = pingpong(add(mul(tile, self.b_chunks), kb), t.buffered(4))
-                with if_(cmp("eq", rem(ks, multi_kb), 0)):
+            if not p.b_whole and not p.bypass:
+                kb = floordiv(c0, kbl1)
+                b_slot: Idx = pingpong(add(mul(tile, self.b_chunks), kb), t.buffered(4))
+                with if_(True if kbl1 == chunk else cmp("eq", rem(c0, kbl1), 0)):
                     self.load_b1(n1, kb, b_slot)
-                b_row0 = sub(floordiv(k0, C0), mul(kb, p.b_rows))
-                b_width = self.block_width(n1)
-            self.load_l0b(b_slot, b_row0, b_width, mul(nt, t.n_l0), k1, n_al, l0)
-            mmad_l0(b, l0, c_slot, use_m, use_n, use_k, cmp("eq", ks, 0), b.bt)
+            in_chunk = ceildiv(min_(chunk, sub(p.k_total, c0)), p.k_step)
+            with for_loop(0, in_chunk, name="ks") as ks:
+                k0 = add(c0, mul(ks, p.k_step))
+                use_k = min_(p.k_step, sub(p.k_total, k0))
+                step = add(mul(tile, self.k_steps), add(mul(kc, steps), ks))
+                l0 = pingpong(step, t.buffered(0))
+                if p.a_whole:
+                    a_slot = self._a_slot
+                    a_k0, planes = k0, p.planes
+                else:
+                    a_k0 = sub(k0, mul(ka, kal1))
+                    planes = min_(p.planes, sub(self.cin1 * t.kernel_d, mul(ka, p.planes)))
+                window = Img2colWindow(
+                    rows=a.rows,
+                    width=t.org_wi,
+                    channels=mul(planes, C0),
+                    pad_top=sub(a.r0, a.h_lo),
+                    pad_bottom=t.pad_down,
+                    pad_left=t.pad_left,
+                    pad_right=t.pad_right,
+                    kernel=(t.kernel_h, t.kernel_w),
+                    stride=(t.stride_h, t.stride_w),
+                    dilation=(t.dilation_h, t.dilation_w),
+                )
+                window.load3d(
+                    b.a1, a_slot, 0, b.a2, l0, a_k0, use_k, m_first, align_up_idx(use_m, C0)
+                )
+                k1 = floordiv(use_k, C0)
+                if p.bypass:
+                    b_slot = pingpong(step, t.buffered(4))
+                    self.copy_weight(floordiv(k0, C0), k1, n_off, n_al, b_slot)
+                    b_row0: Idx = 0
+                    b_width: Idx = n_al
+                elif p.b_whole:
+                    b_slot = self._b_slot
+                    b_row0, b_width = floordiv(k0, C0), self.block_width(n1)
+                else:
+                    b_row0 = sub(floordiv(k0, C0), mul(kb, p.b_rows))
+                    b_width = self.block_width(n1)
+                self.load_l0b(b_slot, b_row0, b_width, mul(nt, t.n_l0), k1, n_al, l0)
+                first = and_(cmp("eq", kc, 0), cmp("eq", ks, 0))
+                mmad_l0(b, l0, c_slot, use_m, use_n, use_k, first, b.bt)
         dst = sum_(
             s.off_y,
             mul(dl, self.y_s.d),
