@@ -3,8 +3,9 @@
 
 ``strategy`` (the values of ``passes/tiling_options.STRATEGIES``, as for dW):
 
-* ``heuristic`` (default) — ``passes/conv3d_tiling_heuristic.py`` (the vendor's L0 tiler and
-  the project's core split) for the target ``hw`` and ``cores`` cores (0: all of the target's).
+* ``heuristic`` (default) — ``passes/conv3d_tiling_heuristic.py`` (the vendor's tiler, L0 and
+  L1, and the project's core split) for the target ``hw`` and ``cores`` cores (0: all of the
+  target's).
   A conv that already has a tiling keeps it if it fits the target (a hand-written tiling, or
   the tuner's candidate), and fails the pass with the first rule it breaks otherwise.
 * ``fixed`` — the tiling in ``tiling_file`` (one ``#ascend.conv3d_tiling<...>``, or JSON: an

@@ -53,9 +53,10 @@ func.func @fwd(%x5: !ascend.gm_tensor<NDC1HWC0, 1x16x4x8x8xf16>, %w5: !ascend.gm
 
 // A hand-written L1 tiling (kept by ascend-tile-conv3d: it fits): N first (iterateMNOrder 1),
 // A1 one plane (kAL1 = 144 < K = 864) and B1 two planes (kBL1 = 288) of nBL1 = 48 channels,
-// both reloaded inside the K loop when a chunk starts; the B1 block is three nL0 = 16 tiles
-// wide, so each k step's rows go to L0B by one load2d per row. The loops: depth, mAL1 block,
-// M tiles, N tiles (innermost: N first), k steps.
+// both reloaded in the K loop; the K loop is chunks of 144 columns (the loads' common factor),
+// each starting with A1's load and, every other chunk, B1's, then its k steps. The B1 block is
+// three nL0 = 16 tiles wide, so each k step's rows go to L0B by one load2d per row. The loops:
+// depth, mAL1 block, M tiles, N tiles (innermost: N first), K chunks, k steps.
 func.func @chunks(%x5: !ascend.gm_tensor<NDC1HWC0, 1x32x4x6x7xf16>, %w5: !ascend.gm_tensor<FRACTAL_Z_3D, 48x32x3x3x3xf16>) -> !ascend.gm_tensor<NDC1HWC0, 1x48x4x6x7xf16> {
   %y5 = ascend.conv3d %x5, %w5 strides [1, 1, 1] pads [1, 1, 1, 1, 1, 1] dilations [1, 1, 1] groups 1 tiling #ascend.conv3d_tiling<org_do = 4, org_co = 48, org_ho = 6, org_wo = 7, org_di = 4, org_ci = 32, org_hi = 6, org_wi = 7, kernel_d = 3, kernel_h = 3, kernel_w = 3, single_core_do = 4, single_core_co = 48, single_core_m = 42, groups = 1, stride_h = 1, stride_w = 1, stride_d = 1, dilation_h = 1, dilation_w = 1, dilation_d = 1, pad_head = 1, pad_tail = 1, pad_up = 1, pad_down = 1, pad_left = 1, pad_right = 1, m_l0 = 16, k_l0 = 144, n_l0 = 16, pbuffer_flag = 27, k_al1 = 144, k_al1_tail = 144, k_bl1 = 288, k_bl1_tail = 288, n_bl1 = 48, m_al1 = 32, k_bl1_div_k0 = 18, k_bl1_tail_div_k0 = 18, n_bl1_div_n_l0 = 3, m_al1_div_m_l0 = 2, cin1_in_al1 = 1, cin1_in_al1_tail = 1, bl1_full_load = 0, al1_full_load = 0, bl1_bypass_flag = 0, iterate_mn_order = 1, bias_full_load_flag = 0, batch = 1, batch_dim = 1, do_dim = 1, co_dim = 1, m_dim = 1> : !ascend.gm_tensor<NDC1HWC0, 1x32x4x6x7xf16>, !ascend.gm_tensor<FRACTAL_Z_3D, 48x32x3x3x3xf16> -> !ascend.gm_tensor<NDC1HWC0, 1x48x4x6x7xf16>
   func.return %y5 : !ascend.gm_tensor<NDC1HWC0, 1x48x4x6x7xf16>
@@ -67,16 +68,16 @@ func.func @chunks(%x5: !ascend.gm_tensor<NDC1HWC0, 1x32x4x6x7xf16>, %w5: !ascend
 // CHECK:           scf.for %m1 =
 // CHECK:             scf.for %to =
 // CHECK:               scf.for %ti =
-// CHECK:                 scf.for %ks =
-// CHECK:                   arith.remsi %ks
-// CHECK:                   scf.if
-// CHECK:                     ascend.data_copy %{{.*}} -> %[[A1]]
-// CHECK:                     ascend.fill %[[A1]]
-// CHECK:                   ascend.load3d %[[A1]]
-// CHECK:                   arith.remsi %ks
+// CHECK:                 scf.for %kc =
+// CHECK-NOT:               scf.for %ks
+// CHECK:                   ascend.data_copy %{{.*}} -> %[[A1]]
+// CHECK:                   ascend.fill %[[A1]]
+// CHECK:                   arith.remsi
 // CHECK:                   scf.if
 // CHECK:                     ascend.data_copy %{{.*}} -> %[[B1]]
-// CHECK:                   scf.for %kr =
-// CHECK:                     ascend.load2d %[[B1]]
-// CHECK:                   ascend.mmad
+// CHECK:                   scf.for %ks =
+// CHECK:                     ascend.load3d %[[A1]]
+// CHECK:                     scf.for %kr =
+// CHECK:                       ascend.load2d %[[B1]]
+// CHECK:                     ascend.mmad
 // CHECK:               ascend.fixpipe
