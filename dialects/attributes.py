@@ -220,7 +220,7 @@ class Conv3DTilingAttr(ParametrizedAttribute):
         from ascend_xdsl.hw import load
 
         hw = load()
-        errors = self.tiling.errors(hw.l0a_size, hw.l0b_size, hw.l0c_size)
+        errors = self.tiling.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
         if errors:
             raise VerifyException(f"conv3d_tiling: {errors[0]}")
 

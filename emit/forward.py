@@ -10,12 +10,13 @@ WEIGHT, OUTPUT>``, ``Init``, ``SetWeight``, ``SetBias``, ``SetInputStartPosition
 The host fills the vendor's tiling structure ``TConv3DApiTiling`` (hicann/asc-devkit
 ``include/adv_api/conv/conv3d/conv3d_tilingdata.h``; kernel side
 ``AscendC::tiling::TConv3DApiTiling``) from the kernel's ``#ascend.conv3d_tiling``: every
-field the attribute holds, and the products the vendor's ``SetFinalTilingBasicInfo`` /
-``SetFinalTilingDecisionInfo`` derive from them (``orgHoxWo``, ``nL0xk0``, ...). The L1
-decision (``kAL1``, ``kBL1``, ``mAL1``, ``nBL1``, their tails and ratios, the full-load flags,
-``iterateMNOrder``) is the vendor L1 tiler's, which ascend-xdsl does not reproduce
-(``dialects/conv3d_tiling.py``): those fields stay 0 and the emission says so in a warning and
-in the project's README. The docs support only the tiling ``GetTiling`` returns, as for dW.
+field the attribute holds, the L0 tile and the L1 tiling (``kAL1``, ``kBL1``, ``mAL1``,
+``nBL1``, their tails and ratios, the full-load and bypass flags, ``iterateMNOrder``), and the
+products and constants the vendor's ``SetFinalTilingBasicInfo`` / ``SetFinalTilingDecisionInfo``
+derive (``orgHoxWo``, ``nL0xk0``, ``cinOpt`` ...). The docs support only the tiling
+``GetTiling`` returns: the heuristic's tiling is that tiling (``passes/conv3d_tiling_heuristic.py``
+reproduces the vendor's tiler for one core's single shape), and the emission warns, naming the
+fields, when the kernel's tiling is another (a tuned or hand-written one).
 
 ``Iterate`` and ``GetTensorC`` are private members of ``Conv3dIntf`` (``conv3d_intf.h``): a
 kernel calls ``IterateAll``, and IR that iterates tile by tile has no spelling here.
@@ -60,7 +61,9 @@ from ascend_xdsl.emit.host import (
     _main_cpp,
 )
 from ascend_xdsl.emit.kernel import _KernelWriter, object_kernel_source
+from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.ir.structured_printer import prints
+from ascend_xdsl.passes.conv3d_tiling_heuristic import vendor_tiling_of
 
 TILING_TYPE = "AscendC::tiling::TConv3DApiTiling"
 """The structure the kernel's ``Init`` reads (conv3d_tilingdata.h, as kernel_tiling.h has it)."""
@@ -69,7 +72,22 @@ _OBJECT = "conv"
 _OPTIONS = EmitOptions(host_tiling=HOST_TILING_FIXED)
 """The forward host fills the tiling from the IR; the build is the default ``.asc`` one."""
 
-_VENDOR_NAMES = {"pbuffer_flag": "pBufferFlag"}
+_VENDOR_NAMES = {
+    "pbuffer_flag": "pBufferFlag",
+    "k_al1": "kAL1",
+    "k_al1_tail": "kAL1Tail",
+    "k_bl1": "kBL1",
+    "k_bl1_tail": "kBL1Tail",
+    "n_bl1": "nBL1",
+    "m_al1": "mAL1",
+    "k_bl1_div_k0": "kBL1DivK0",
+    "k_bl1_tail_div_k0": "kBL1TailDivK0",
+    "n_bl1_div_n_l0": "nBL1DivnL0",
+    "m_al1_div_m_l0": "mAL1DivmL0",
+    "cin1_in_al1": "cin1InAL1",
+    "cin1_in_al1_tail": "cin1InAL1Tail",
+    "iterate_mn_order": "iterateMNOrder",
+}
 """``Conv3DTiling`` fields whose vendor name is not their camelCase."""
 
 CORE_SPLIT = ("batch", "batch_dim", "do_dim", "co_dim", "m_dim")
@@ -80,15 +98,26 @@ L1_DECISION = (
     *("nBL1DivnL0", "mAL1DivmL0", "cin1InAL1", "cin1InAL1Tail", "bl1FullLoad", "al1FullLoad"),
     *("bl1BypassFlag", "iterateMNOrder", "biasFullLoadFlag", "fixpParamsFullLoadFlag"),
 )
-"""The vendor L1 tiler's fields, which ascend-xdsl does not choose: left 0."""
+"""The vendor L1 tiler's fields (``SetFinalTilingDecisionInfo``), filled from the attribute
+(``fixpParamsFullLoadFlag``: 0, the vendor's constant)."""
 
-L1_WARNING = (
-    "the forward host fills TConv3DApiTiling from the compiler's #ascend.conv3d_tiling; its L1 "
-    "decision (kAL1, kBL1, mAL1, nBL1 and their tails, ratios and flags) is the vendor L1 "
-    "tiler's, which ascend-xdsl does not reproduce, and stays 0: take it from "
-    "Conv3dTilingApi::Conv3dTiling::GetTiling before running on an NPU (the docs support only "
-    "that tiling)"
-)
+
+def not_vendor_warning(t: Conv3DTiling, vendor: Conv3DTiling) -> str | None:
+    """The warning of a kernel tiling ``t`` that is not the vendor's ``vendor`` (the tiling
+    ``GetTiling`` returns for ``t``'s single-core shape), naming the fields that differ; None
+    when it is the vendor's."""
+    differ = [
+        f"{vendor_name(f)} {v} (GetTiling: {getattr(vendor, f)})"
+        for f, v in t.as_dict().items()
+        if f not in CORE_SPLIT and getattr(vendor, f) != v
+    ]
+    if not differ:
+        return None
+    return (
+        "the forward host fills TConv3DApiTiling from the compiler's #ascend.conv3d_tiling, "
+        "which is not the tiling Conv3dTilingApi::Conv3dTiling::GetTiling returns for its "
+        f"single-core shape ({', '.join(differ)}); the docs support only that tiling"
+    )
 
 
 def vendor_name(field: str) -> str:
@@ -102,7 +131,7 @@ def tiling_values(t: Conv3DTiling) -> dict[str, int]:
     and bfloat16_t; a group's Cin1 for ``cin1xOriHixOriWixk0``)."""
     values = {vendor_name(f): v for f, v in t.as_dict().items() if f not in CORE_SPLIT}
     k0 = FRACTAL
-    cin1 = ceil_div(t.org_ci // t.groups, k0)
+    cin1 = t.cin1_g  # the vendor's singleCi1
     values |= {
         "orgHixWi": t.org_hi * t.org_wi,
         "orgHoxWo": t.org_ho * t.org_wo,
@@ -113,6 +142,10 @@ def tiling_values(t: Conv3DTiling) -> dict[str, int]:
         "nL0xk0": t.n_l0 * k0,
         "kL0xorgCoAlignN0": t.k_l0 * ceil_div(t.org_co, FRACTAL) * FRACTAL,
         "groupOpt": 1,
+        # SetOrgInputShape / SetOrgWeightShape: cinOpt = orgCi, coutOpt = orgCo.
+        "cinOpt": t.org_ci,
+        "coutOpt": t.org_co,
+        "fixpParamsFullLoadFlag": 0,
     }
     return values
 
@@ -219,8 +252,7 @@ def _fill_tiling(t: Conv3DTiling) -> list[str]:
     return [
         "// The #ascend.conv3d_tiling of the kernel's ascend.conv3d_init, as TConv3DApiTiling",
         "// (conv3d_tilingdata.h): its fields and the products the vendor's tiler derives from",
-        "// them. The L1 decision (kAL1, kBL1, mAL1, nBL1, ...) is the vendor L1 tiler's, which",
-        "// ascend-xdsl does not reproduce: it stays 0 (README.md).",
+        "// them, the L0 tile and the L1 tiling (kAL1, kBL1, mAL1, nBL1, ...) included.",
         f"// The core split behind the launch's block count: {split}.",
         f"void FillTiling({TILING_TYPE}& t)",
         "{",
@@ -252,8 +284,22 @@ def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) 
     return _main_cpp(head, host, kernel, _OPTIONS, _fill_tiling(init.tiling.tiling), body)
 
 
-def _readme(program: str, kernel_name: str, launch: LaunchOp, hw: str, command: str) -> str:
+def _readme(
+    program: str, kernel_name: str, launch: LaunchOp, hw: str, command: str, warning: str | None
+) -> str:
     kernel = kernel_file(kernel_name, _OPTIONS.build)
+    if warning is None:
+        whose = [
+            "This is the tiling `Conv3dTilingApi::Conv3dTiling::GetTiling` returns for the",
+            "kernel's single-core shape (ascend-xdsl reproduces the vendor's tiler), the only",
+            "one the docs support.",
+        ]
+    else:
+        whose = [
+            "**It is not the tiling `Conv3dTilingApi::Conv3dTiling::GetTiling` returns** for",
+            f"the kernel's single-core shape: {warning.split('single-core shape (')[1]}.",
+            "Take the vendor's from `GetTiling` to stay within what the docs support.",
+        ]
     return "\n".join(
         [
             f"# {program}: a Conv3D (forward) kernel for {soc_version(hw)}",
@@ -276,12 +322,10 @@ def _readme(program: str, kernel_name: str, launch: LaunchOp, hw: str, command: 
             "",
             f"`{HOST_FILE}` fills `TConv3DApiTiling` (`FillTiling`) with the compiler's",
             "`#ascend.conv3d_tiling`: the problem, the single-core shape, the L0 tile",
-            "(`mL0`/`kL0`/`nL0`), `pBufferFlag` and the products the vendor's tiler derives from",
-            "them. **The L1 decision is not filled in**: `kAL1`, `kBL1`, `mAL1`, `nBL1`, their",
-            "tails, ratios and full-load flags, and `iterateMNOrder` are the vendor L1 tiler's",
-            "choice, which ascend-xdsl does not reproduce, and stay 0. Before running on an NPU,",
-            "take them from `Conv3dTilingApi::Conv3dTiling::GetTiling` (the docs support only",
-            "the tiling it returns).",
+            "(`mL0`/`kL0`/`nL0`), `pBufferFlag`, the L1 tiling (`kAL1`, `kBL1`, `mAL1`, `nBL1`,",
+            "their tails and ratios, the full-load and bypass flags, `iterateMNOrder`) and the",
+            "products the vendor's tiler derives from them.",
+            *whose,
             "",
             "## Build on a machine with CANN",
             "",
@@ -301,8 +345,8 @@ def _readme(program: str, kernel_name: str, launch: LaunchOp, hw: str, command: 
             "Conv3D API's headers (or, with `--cann DIR`, against a CANN tree's): names, types",
             "and call shapes, nothing more. The API-level IR this was written from is what",
             "ascend-xdsl's simulator runs and checks against a reference y (the same",
-            "`ascend-conv forward` flags without `--emit`). Not checked: a CANN build, the L1",
-            "tiling above, any run on an NPU.",
+            "`ascend-conv forward` flags without `--emit`). Not checked: a CANN build, any run",
+            "on an NPU.",
             "",
         ]
     )
@@ -320,6 +364,15 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str) -> Project:
         kernel_file(name, _OPTIONS.build): emit_forward_kernel(kernel, operands_line(launch)),
         HOST_FILE: emit_forward_host(host, launch, kernel),
         CMAKE_FILE: emit_cmake(program, name, hw, _OPTIONS),
-        README_FILE: _readme(program, name, launch, hw, command),
     }
-    return Project(name, files, (L1_WARNING,), _OPTIONS.build)
+    init = next(op for op in kernel.walk() if isinstance(op, fwd.Conv3DInitOp))
+    create = next(op for op in kernel.walk() if isinstance(op, fwd.Conv3DCreateOp))
+    ct = create.result.type
+    assert isinstance(ct, Conv3DApiType)
+    t = init.tiling.tiling
+    vendor = vendor_tiling_of(
+        t, load_hw(hw), str(ct.input.element_type), isinstance(ct.bias, ConvTypeAttr)
+    )
+    warning = not_vendor_warning(t, vendor)
+    files[README_FILE] = _readme(program, name, launch, hw, command, warning)
+    return Project(name, files, () if warning is None else (warning,), _OPTIONS.build)

@@ -3,8 +3,9 @@
 
 ``strategy`` (the values of ``passes/tiling_options.STRATEGIES``, as for dW):
 
-* ``heuristic`` (default) — ``passes/conv3d_tiling_heuristic.py`` (the vendor's L0 tiler and
-  the project's core split) for the target ``hw`` and ``cores`` cores (0: all of the target's).
+* ``heuristic`` (default) — ``passes/conv3d_tiling_heuristic.py`` (the vendor's tiler, L0 and
+  L1, and the project's core split) for the target ``hw`` and ``cores`` cores (0: all of the
+  target's).
   A conv that already has a tiling keeps it if it fits the target (a hand-written tiling, or
   the tuner's candidate), and fails the pass with the first rule it breaks otherwise.
 * ``fixed`` — the tiling in ``tiling_file`` (one ``#ascend.conv3d_tiling<...>``, or JSON: an
@@ -48,7 +49,7 @@ def read_conv3d_tiling_file(ctx: Context, path: str) -> Conv3DTiling:
 
 def tiling_fit_errors(t: Conv3DTiling, hw: HwConfig, cores: int) -> list[str]:
     """The rules ``t`` breaks on ``cores`` cores of ``hw`` (its own, then the core count)."""
-    errors = t.errors(hw.l0a_size, hw.l0b_size, hw.l0c_size)
+    errors = t.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size)
     used = t.batch_dim * t.do_dim * t.co_dim * t.m_dim
     if not errors and used > cores:
         errors = [f"tiling uses {used} cores, more than {cores}"]

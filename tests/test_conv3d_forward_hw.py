@@ -7,11 +7,18 @@ the sanitizer, the cost model and both executors."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
 import pytest
 
+from ascend_xdsl.dialects.attributes import Conv3DTilingAttr
+from ascend_xdsl.dialects.conv3d_tiling import Conv3DTiling
+from ascend_xdsl.hw import load as load_hw
+from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.passes.conv3d_tiling_heuristic import conv3d_tiling
 from ascend_xdsl.runtime.forward import conv3d, run_conv3d
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 
@@ -164,3 +171,60 @@ def test_float32_is_refused_with_the_conversion() -> None:
     x, w = _data(CASES[0], np.float32)
     with pytest.raises(TypeError, match=r"input is a float32 array.*astype\(numpy.float16\)"):
         conv3d(x, w)
+
+
+def _l1_tiling(base: Conv3DTiling, k_total: int, window: int, **fields: int) -> Conv3DTiling:
+    """``base`` with the L1 tiling ``fields`` and the tails and ratios they imply."""
+    t = replace(base, **fields)
+    t = replace(t, k_al1_tail=k_total % t.k_al1 or t.k_al1, cin1_in_al1=t.k_al1 // window)
+    t = replace(t, cin1_in_al1_tail=t.k_al1_tail // window, m_al1_div_m_l0=-(-t.m_al1 // t.m_l0))
+    if t.bl1_bypass_flag:
+        return replace(t, k_bl1=0, n_bl1=0, k_bl1_div_k0=0, n_bl1_div_n_l0=0)
+    t = replace(t, k_bl1_tail=k_total % t.k_bl1 or t.k_bl1, k_bl1_div_k0=t.k_bl1 // 16)
+    return replace(t, k_bl1_tail_div_k0=t.k_bl1_tail // 16, n_bl1_div_n_l0=-(-t.n_bl1 // t.n_l0))
+
+
+# x 1x32x4x6x7, w 48x32x3x3x3, padding 1: Cin1 2, kD 3, so K = 6 planes of 144 columns.
+L1_TILINGS = {
+    # N first; A1 one plane, B1 two planes per chunk (reloaded in the K loop); a B1 block of
+    # three L0 tiles (one load2d per row); an A1 block of two M tiles, the last one short.
+    "n-first, K in chunks": dict(
+        m_l0=16, n_l0=16, k_l0=144, k_al1=144, k_bl1=288, m_al1=32, n_bl1=48,
+        iterate_mn_order=1, al1_full_load=0, bl1_full_load=0, bl1_bypass_flag=0,
+        pbuffer_flag=0b11011,
+    ),
+    # M first; A1 two whole kernel depths (the last chunk one depth: a tail), kL0 two planes.
+    "m-first, A1 of whole depths": dict(
+        m_l0=16, n_l0=32, k_l0=288, k_al1=576, k_bl1=288, m_al1=32, n_bl1=32,
+        iterate_mn_order=0, al1_full_load=0, bl1_full_load=0, bl1_bypass_flag=0,
+        pbuffer_flag=0b01011,
+    ),
+    # x whole in A1, the weight bypassed (copied per k step), N first.
+    "bypass": dict(
+        m_l0=32, n_l0=16, k_l0=96, k_al1=864, k_bl1=288, k_bl1_tail=288, k_bl1_tail_div_k0=18,
+        m_al1=48, n_bl1=0, iterate_mn_order=1, al1_full_load=1, bl1_full_load=0,
+        bl1_bypass_flag=1, pbuffer_flag=0b00111,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(L1_TILINGS))
+def test_exact_under_l1_tilings(name: str, tmp_path: Path) -> None:
+    """The walk follows the tiling's L1 tiles (conv3d_walk.py): in either M/N order, with A1
+    and B1 reloaded per K chunk or kept for the block, A1 planes spanning kernel depths (the
+    padding depths zero-filled) and a bypassed weight, the kernel gives the formula's bits,
+    with no hazard."""
+    rng = np.random.default_rng(7)
+    x = rng.integers(-2, 3, (1, 32, 4, 6, 7)).astype(np.float16)
+    w = rng.integers(-2, 3, (48, 32, 3, 3, 3)).astype(np.float16)
+    hw = load_hw("atlas-a2-910b2")
+    base = conv3d_tiling(shape_from_torch_args(x.shape, w.shape, padding=1), hw, 1)
+    t = _l1_tiling(base, 2 * 27 * 16, 144, **L1_TILINGS[name])
+    assert t.errors(hw.l1_size, hw.l0a_size, hw.l0b_size, hw.l0c_size) == []
+    path = tmp_path / "tiling.mlir"
+    path.write_text(str(Conv3DTilingAttr(t)))
+    sanitizer = Sanitizer.for_hw("atlas-a2-910b2")
+    result = run_conv3d(x, w, None, 1, 1, cores=1, tiling=f"fixed:{path}", sanitizer=sanitizer)
+    assert sanitizer.hazards == []
+    ref = numpy_conv3d(x, w, (1, 1, 1), (1,) * 6, (1, 1, 1), 1).astype(np.float16)
+    np.testing.assert_array_equal(result.output, ref)

@@ -102,11 +102,16 @@ def test_search_is_deterministic(results):
 
 
 def test_tuned_beats_the_heuristic_on_a_layer():
-    """The temporal 3x1x1 conv: the heuristic cuts Cout into 16-channel pieces over the cores;
-    the search finds a faster tiling (the gain measured here is the floor, not the target)."""
-    r = search_forward(problem_of("temporal"), HW)
+    """The suite's c3d-conv5b: the vendor's tiling splits the weight's K in L1 with B1
+    single-buffered, and the search finds a faster tiling (the gain measured here is the floor,
+    not the target). On the small layers above the vendor's tiling, walked as its kernel walks
+    it, is within 4% of what the search finds."""
+    problem = shape_from_torch_args((1, 512, 2, 7, 7), (512, 512, 3, 3, 3), padding=1)
+    r = search_forward(problem, HW)
     assert r.speedup > 1.05, (r.heuristic, r.tuned)
     assert r.candidates <= conv3d_search.BUDGET
+    small = search_forward(problem_of("temporal"), HW)
+    assert 1.0 <= small.speedup < 1.04
 
 
 def test_the_search_stops_when_it_converges():
@@ -143,6 +148,9 @@ def test_every_knob_has_values_and_repair_makes_them_fit(results):
     t = results["3x3x3"].tuned
     for knob in KNOBS[1:]:
         values = list(knob_values(t, knob))
+        if knob in ("k_bl1", "n_bl1") and t.bl1_bypass_flag:
+            assert not values  # a bypassed weight has no B1 tile to move
+            continue
         assert values, knob
         for assignment in values:
             moved = replace(t, **assignment)
@@ -155,7 +163,10 @@ def test_every_knob_has_values_and_repair_makes_them_fit(results):
     assert fit_errors(too_big, hw, hw.aic_count)
     fixed = repaired(too_big, hw, hw.aic_count)
     assert fixed is not None and fit_errors(fixed, hw, hw.aic_count) == []
-    assert (fixed.m_l0, fixed.n_l0, fixed.k_l0) == (256, 128, 128)  # the moved knobs stay
+    assert (fixed.m_l0, fixed.n_l0) == (256, 128)  # the moved knobs stay
+    # kL0 shrinks to fit L0 (128), then to divide the L1 depths: K = 432 columns, 27 K0
+    # blocks, whose largest factor within 128 / 16 is 3.
+    assert fixed.k_l0 == 48 and fixed.k_al1 % 48 == 0
     assert repaired(replace(t, m_l0=512, n_l0=256), hw, hw.aic_count) is None  # L0C: no way
 
 

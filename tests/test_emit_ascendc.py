@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import inprocess
@@ -55,7 +56,8 @@ from ascend_xdsl.dialects import api_conv3d as fwd
 from ascend_xdsl.dialects import api_conv3d_bp_input as dx_api
 from ascend_xdsl.dialects import api_level as api
 from ascend_xdsl.dialects import formats
-from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.dialects.attributes import Conv3DTilingAttr
+from ascend_xdsl.dialects.conv_shape import C0, FRACTAL
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.dialects.hw_level import GetBlockIdxOp
 from ascend_xdsl.dialects.launch import LaunchOp
@@ -71,10 +73,11 @@ from ascend_xdsl.emit.ascendc import (
     tiling_fields,
 )
 from ascend_xdsl.emit.check import CheckError, check_project
-from ascend_xdsl.emit.common import EmitOptions
+from ascend_xdsl.emit.common import README_FILE, EmitOptions
 from ascend_xdsl.emit.forward import emit_forward_project
 from ascend_xdsl.emit.input_grad import emit_input_grad_project
 from ascend_xdsl.emit.project import MARKER, write_project
+from ascend_xdsl.hw import load as load_hw
 from ascend_xdsl.ir.program import conv_problem
 from ascend_xdsl.lowering.build import build_module, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions
@@ -856,8 +859,8 @@ def _struct_fields(name: str) -> list[str]:
 def test_forward_host_fills_the_vendor_struct_from_the_ir_tiling() -> None:
     """FillTiling sets fields of TConv3DApiTiling only (the shipped struct, written from
     conv3d_tilingdata.h: 67 fields), each attribute field to the IR's value under the vendor's
-    name, the derived products as the vendor's tiler computes them, and leaves the L1 decision
-    (the vendor L1 tiler's) unset, as the warning says."""
+    name (the L1 tiling included), the derived products as the vendor's tiler computes them;
+    the heuristic's tiling is the vendor's, so there is no warning."""
     module, project = _forward_project()
     host = project.files[HOST_FILE]
     assigned = {
@@ -878,11 +881,35 @@ def test_forward_host_fills_the_vendor_struct_from_the_ir_tiling() -> None:
     assert (
         assigned["kL0xorgCoAlignN0"] == tiling.k_l0 * 32 and assigned["nL0xk0"] == tiling.n_l0 * 16
     )
-    assert not set(forward_emit.L1_DECISION) & set(assigned)
-    assert set(forward_emit.L1_DECISION) <= set(fields)
-    assert project.warnings == (forward_emit.L1_WARNING,)
+    assert set(forward_emit.L1_DECISION) <= set(assigned)
+    assert (
+        assigned["kAL1"] == tiling.k_al1 and assigned["iterateMNOrder"] == tiling.iterate_mn_order
+    )
+    assert assigned["kBL1DivK0"] == tiling.k_bl1_div_k0 and assigned["fixpParamsFullLoadFlag"] == 0
+    assert assigned["cinOpt"] == 16 and assigned["coutOpt"] == 32
+    # A 3x3 window of one Cin1 block: kAL1 is whole Cin1 blocks of 9 · 16 columns.
+    assert assigned["kAL1"] % (9 * 16) == 0 and assigned["cin1InAL1"] == assigned["kAL1"] // 144
+    assert project.warnings == ()
+    assert "is the tiling `Conv3dTilingApi::Conv3dTiling::GetTiling` returns" in " ".join(
+        project.files[README_FILE].split()
+    )
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
     assert f"constexpr uint32_t kBlockDim = {launch.blocks.value.data};" in host
+
+
+def test_forward_tiling_that_is_not_the_vendors_is_named() -> None:
+    """A kernel tiling other than GetTiling's (here a smaller kL0, its L1 tiling kept legal)
+    makes the emission warn, naming each field that differs with the vendor's value."""
+    module, _ = _forward_project()
+    init = next(op for op in module.walk() if isinstance(op, fwd.Conv3DInitOp))
+    t = init.tiling.tiling
+    other = replace(t, k_l0=FRACTAL)
+    assert other.errors(load_hw(HW).l1_size, 65536, 65536, 131072) == []
+    init.properties["tiling"] = Conv3DTilingAttr(other)
+    project = emit_forward_project(module, HW, "test forward")
+    (warning,) = project.warnings
+    assert f"kL0 16 (GetTiling: {t.k_l0})" in warning and "mL0" not in warning
+    assert "**It is not the tiling" in project.files[README_FILE]
 
 
 def test_forward_kernel_has_one_call_per_api_op() -> None:

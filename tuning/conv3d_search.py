@@ -17,13 +17,16 @@ The space (docs/passes.md, "tuned (forward)", says why it is pruned so):
 1. *The knobs* (:data:`KNOBS`): the core split (batch, Dout, Cout, M pieces; every split that
    leaves no core idle, ranked by one core's work, :func:`forward_splits`), mL0, nL0 and kL0
    (balanced multiples of 16 of one core's M, N and K, whole Wo rows for M, whole kernel
-   windows for K, the powers of two), L0A/L0B buffering, L0C buffering, AL1/BL1 buffering.
-   The L1 depth is not a knob: the lowering fills L1 with as many Cin1 blocks as fit
-   (``ForwardPlan``), as the vendor's full-load L1 case.
-2. *Starts*: the heuristic's tiling, then the vendor's L0 tiling of the ``descent.SPLITS``
+   windows for K, the powers of two), L0A/L0B buffering, L0C buffering, then the L1 tiling
+   the kernel walks (``lowering/lower_api_to_hw/conv3d_walk.py``): kAL1 and kBL1 (the vendor's
+   range, ``GetL1TilingRange``: factors of Cin1 or whole kernel depths, multiples of kL0),
+   mAL1 and nBL1 (factor multiples of mL0 / nL0, or the core's whole M / N), the M/N order,
+   AL1/BL1 buffering.
+2. *Starts*: the heuristic's tiling, then the vendor's tiling of the ``descent.SPLITS``
    least-work splits (:func:`_vendor`).
-3. *Repair* (:func:`repaired`): single buffering, then a smaller kL0, then single L1
-   buffering; a move that still does not fit is never compiled.
+3. *Repair* (:func:`repaired`): the L1 tiling kept if it still holds for the L0 tile, else
+   the vendor's L1 tiling of that L0 tile (:func:`legal_l1`); then single buffering, then a
+   smaller kL0, then single L1 buffering; a move that still does not fit is never compiled.
 """
 
 from __future__ import annotations
@@ -49,7 +52,15 @@ from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME, build_forward_module
 from ascend_xdsl.lowering.lower_api_to_hw.conv3d_walk import ForwardPlan
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
-from ascend_xdsl.passes.conv3d_tiling_heuristic import ForwardSplit, conv3d_tiling, split_tiling
+from ascend_xdsl.passes.conv3d_tiling_heuristic import (
+    ForwardSplit,
+    conv3d_tiling,
+    l1_depths,
+    l1_refreshed,
+    problem_of_tiling,
+    split_tiling,
+    with_l1,
+)
 from ascend_xdsl.passes.tile_conv3d import tiling_fit_errors
 from ascend_xdsl.runtime.cost.cost_only import CycleLimitExceeded
 from ascend_xdsl.runtime.cost.model import COST_ONLY
@@ -62,8 +73,8 @@ OP = "forward"
 """The op name of this search in the cache key and in ``ascend-tune``'s rows."""
 
 BUDGET = 48
-"""Candidates scored at most per layer: the forward space has 7 knobs against dW's 13, and a
-descent converges in fewer (the suite's layers within 20-40)."""
+"""Candidates scored at most per layer: the forward space has 12 knobs against dW's 13; a
+descent of the suite's layers converges within it."""
 
 KNOBS: tuple[str, ...] = (
     "split",
@@ -72,16 +83,29 @@ KNOBS: tuple[str, ...] = (
     "k_l0",
     "l0_buffering",
     "l0c_buffering",
+    "k_al1",
+    "k_bl1",
+    "m_al1",
+    "n_bl1",
+    "mn_order",
     "l1_buffering",
 )
-"""The coordinate-descent knobs, in the order a sweep visits them."""
+"""The coordinate-descent knobs, in the order a sweep visits them: the split, the L0 tile and
+its buffering, then the L1 tiling (A1's and B1's K depth and M / N extent, the M/N order, the
+AL1/BL1 buffering), each within the vendor's ranges (``GetL1TilingRange``)."""
 
-ORDERED = frozenset({"m_l0", "n_l0", "k_l0"})
+ORDERED = frozenset({"m_l0", "n_l0", "k_l0", "k_al1", "k_bl1", "m_al1", "n_bl1"})
 """Knobs line-searched from their current value (the others are tried value by value)."""
 
-PAIRS: tuple[tuple[str, str], ...] = (("m_l0", "n_l0"), ("m_l0", "k_l0"), ("n_l0", "k_l0"))
-"""The L0 tile's sides moved two at a time once single moves stall: L0A holds mL0·kL0, L0B
-kL0·nL0 and L0C mL0·nL0, so one side alone can overflow where two moved together fit."""
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("m_l0", "n_l0"),
+    ("m_l0", "k_l0"),
+    ("n_l0", "k_l0"),
+    ("k_l0", "k_bl1"),
+)
+"""Knobs moved two at a time once single moves stall: L0A holds mL0·kL0, L0B kL0·nL0 and L0C
+mL0·nL0, so one side alone can overflow where two moved together fit; kL0 divides kBL1, so a
+shallower B1 needs a smaller kL0 with it."""
 
 # pbuffer_flag bits (Conv3DTiling): L0A, L0B, L0C, AL1, BL1.
 _L0A, _L0B, _L0C, _AL1, _BL1 = range(5)
@@ -183,11 +207,43 @@ def _l0_over(t: Conv3DTiling, hw: HwConfig) -> tuple[bool, bool, bool]:
     )
 
 
+def legal_l1(t: Conv3DTiling, hw: HwConfig) -> Conv3DTiling:
+    """``t`` with its L1 fields' derived values refreshed (``l1_refreshed``) when its L1 tiling
+    still holds for its L0 tile (the rules of ``Conv3DTiling.l1_errors`` and L1's size), else
+    with the vendor's L1 tiling of its L0 tile (``with_l1``): an L1 knob's move is kept, an L0
+    move that breaks the L1 tiling gets the one the vendor's tiler would pair with it. kL0 is
+    lowered to divide the L1 depths, and a weight tiled in L1 double-buffered when both slots
+    fit (the vendor's ``UpdateL1DoubleBuffer``)."""
+    t = l1_refreshed(t)
+    depths = [t.k_al1] + ([] if t.bl1_bypass_flag else [t.k_bl1])
+    common = math.gcd(*depths) if all(d % FRACTAL == 0 and d > 0 for d in depths) else 0
+    if common and common % t.k_l0:
+        # kL0 lowered to the largest K0 multiple dividing the L1 depths (the vendor's kL0 range).
+        blocks = common // FRACTAL
+        t = replace(
+            t, k_l0=FRACTAL * max(f for f in range(1, blocks + 1) if blocks % f == 0
+                                  and f * FRACTAL <= t.k_l0) if t.k_l0 >= FRACTAL else FRACTAL,
+        )  # fmt: skip
+    if t.l1_errors() or t.l1_bytes() > hw.l1_size:
+        return with_l1(t, problem_of_tiling(t), hw)
+    if not t.bl1_bypass_flag and not t.bl1_full_load and t.buffered(_BL1) == 1:
+        # UpdateL1DoubleBuffer: a weight tiled in L1 is double-buffered when both slots fit.
+        double = _with_buffer(t, _BL1, 2)
+        if double.l1_bytes() <= hw.l1_size:
+            t = double
+    return t
+
+
 def repaired(t: Conv3DTiling, hw: HwConfig, cores: int) -> Conv3DTiling | None:
     """``t`` made to fit, or None: an overflowing L0 buffer first loses its double buffering,
     then kL0 shrinks to the largest multiple of 16 that fits L0A and L0B; an overflowing L1
     loses AL1's double buffering, then BL1's. The knob that was moved stays where it was put
-    (unless it is kL0 itself), so the move is still the one tried."""
+    (unless it is kL0 itself), so the move is still the one tried. The L1 tiling is made legal
+    (:func:`legal_l1`) before and after."""
+    try:
+        t = legal_l1(t, hw)
+    except ValueError:  # the vendor's L1 decision finds none for this L0 tile
+        return None
     for _ in range(8):
         a, b, c = _l0_over(t, hw)
         if a and t.buffered(_L0A) == 2:
@@ -209,6 +265,10 @@ def repaired(t: Conv3DTiling, hw: HwConfig, cores: int) -> Conv3DTiling | None:
             return None
         else:
             break
+    try:
+        t = legal_l1(t, hw)  # kL0 or the buffering may have moved
+    except ValueError:
+        return None
     errors = fit_errors(t, hw, cores)
     if errors and any("do not fit L1" in e for e in errors):  # ForwardPlan's L1 message
         for bit in (_AL1, _BL1):
@@ -305,6 +365,21 @@ def knob_values(t: Conv3DTiling, knob: str) -> Iterator[dict[str, int]]:
         values = balanced(k_extent, FRACTAL) | balanced(k_extent, window)
         values |= _powers_of_two(k_extent)
         yield from ({"k_l0": v} for v in sorted(values))
+    elif knob in ("k_al1", "k_bl1"):
+        if knob == "k_bl1" and t.bl1_bypass_flag:
+            return
+        # kL0 need not divide a value: the repair lowers kL0 to a common factor (legal_l1).
+        yield from ({knob: v} for v in l1_depths(t, postk_limit=knob == "k_al1"))
+    elif knob in ("m_al1", "n_bl1"):
+        if knob == "n_bl1" and t.bl1_bypass_flag:
+            return
+        l0 = t.m_l0 if knob == "m_al1" else t.n_l0
+        whole = align_up(t.single_core_m if knob == "m_al1" else t.single_core_co, FRACTAL)
+        top = ceil_div(whole, l0)
+        values = {f * l0 for f in range(1, top + 1) if top % f == 0} | {whole}
+        yield from ({knob: v} for v in sorted(values))
+    elif knob == "mn_order":
+        yield from ({"iterate_mn_order": v} for v in (0, 1))
     elif knob in ("l0_buffering", "l1_buffering"):
         bits = (_L0A, _L0B) if knob == "l0_buffering" else (_AL1, _BL1)
         for a, b in itertools.product((1, 2), (1, 2)):
@@ -356,7 +431,7 @@ class ForwardSpace:
 
 
 def _vendor(problem: ConvBpFilterShape, hw: HwConfig, split: ForwardSplit) -> Conv3DTiling | None:
-    """The vendor's L0 tiling of ``split``'s share, or None when its L0 decision finds none."""
+    """The vendor's tiling of ``split``'s share, or None when its decision finds none."""
     try:
         return split_tiling(problem, hw, split)
     except (ValueError, IndexError):
