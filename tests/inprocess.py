@@ -167,6 +167,7 @@ IN_PROCESS_BENCHMARKS = (
     "bench_conv3d_weight.py",
     "bench_cost_only.py",
     "bench_measured.py",
+    "bench_ops.py",
     "bench_scaling.py",
     "bench_small_layers.py",
 )

@@ -58,6 +58,7 @@ QUICK = {
     "bench_measured.py": ["--quick"],
     # eight layers, five runs each of the simulator and the reference: one small layer, once
     "bench_small_layers.py": ["--only", "slowfast-lateral", "--repeat", "1"],
+    "bench_ops.py": ["--repeat", "1"],
     # six layers' dX searches take minutes: one layer, two candidates
     "bench_bp_input_tuning.py": ["--layers", "c3d-conv5b", "--budget", "2"],
     # the whole suite takes minutes: two layers of examples/ with a small budget instead
