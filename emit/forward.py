@@ -50,6 +50,7 @@ from ascend_xdsl.emit.common import (
     banner,
     camel_case,
     describe_tensor,
+    group_note,
     kernel_file,
     soc_version,
 )
@@ -229,9 +230,11 @@ def _fill_tiling(t: Conv3DTiling) -> list[str]:
     ]
 
 
-def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> str:
-    """``main.cpp`` of the forward module: read x and w, allocate y, fill the tiling, launch,
-    write y."""
+def emit_forward_host(
+    host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, groups: int = 1
+) -> str:
+    """``main.cpp`` of the forward module: read x and w, allocate y, fill the tiling, launch
+    (once per group of a grouped layer, ``host`` being one group's), write y."""
     init = next((op for op in kernel.walk() if isinstance(op, fwd.Conv3DInitOp)), None)
     if init is None:
         raise EmitError(
@@ -247,6 +250,7 @@ def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) 
         TILING_TYPE,
         empty_note="uninitialised (no aclrtMemset): the kernel's IterateAll writes every "
         "element of y.",
+        groups=groups,
     )
     head = banner("Conv3D (forward) host program", operands_line(launch), "forward")
     return _main_cpp(head, host, kernel, _OPTIONS, _fill_tiling(init.tiling.tiling), body)
@@ -308,9 +312,10 @@ def _readme(program: str, kernel_name: str, launch: LaunchOp, hw: str, command: 
     )
 
 
-def emit_forward_project(module: ModuleOp, hw: str, command: str) -> Project:
+def emit_forward_project(module: ModuleOp, hw: str, command: str, groups: int = 1) -> Project:
     """The project of an API-level forward module; ``command`` is what to quote as its
-    origin."""
+    origin. With ``groups`` above 1 the module is one group's (``runtime/forward.run_conv3d``
+    compiles it so) and the host launches it once per group."""
     host, launch, kernel = find_launch(module, fwd.Conv3DCreateOp, "Conv3D")
     name, program = kernel.sym_name.data, host.sym_name.data
     for symbol in (name, program):
@@ -318,8 +323,9 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str) -> Project:
             raise EmitError(f"function name '{symbol}' is not a C identifier")
     files = {
         kernel_file(name, _OPTIONS.build): emit_forward_kernel(kernel, operands_line(launch)),
-        HOST_FILE: emit_forward_host(host, launch, kernel),
+        HOST_FILE: emit_forward_host(host, launch, kernel, groups),
         CMAKE_FILE: emit_cmake(program, name, hw, _OPTIONS),
-        README_FILE: _readme(program, name, launch, hw, command),
+        README_FILE: _readme(program, name, launch, hw, command)
+        + group_note(groups, ("x", "w"), "y"),
     }
     return Project(name, files, (L1_WARNING,), _OPTIONS.build)
