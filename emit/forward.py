@@ -41,6 +41,7 @@ from ascend_xdsl.emit.ascendc import find_launch
 from ascend_xdsl.emit.common import (
     C_IDENTIFIER,
     CMAKE_FILE,
+    DATA_FILE,
     HOST_FILE,
     HOST_TILING_FIXED,
     README_FILE,
@@ -54,7 +55,7 @@ from ascend_xdsl.emit.common import (
     kernel_file,
     soc_version,
 )
-from ascend_xdsl.emit.files import emit_cmake
+from ascend_xdsl.emit.files import emit_cmake, emit_forward_data_script, forward_data_note
 from ascend_xdsl.emit.host import (
     _host_plan,
     _main_body,
@@ -326,6 +327,10 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str, groups: int = 
         HOST_FILE: emit_forward_host(host, launch, kernel, groups),
         CMAKE_FILE: emit_cmake(program, name, hw, _OPTIONS),
         README_FILE: _readme(program, name, launch, hw, command)
+        + forward_data_note(program, groups > 1)
         + group_note(groups, ("x", "w"), "y"),
     }
+    script = emit_forward_data_script(host, groups)
+    if script is not None:
+        files[DATA_FILE] = script
     return Project(name, files, (L1_WARNING,), _OPTIONS.build)

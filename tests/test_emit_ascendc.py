@@ -83,7 +83,7 @@ from ascend_xdsl.lowering.pipeline import compile_levels, make_context
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.executors import api_sim
 from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
-from ascend_xdsl.runtime.forward import forward_levels
+from ascend_xdsl.runtime.forward import forward_levels, random_forward_inputs, run_conv3d
 from ascend_xdsl.runtime.input_grad import (
     input_grad_levels,
     random_input_grad_inputs,
@@ -1355,3 +1355,39 @@ def test_the_grouped_forward_project_launches_once_per_group(tmp_path: Path) -> 
     assert "## Groups" in project.files[README_FILE]
     # An ungrouped layer's host has no loop.
     assert "kGroups" not in _forward_project()[1].files[HOST_FILE]
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_the_forward_data_py_lays_out_per_group_and_checks_y(tmp_path: Path, groups: int):
+    """The forward project's data.py: make writes x and w in the sizes main.cpp reads (each
+    group's slice in its own layout, Cin/G 20), and check accepts the simulator's y of those
+    inputs written per group, as main.cpp writes it, and rejects it with one element changed."""
+    x, w = (1, 20 * groups, 2, 6, 6), (16 * groups, 20, 1, 3, 3)
+    whole, module = _grouped(x, w, {"padding": 1, "groups": groups}, forward_levels, 2)
+    project = emit_forward_project(module, HW, "test forward data", groups)
+    folder = write_project(tmp_path / "p", project)
+    script = [sys.executable, str(folder / "data.py")]
+    made = inprocess.run([*script, "make", str(folder)])
+    assert (made.returncode, made.stderr) == (0, "")
+    host = project.files[HOST_FILE]
+    for f, b in (("x", "X"), ("w", "W")):
+        name = f"k{b}GroupBytes" if groups > 1 else f"k{b}Bytes"
+        size = int(re.search(rf"constexpr size_t {name} = (\d+);", host)[1])  # type: ignore[index]
+        assert (folder / f"{f}.bin").stat().st_size == groups * size
+    missing = inprocess.run([*script, "check", str(folder)])
+    assert missing.returncode == 1 and "no such file" in missing.stderr
+    xs, ws = random_forward_inputs(whole, 0)
+    res = run_conv3d(xs, ws, None, whole.strides, whole.pads, whole.dilations, groups, hw=HW,
+                     cores=2)  # fmt: skip
+    y = np.asarray(res.output)
+    cout_g = whole.cout // groups
+    parts = [y[:, g * cout_g : (g + 1) * cout_g] for g in range(groups)]
+    flat = np.concatenate([formats.ncdhw_to_ndc1hwc0(np.ascontiguousarray(p), C0).ravel()
+                           for p in parts])  # fmt: skip
+    flat.tofile(folder / "y.bin")
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 0 and run.stdout.strip().endswith(": OK"), run.stdout + run.stderr
+    flat[0] += 8
+    flat.tofile(folder / "y.bin")
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
