@@ -5,7 +5,9 @@ for the forward kernel and with the same parts: the kernel statement for stateme
 (``emit/kernel.py``'s walk, with the ``Conv3D`` calls added here: ``Conv3dApi::Conv3D<INPUT,
 WEIGHT, OUTPUT>``, ``Init``, ``SetWeight``, ``SetBias``, ``SetInputStartPosition``,
 ``SetSingleOutputShape``, ``SetInput``, ``IterateAll``, ``End``), the host program
-(``emit/host.py``'s plan, copies and launch), the CMake build (``emit/files.py``) and a README.
+(``emit/host.py``'s plan, copies and launch; a grouped layer's kernel is one group's, launched
+once per group), the CMake build (``emit/files.py``), a README and a ``data.py`` that makes x
+and the weight and checks y.
 
 The host fills the vendor's tiling structure ``TConv3DApiTiling`` (hicann/asc-devkit
 ``include/adv_api/conv/conv3d/conv3d_tilingdata.h``; kernel side

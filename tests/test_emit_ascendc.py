@@ -474,11 +474,18 @@ def test_the_data_script_passes_the_linter(tmp_path: Path):
     ``ruff check .`` or ``ruff format --check .`` fail: its data.py is ruff-clean."""
     modules = _modules("bf16", 2, "api")
     folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
+    # The forward's and dX's data.py of a grouped layer too.
+    layer = ((1, 40, 2, 6, 6), (32, 20, 1, 3, 3), {"groups": 2})
+    _, fwd_module = _grouped(*layer, forward_levels, 2)
+    forward = write_project(tmp_path / "f", emit_forward_project(fwd_module, HW, "", 2))
+    _, dx_module = _grouped(*layer, input_grad_levels, 2)
+    dx = write_project(tmp_path / "d", emit_input_grad_project(dx_module, HW, "", 2))
     config = str(Path(__file__).parent.parent / "pyproject.toml")
     ruff = str(Path(sys.executable).parent / "ruff")
+    scripts = [str(f / "data.py") for f in (folder, forward, dx)]
     for command in (["check"], ["format", "--check"]):
         done = subprocess.run(
-            [ruff, *command, "--config", config, str(folder / "data.py")],
+            [ruff, *command, "--config", config, *scripts],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
