@@ -250,7 +250,7 @@ def test_emit_ascendc_writes_the_project(capsys, tmp_path):
     folder = tmp_path / "fwd"
     code, out, err = run(capsys, "forward", *TINY, "--emit", "ascendc", "-o", str(folder))
     assert code == 0
-    files = ["CMakeLists.txt", "README.md", "conv3d_kernel.asc", "main.cpp"]
+    files = ["CMakeLists.txt", "README.md", "conv3d_kernel.asc", "data.py", "main.cpp"]
     assert out == f"wrote {folder}: {', '.join(files)}\n"
     # One warning: the L1 decision the compiler does not make.
     assert err.startswith("ascend-conv: warning: the forward host fills TConv3DApiTiling")
