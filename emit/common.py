@@ -222,3 +222,26 @@ def banner(title: str, problem: str, command: str = "bp-filter") -> list[str]:
         f"// IR of: {problem}",
         "// Regenerate rather than edit: every number here comes from that IR.",
     ]
+
+
+def group_note(groups: int, inputs: tuple[str, ...], output: str) -> str:
+    """The README section of a grouped layer's project (none for ``groups`` 1): what the
+    host's launches and the data files are. The IR is compiled per group, as the simulator
+    runs a grouped forward or dX (``runtime/forward.run_groups``): one launch per group on its
+    slice of channels, each slice in its own device layout."""
+    if groups == 1:
+        return ""
+    files = ", ".join(f"`{name}.bin`" for name in (*inputs, output))
+    return "\n".join(
+        [
+            "## Groups",
+            "",
+            f"The layer has {groups} groups. The kernel is compiled for one group (its Cin and",
+            "Cout are the group's) and the host launches it once per group, on the same",
+            f"tiling: {files} hold the {groups} groups' tensors back to back, each in its own",
+            "device layout, its channels padded to a multiple of 16 on their own (the",
+            "`k*GroupBytes` constants), and launch g gets each buffer from g times the group's",
+            "size on. The operands above are one group's.",
+            "",
+        ]
+    )

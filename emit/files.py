@@ -6,6 +6,8 @@ kernel-invocation samples), ``README.md`` (building, running, what was checked) 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects import func
 
 from ascend_xdsl import hw as hw_data
@@ -23,7 +25,7 @@ from ascend_xdsl.emit.common import (
     operands_line,
     soc_version,
 )
-from ascend_xdsl.ir.program import conv_problem, input_grad_problem
+from ascend_xdsl.ir.program import conv_problem, forward_problem, input_grad_problem
 
 
 def emit_cmake(program: str, kernel_name: str, hw: str, options: EmitOptions) -> str:
@@ -286,10 +288,12 @@ from ascend_xdsl.lowering.build import shape_from_torch_args
 from ascend_xdsl.runtime.input_grad import random_input_grad_inputs
 from ascend_xdsl.runtime.reports.check import check_input_grad
 
-# The problem of the host function and its launch's ascend.conv3d_backprop_input attribute.
+# The problem of the host function and its launch's ascend.conv3d_backprop_input attribute
+# (the whole layer's: with groups, the host function is one group's).
 PROBLEM = shape_from_torch_args(
 {problem}
 )
+GROUPS = PROBLEM.groups
 
 
 def main(argv: list[str]) -> int:
@@ -298,22 +302,100 @@ def main(argv: list[str]) -> int:
         return 2
     folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
     w, dy = random_input_grad_inputs(PROBLEM, seed)
+    n, c, d, h, wi = PROBLEM.input_shape
+    cin_g, cout_g = c // GROUPS, PROBLEM.cout // GROUPS
     if argv[0] == "make":
         folder.mkdir(parents=True, exist_ok=True)
-        formats.ncdhw_to_ndc1hwc0(dy, C0).tofile(folder / "dy.bin")
-        formats.oihw_to_fractal_z_3d(w, PROBLEM.groups, C0).tofile(folder / "w.bin")
+        # The program launches the kernel once per group: each file holds the groups' slices
+        # back to back, each in its own layout (its channels padded on their own).
+        slices = [slice(g * cout_g, (g + 1) * cout_g) for g in range(GROUPS)]
+        dys = [formats.ncdhw_to_ndc1hwc0(dy[:, s], C0).ravel() for s in slices]
+        ws = [formats.oihw_to_fractal_z_3d(w[s], 1, C0).ravel() for s in slices]
+        np.concatenate(dys).tofile(folder / "dy.bin")
+        np.concatenate(ws).tofile(folder / "w.bin")
         return 0
-    n, c, d, h, wi = PROBLEM.input_shape
-    shape = formats.ndc1hwc0_shape(n, c, d, h, wi, C0)
+    shape = formats.ndc1hwc0_shape(n, cin_g, d, h, wi, C0)
     if not (folder / "dx.bin").is_file():
         print(f"{{folder / 'dx.bin'}}: no such file (run the program first)", file=sys.stderr)
         return 1
     raw = np.fromfile(folder / "dx.bin", dtype=dy.dtype)
-    if raw.size != prod(shape):
-        print(f"dx.bin: expected {{prod(shape)}} elements, got {{raw.size}}", file=sys.stderr)
+    if raw.size != GROUPS * prod(shape):
+        expected = GROUPS * prod(shape)
+        print(f"dx.bin: expected {{expected}} elements, got {{raw.size}}", file=sys.stderr)
         return 1
-    dx = formats.ndc1hwc0_to_ncdhw(raw.reshape(shape), c)
+    parts = raw.reshape(GROUPS, *shape)
+    dx = np.concatenate([formats.ndc1hwc0_to_ncdhw(part, cin_g) for part in parts], axis=1)
     result = check_input_grad(PROBLEM, w, dy, dx)
+    print(result.describe())
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+'''
+
+
+_FORWARD_DATA_SCRIPT = '''"""Data for this project, made and checked with ascend-xdsl.
+
+    python3 data.py make DATA_DIR [SEED]    write x.bin (NDC1HWC0) and w.bin (FRACTAL_Z_3D)
+    python3 data.py check DATA_DIR [SEED]   compare y.bin (NDC1HWC0) with the reference
+
+The layouts are ascend-xdsl's (ascend_xdsl.dialects.formats), the check its reference check of
+y (ascend_xdsl.runtime.reports.check.check_forward); `check` exits 0 only when it passes. The
+inputs are those `ascend-conv forward --seed SEED` runs.
+"""
+
+import sys
+from math import prod
+from pathlib import Path
+
+import numpy as np
+
+from ascend_xdsl.dialects import formats
+from ascend_xdsl.dialects.conv_shape import C0
+from ascend_xdsl.lowering.build import shape_from_torch_args
+from ascend_xdsl.runtime.forward import random_forward_inputs
+from ascend_xdsl.runtime.reports.check import check_forward
+
+# The problem of the host function and its launch's ascend.conv3d attribute (the whole
+# layer's: with groups, the host function is one group's).
+PROBLEM = shape_from_torch_args(
+{problem}
+)
+GROUPS = PROBLEM.groups
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (2, 3) or argv[0] not in ("make", "check"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
+    x, w = random_forward_inputs(PROBLEM, seed)
+    cin_g, cout_g = PROBLEM.cin // GROUPS, PROBLEM.cout // GROUPS
+    if argv[0] == "make":
+        folder.mkdir(parents=True, exist_ok=True)
+        # The program launches the kernel once per group: each file holds the groups' slices
+        # back to back, each in its own layout (its channels padded on their own).
+        xs = [x[:, g * cin_g : (g + 1) * cin_g] for g in range(GROUPS)]
+        ws = [w[g * cout_g : (g + 1) * cout_g] for g in range(GROUPS)]
+        parts = [formats.ncdhw_to_ndc1hwc0(np.ascontiguousarray(a), C0).ravel() for a in xs]
+        np.concatenate(parts).tofile(folder / "x.bin")
+        parts = [formats.oihw_to_fractal_z_3d(a, 1, C0).ravel() for a in ws]
+        np.concatenate(parts).tofile(folder / "w.bin")
+        return 0
+    n, _, d, h, wo = PROBLEM.grad_output_shape
+    shape = formats.ndc1hwc0_shape(n, cout_g, d, h, wo, C0)
+    if not (folder / "y.bin").is_file():
+        print(f"{{folder / 'y.bin'}}: no such file (run the program first)", file=sys.stderr)
+        return 1
+    raw = np.fromfile(folder / "y.bin", dtype=x.dtype)
+    if raw.size != GROUPS * prod(shape):
+        expected = GROUPS * prod(shape)
+        print(f"y.bin: expected {{expected}} elements, got {{raw.size}}", file=sys.stderr)
+        return 1
+    parts = raw.reshape(GROUPS, *shape)
+    y = np.concatenate([formats.ndc1hwc0_to_ncdhw(part, cout_g) for part in parts], axis=1)
+    result = check_forward(PROBLEM, x, w, y)
     print(result.describe())
     return 0 if result.ok else 1
 
@@ -339,13 +421,32 @@ def _problem_arguments(p: ConvBpFilterShape) -> str:
     return "\n".join(f"    {a}," for a in arguments)
 
 
-def emit_input_grad_data_script(host: func.FuncOp) -> str | None:
+def emit_input_grad_data_script(host: func.FuncOp, groups: int = 1) -> str | None:
     """dX's ``data.py`` for the problem ``host`` computes (None if the IR does not say which):
-    dy and the weight as ``ascend-conv bp-input`` makes them, and the check of dX."""
+    dy and the weight as ``ascend-conv bp-input`` makes them, and the check of dX. With
+    ``groups`` above 1, ``host`` computes one group of the layer (compiled per group)."""
     p = input_grad_problem(host)
     if p is None:
         return None
-    return _INPUT_GRAD_DATA_SCRIPT.format(problem=_problem_arguments(p))
+    return _INPUT_GRAD_DATA_SCRIPT.format(problem=_problem_arguments(whole_layer(p, groups)))
+
+
+def emit_forward_data_script(host: func.FuncOp, groups: int = 1) -> str | None:
+    """The forward's ``data.py`` for the problem ``host`` computes (None if the IR does not say
+    which, or it has a bias, which the project does not take): x and the weight as
+    ``ascend-conv forward`` makes them, and the check of y. With ``groups`` above 1, ``host``
+    computes one group of the layer (compiled per group)."""
+    p = forward_problem(host)
+    if p is None or len(host.function_type.inputs.data) != 2:
+        return None
+    return _FORWARD_DATA_SCRIPT.format(problem=_problem_arguments(whole_layer(p, groups)))
+
+
+def whole_layer(group: ConvBpFilterShape, groups: int) -> ConvBpFilterShape:
+    """The layer of ``groups`` groups whose one group is ``group``."""
+    if groups == 1:
+        return group
+    return replace(group, cin=group.cin * groups, cout=group.cout * groups, groups=groups)
 
 
 def emit_data_script(host: func.FuncOp) -> str | None:
@@ -354,3 +455,21 @@ def emit_data_script(host: func.FuncOp) -> str | None:
     if p is None:
         return None
     return _DATA_SCRIPT.format(problem=_problem_arguments(p))
+
+
+def forward_data_note(program: str, grouped: bool) -> str:
+    """The forward README's section on ``data.py`` (the rest of the README predates it)."""
+    return "\n".join(
+        [
+            "## Data",
+            "",
+            f"`{DATA_FILE}` (needs ascend-xdsl) makes the inputs `ascend-conv forward --seed` runs",
+            "and checks the program's y against the float64 reference:",
+            "",
+            "    python3 data.py make DATA_DIR",
+            f"    ./build/{program} DATA_DIR",
+            "    python3 data.py check DATA_DIR",
+            "",
+            *(["With groups, each file is laid out per group (below).", ""] if grouped else []),
+        ]
+    )

@@ -5,7 +5,9 @@ for the forward kernel and with the same parts: the kernel statement for stateme
 (``emit/kernel.py``'s walk, with the ``Conv3D`` calls added here: ``Conv3dApi::Conv3D<INPUT,
 WEIGHT, OUTPUT>``, ``Init``, ``SetWeight``, ``SetBias``, ``SetInputStartPosition``,
 ``SetSingleOutputShape``, ``SetInput``, ``IterateAll``, ``End``), the host program
-(``emit/host.py``'s plan, copies and launch), the CMake build (``emit/files.py``) and a README.
+(``emit/host.py``'s plan, copies and launch; a grouped layer's kernel is one group's, launched
+once per group), the CMake build (``emit/files.py``), a README and a ``data.py`` that makes x
+and the weight and checks y.
 
 The host fills the vendor's tiling structure ``TConv3DApiTiling`` (hicann/asc-devkit
 ``include/adv_api/conv/conv3d/conv3d_tilingdata.h``; kernel side
@@ -42,6 +44,7 @@ from ascend_xdsl.emit.ascendc import find_launch
 from ascend_xdsl.emit.common import (
     C_IDENTIFIER,
     CMAKE_FILE,
+    DATA_FILE,
     HOST_FILE,
     HOST_TILING_FIXED,
     README_FILE,
@@ -51,10 +54,11 @@ from ascend_xdsl.emit.common import (
     banner,
     camel_case,
     describe_tensor,
+    group_note,
     kernel_file,
     soc_version,
 )
-from ascend_xdsl.emit.files import emit_cmake
+from ascend_xdsl.emit.files import emit_cmake, emit_forward_data_script, forward_data_note
 from ascend_xdsl.emit.host import (
     _host_plan,
     _main_body,
@@ -261,9 +265,11 @@ def _fill_tiling(t: Conv3DTiling) -> list[str]:
     ]
 
 
-def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> str:
-    """``main.cpp`` of the forward module: read x and w, allocate y, fill the tiling, launch,
-    write y."""
+def emit_forward_host(
+    host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, groups: int = 1
+) -> str:
+    """``main.cpp`` of the forward module: read x and w, allocate y, fill the tiling, launch
+    (once per group of a grouped layer, ``host`` being one group's), write y."""
     init = next((op for op in kernel.walk() if isinstance(op, fwd.Conv3DInitOp)), None)
     if init is None:
         raise EmitError(
@@ -279,6 +285,7 @@ def emit_forward_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) 
         TILING_TYPE,
         empty_note="uninitialised (no aclrtMemset): the kernel's IterateAll writes every "
         "element of y.",
+        groups=groups,
     )
     head = banner("Conv3D (forward) host program", operands_line(launch), "forward")
     return _main_cpp(head, host, kernel, _OPTIONS, _fill_tiling(init.tiling.tiling), body)
@@ -352,9 +359,10 @@ def _readme(
     )
 
 
-def emit_forward_project(module: ModuleOp, hw: str, command: str) -> Project:
+def emit_forward_project(module: ModuleOp, hw: str, command: str, groups: int = 1) -> Project:
     """The project of an API-level forward module; ``command`` is what to quote as its
-    origin."""
+    origin. With ``groups`` above 1 the module is one group's (``runtime/forward.run_conv3d``
+    compiles it so) and the host launches it once per group."""
     host, launch, kernel = find_launch(module, fwd.Conv3DCreateOp, "Conv3D")
     name, program = kernel.sym_name.data, host.sym_name.data
     for symbol in (name, program):
@@ -362,7 +370,7 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str) -> Project:
             raise EmitError(f"function name '{symbol}' is not a C identifier")
     files = {
         kernel_file(name, _OPTIONS.build): emit_forward_kernel(kernel, operands_line(launch)),
-        HOST_FILE: emit_forward_host(host, launch, kernel),
+        HOST_FILE: emit_forward_host(host, launch, kernel, groups),
         CMAKE_FILE: emit_cmake(program, name, hw, _OPTIONS),
     }
     init = next(op for op in kernel.walk() if isinstance(op, fwd.Conv3DInitOp))
@@ -374,5 +382,12 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str) -> Project:
         t, load_hw(hw), str(ct.input.element_type), isinstance(ct.bias, ConvTypeAttr)
     )
     warning = not_vendor_warning(t, vendor)
-    files[README_FILE] = _readme(program, name, launch, hw, command, warning)
+    files[README_FILE] = (
+        _readme(program, name, launch, hw, command, warning)
+        + forward_data_note(program, groups > 1)
+        + group_note(groups, ("x", "w"), "y")
+    )
+    script = emit_forward_data_script(host, groups)
+    if script is not None:
+        files[DATA_FILE] = script
     return Project(name, files, () if warning is None else (warning,), _OPTIONS.build)

@@ -134,6 +134,11 @@ class _HostBuffer:
         return f"k{self.name[:1].upper()}{self.name[1:]}Bytes"
 
     @property
+    def group_size(self) -> str:
+        """The name of one group's byte-count constant (grouped hosts): ``kDyGroupBytes``."""
+        return f"k{self.name[:1].upper()}{self.name[1:]}GroupBytes"
+
+    @property
     def layout(self) -> str:
         return self.description.split(" ")[0]
 
@@ -239,6 +244,7 @@ def _launch(
     args: list[_HostBuffer],
     options: EmitOptions,
     tiling_type: str = DW_TILING_DATA,
+    groups: int = 1,
 ) -> list[str]:
     if options.host_tiling == HOST_TILING_API:
         tiling = [
@@ -261,20 +267,40 @@ def _launch(
             "    CHECK_ACL(aclrtMemcpy(tilingDev, sizeof(tiling), &tiling, sizeof(tiling), "
             "ACL_MEMCPY_HOST_TO_DEVICE));",
         ]
-    if options.build == BUILD_LEGACY:
+    legacy = options.build == BUILD_LEGACY
+    tiling_arg = "tilingDev" if legacy else "static_cast<uint8_t*>(tilingDev)"
+    callee = f"ACLRT_LAUNCH_KERNEL({name})" if legacy else launcher_name(name)
+    if groups > 1:
+        # Group g's tensors start g one-group sizes into each buffer: one operand a line.
+        call = [
+            f"{callee}(kBlockDim, stream,",
+            *(f"    static_cast<uint8_t*>({buf.name}Dev) + g * {buf.group_size}," for buf in args),
+            f"    {tiling_arg});",
+        ]
+    elif legacy:
         operands = ", ".join(f"{buf.name}Dev" for buf in args)
-        call = f"    ACLRT_LAUNCH_KERNEL({name})(kBlockDim, stream, {operands}, tilingDev);"
+        call = [f"{callee}(kBlockDim, stream, {operands}, {tiling_arg});"]
     else:
         operands = ", ".join(f"static_cast<uint8_t*>({buf.name}Dev)" for buf in args)
-        call = (
-            f"    {launcher_name(name)}(kBlockDim, stream, {operands},\n"
-            f"        static_cast<uint8_t*>(tilingDev));"
-        )
+        call = [f"{callee}(kBlockDim, stream, {operands},", f"    {tiling_arg});"]
+    if groups > 1:
+        launches = [
+            "    for (size_t g = 0; g < kGroups; ++g) {",
+            *(f"        {line}" for line in call),
+            "    }",
+        ]
+        head = [
+            f"    // ascend.launch @{name} blocks {blocks}, once per group: every group's launch",
+            "    // is the same kernel and tiling on that group's tensors.",
+        ]
+    else:
+        launches = [f"    {line}" for line in call]
+        head = [f"    // ascend.launch @{name} blocks {blocks}"]
     return [
-        f"    // ascend.launch @{name} blocks {blocks}",
+        *head,
         *tiling,
         f"    constexpr uint32_t kBlockDim = {blocks};",
-        call,
+        *launches,
         "    CHECK_ACL(aclrtSynchronizeStream(stream));",
         "",
     ]
@@ -320,11 +346,27 @@ def _main_body(
     tiling_type: str = DW_TILING_DATA,
     zero_note: str = ATOMIC_NOTE,
     empty_note: str = WRITES_ALL_NOTE,
+    groups: int = 1,
 ) -> list[str]:
     """The statements of ``main``: set up, copy in, allocate the outputs, launch, copy out,
-    tear down."""
+    tear down. With ``groups`` above 1 the plan is one group's (the IR's module is compiled
+    per group, as the simulator runs it: ``runtime/forward.run_groups``): each buffer holds
+    the groups' tensors back to back, each in its own device layout, and the kernel is
+    launched once per group on its group's."""
     made = [*plan.inputs, *plan.zeroed, *plan.empty]
-    body = [f"    constexpr size_t {b.size} = {b.bytes};  // {b.description}" for b in made]
+    if groups == 1:
+        body = [f"    constexpr size_t {b.size} = {b.bytes};  // {b.description}" for b in made]
+    else:
+        body = [
+            f"    // {groups} groups, one launch each; every buffer holds the groups' tensors",
+            "    // back to back, each in its own layout (its channels padded on their own).",
+            f"    constexpr size_t kGroups = {groups};",
+        ]
+        for b in made:
+            body += [
+                f"    constexpr size_t {b.group_size} = {b.bytes};  // a group's {b.description}",
+                f"    constexpr size_t {b.size} = kGroups * {b.group_size};",
+            ]
     body += ["", *_SET_UP]
     for buf in plan.inputs:
         body += _copy_in(buf)
@@ -332,7 +374,7 @@ def _main_body(
         body += _zero_filled(buf, zero_note)
     for buf in plan.empty:
         body += _uninitialised(buf, empty_note)
-    body += _launch(name, blocks, plan.launch_args, options, tiling_type)
+    body += _launch(name, blocks, plan.launch_args, options, tiling_type, groups)
     for buf in plan.outputs:
         body += _copy_out(buf)
     body += [f"    CHECK_ACL(aclrtFree({buf.name}Dev));" for buf in made]

@@ -70,6 +70,7 @@ from ascend_xdsl.emit.common import (
     banner,
     camel_case,
     describe_tensor,
+    group_note,
     kernel_file,
     soc_version,
 )
@@ -221,9 +222,11 @@ def _init_tiling(kernel: func.FuncOp) -> Conv3DBpInputTiling:
     return init.tiling.tiling
 
 
-def emit_input_grad_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp) -> str:
-    """``main.cpp`` of the dX module: read dy and w, zero dX, fill the tiling, launch, write
-    dX."""
+def emit_input_grad_host(
+    host: func.FuncOp, launch: LaunchOp, kernel: func.FuncOp, groups: int = 1
+) -> str:
+    """``main.cpp`` of the dX module: read dy and w, allocate dX, fill the tiling, launch (once
+    per group of a grouped layer, ``host`` being one group's), write dX."""
     tiling = _init_tiling(kernel)
     plan = _host_plan(host, launch, kernel)
     name = kernel.sym_name.data
@@ -234,6 +237,7 @@ def emit_input_grad_host(host: func.FuncOp, launch: LaunchOp, kernel: func.FuncO
         _OPTIONS,
         TILING_TYPE,
         "zero-filled; the kernel's GetTensorC writes each element of dX once.",
+        groups=groups,
     )
     head = banner("Conv3DBackpropInput (dX) host program", operands_line(launch), "bp-input")
     return _main_cpp(head, host, kernel, _OPTIONS, _fill_tiling(tiling), body)
@@ -325,8 +329,11 @@ def _readme(
     )
 
 
-def emit_input_grad_project(module: ModuleOp, hw: str, command: str) -> Project:
-    """The project of an API-level dX module; ``command`` is what to quote as its origin."""
+def emit_input_grad_project(module: ModuleOp, hw: str, command: str, groups: int = 1) -> Project:
+    """The project of an API-level dX module; ``command`` is what to quote as its origin. With
+    ``groups`` above 1 the module is one group's (``runtime/input_grad.run_conv3d_input``
+    compiles it so) and the project runs it once per group: the host launches it on each
+    group's tensors, ``data.py`` lays them out per group."""
     host, launch, kernel = find_launch(module, dx.Conv3DBpInputCreateOp, "Conv3DBackpropInput")
     name, program = kernel.sym_name.data, host.sym_name.data
     for symbol in (name, program):
@@ -337,11 +344,12 @@ def emit_input_grad_project(module: ModuleOp, hw: str, command: str) -> Project:
     saved = row_walk_taps(tiling)
     files = {
         kernel_file(name, _OPTIONS.build): emit_input_grad_kernel(kernel, operands_line(launch)),
-        HOST_FILE: emit_input_grad_host(host, launch, kernel),
+        HOST_FILE: emit_input_grad_host(host, launch, kernel, groups),
         CMAKE_FILE: emit_cmake(program, name, hw, _OPTIONS),
-        README_FILE: _readme(program, name, launch, hw, command, din > 1, saved > 0),
+        README_FILE: _readme(program, name, launch, hw, command, din > 1, saved > 0)
+        + group_note(groups, ("dy", "w"), "dx"),
     }
-    script = emit_input_grad_data_script(host)
+    script = emit_input_grad_data_script(host, groups)
     if script is not None:
         files[DATA_FILE] = script
     warnings: tuple[str, ...] = ()

@@ -104,6 +104,18 @@ def arrays_5d(
     return a, b
 
 
+def random_forward_inputs(
+    problem: ConvBpFilterShape, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded standard-normal x and weight of ``problem``, in its element type: what
+    ``ascend-conv forward --seed`` runs and an emitted forward project's ``data.py`` makes."""
+    rng = np.random.default_rng(seed)
+    dtype = next(t for t, name in _DTYPES.items() if name == problem.dtype)
+    x = rng.standard_normal(problem.input_shape).astype(dtype)
+    w = rng.standard_normal(problem.weight_shape).astype(dtype)
+    return x, w
+
+
 def forward_levels(
     problem: ConvBpFilterShape,
     hw: str | HwConfig = DEFAULT_HW,

@@ -378,14 +378,23 @@ def test_emit_ascendc_warns_when_the_row_walk_was_taken(capsys, tmp_path):
     assert "stride-aware" not in (tmp_path / "t" / "README.md").read_text()
 
 
+def test_emit_ascendc_of_a_grouped_layer_is_one_launch_per_group(capsys, tmp_path):
+    """Issue 17: a grouped layer's project is no longer refused; its host launches the one
+    group's kernel once per group, on the groups' tensors laid out back to back."""
+    grouped = ["--input", "1,40,2,6,6", "--weight", "32,20,1,3,3", "--groups", "2"]
+    folder = tmp_path / "p"
+    code, out, _ = run(capsys, "bp-input", *grouped, "--emit", "ascendc", "-o", str(folder))
+    assert code == 0 and out.startswith(f"wrote {folder}: "), out
+    host = (folder / "main.cpp").read_text()
+    assert "constexpr size_t kGroups = 2;" in host
+    assert "for (size_t g = 0; g < kGroups; ++g) {" in host
+    assert "## Groups" in (folder / "README.md").read_text()
+
+
 def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc")
     assert (code, out) == (2, "")
     assert_one_line_error(err, "--emit ascendc writes a project folder: give it with -o DIR")
-    grouped = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2"]
-    code, _, err = run(capsys, "bp-input", *grouped, "--emit", "ascendc", "-o", str(tmp_path / "p"))
-    assert code == 2
-    assert_one_line_error(err, "bp-input: --emit ascendc of groups 2 is not supported yet")
     (tmp_path / "mine.txt").write_text("keep")
     code, _, err = run(capsys, "bp-input", *TINY, "--emit", "ascendc", "-o", str(tmp_path))
     assert code == 1

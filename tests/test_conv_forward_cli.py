@@ -250,7 +250,7 @@ def test_emit_ascendc_writes_the_project(capsys, tmp_path):
     folder = tmp_path / "fwd"
     code, out, err = run(capsys, "forward", *TINY, "--emit", "ascendc", "-o", str(folder))
     assert code == 0
-    files = ["CMakeLists.txt", "README.md", "conv3d_kernel.asc", "main.cpp"]
+    files = ["CMakeLists.txt", "README.md", "conv3d_kernel.asc", "data.py", "main.cpp"]
     assert out == f"wrote {folder}: {', '.join(files)}\n"
     # No warning: the heuristic's tiling, L1 included, is the one the vendor's GetTiling
     # returns for the kernel's single-core shape.
@@ -260,14 +260,23 @@ def test_emit_ascendc_writes_the_project(capsys, tmp_path):
     assert "--emit ascendc -o" in (folder / "README.md").read_text()
 
 
+def test_emit_ascendc_of_a_grouped_layer_is_one_launch_per_group(capsys, tmp_path):
+    """Issue 17: a grouped layer's project is no longer refused; its host launches the one
+    group's kernel once per group, on the groups' tensors laid out back to back."""
+    grouped = ["--input", "1,40,2,6,6", "--weight", "32,20,1,3,3", "--groups", "2"]
+    folder = tmp_path / "p"
+    code, out, _ = run(capsys, "forward", *grouped, "--emit", "ascendc", "-o", str(folder))
+    assert code == 0 and out.startswith(f"wrote {folder}: "), out
+    host = (folder / "main.cpp").read_text()
+    assert "constexpr size_t kGroups = 2;" in host
+    assert "for (size_t g = 0; g < kGroups; ++g) {" in host
+    assert "## Groups" in (folder / "README.md").read_text()
+
+
 def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "forward", *TINY, "--emit", "ascendc")
     assert (code, out) == (2, "")
     assert_one_line_error(err, "--emit ascendc writes a project folder: give it with -o DIR")
-    grouped = ["--input", "1,32,2,6,6", "--weight", "32,16,1,3,3", "--groups", "2"]
-    code, _, err = run(capsys, "forward", *grouped, "--emit", "ascendc", "-o", str(tmp_path / "p"))
-    assert code == 2
-    assert_one_line_error(err, "--emit ascendc of groups 2 is not supported yet")
     (tmp_path / "mine.txt").write_text("keep")
     code, _, err = run(capsys, "forward", *TINY, "--emit", "ascendc", "-o", str(tmp_path))
     assert code == 1

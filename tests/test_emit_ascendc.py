@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 import shutil
@@ -85,7 +86,7 @@ from ascend_xdsl.lowering.pipeline import compile_levels, make_context
 from ascend_xdsl.runtime.api import interpret_timed, random_inputs
 from ascend_xdsl.runtime.executors import api_sim
 from ascend_xdsl.runtime.executors.arith_functions import ExtraArithFunctions
-from ascend_xdsl.runtime.forward import forward_levels
+from ascend_xdsl.runtime.forward import forward_levels, random_forward_inputs, run_conv3d
 from ascend_xdsl.runtime.input_grad import (
     input_grad_levels,
     random_input_grad_inputs,
@@ -476,11 +477,18 @@ def test_the_data_script_passes_the_linter(tmp_path: Path):
     ``ruff check .`` or ``ruff format --check .`` fail: its data.py is ruff-clean."""
     modules = _modules("bf16", 2, "api")
     folder = write_project(tmp_path / "p", emit_project(modules["api"], HW, ""))
+    # The forward's and dX's data.py of a grouped layer too.
+    layer = ((1, 40, 2, 6, 6), (32, 20, 1, 3, 3), {"groups": 2})
+    _, fwd_module = _grouped(*layer, forward_levels, 2)
+    forward = write_project(tmp_path / "f", emit_forward_project(fwd_module, HW, "", 2))
+    _, dx_module = _grouped(*layer, input_grad_levels, 2)
+    dx = write_project(tmp_path / "d", emit_input_grad_project(dx_module, HW, "", 2))
     config = str(Path(__file__).parent.parent / "pyproject.toml")
     ruff = str(Path(sys.executable).parent / "ruff")
+    scripts = [str(f / "data.py") for f in (folder, forward, dx)]
     for command in (["check"], ["format", "--check"]):
         done = subprocess.run(
-            [ruff, *command, "--config", config, str(folder / "data.py")],
+            [ruff, *command, "--config", config, *scripts],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
@@ -530,13 +538,45 @@ void MockLaunch(K kernel, uint32_t blockDim, void*, aclrtStream, P... p)
 """
 
 
+_ASC_LAUNCH_LOGGED = """#pragma once
+#include <cstdio>
+#include <vector>
+// The <<<>>> launch of _ASC_LAUNCH that first logs each launch: "launch" and, for every
+// operand, its address minus the first launch's (where in its buffer this launch starts).
+template <class K, class... P>
+void MockLaunch(K kernel, uint32_t blockDim, void*, aclrtStream, P... p)
+{
+    static std::vector<uint8_t*> first;
+    const std::vector<uint8_t*> now{static_cast<uint8_t*>(p)...};
+    if (first.empty()) {
+        first = now;
+    }
+    std::printf("launch");
+    for (size_t i = 0; i < now.size(); ++i) {
+        std::printf(" %td", now[i] - first[i]);
+    }
+    std::printf("\\n");
+    for (uint32_t b = 0; b < blockDim; ++b) {
+        g_mock_block = b;
+        std::printf("block %u\\n", b);
+        kernel(p...);
+    }
+}
+"""
+
+
 def _mock_run(
-    folder: Path, kernel_name: str, work: Path, tiling_values: str | None = None
+    folder: Path,
+    kernel_name: str,
+    work: Path,
+    tiling_values: str | None = None,
+    log_launches: bool = False,
 ) -> list[str]:
     """Build kernel and host as one program against tests/ascendc_mock and run it on the data
     folder ``folder``; its call log. An ``.asc`` kernel is built from a copy whose ``<<<>>>``
-    launch calls the stand-in's; ``tiling_values`` is what the stand-in's GetTiling returns
-    (the body of ``MockTilingValues``)."""
+    launch calls the stand-in's (with ``log_launches``, one that also logs each launch's
+    operand addresses, :data:`_ASC_LAUNCH_LOGGED`); ``tiling_values`` is what the stand-in's
+    GetTiling returns (the body of ``MockTilingValues``)."""
     (work / f"aclrtlaunch_{kernel_name}.h").write_text(_LAUNCHER)
     kernel = f"{kernel_name}.cpp"
     if (folder / f"{kernel_name}.asc").is_file():
@@ -545,7 +585,8 @@ def _mock_run(
         launch = re.sub(r"\b(\w+)<<<([^>]*)>>>\(", r"MockLaunch(\1, \2, ", text)
         (work / kernel).write_text('#include "mock_launch.h"\n' + launch)
         (work / "mock_launch.h").write_text(
-            '#include "acl/acl.h"\n#include "kernel_operator.h"\n' + _ASC_LAUNCH
+            '#include "acl/acl.h"\n#include "kernel_operator.h"\n'
+            + (_ASC_LAUNCH_LOGGED if log_launches else _ASC_LAUNCH)
         )
     (work / "mock_tiling_values.h").write_text(
         '#pragma once\n#include "kernel_tiling/kernel_tiling.h"\n'
@@ -1238,3 +1279,149 @@ def test_the_dx_kernels_depth_loop_needs_the_isfirstiter_reset(tmp_path: Path) -
 def test_dx_emission_refuses_a_module_without_the_api() -> None:
     with pytest.raises(EmitError, match="makes no Conv3DBackpropInput object"):
         emit_input_grad_project(_forward_project()[0], HW, "")
+
+
+# Grouped layers (one launch per group, as the simulator runs them: runtime/forward.run_groups)
+# --------------------------------------------------------------------------------------------
+
+GROUPED_DX = {
+    # Cin/G 20 and Cout/G 16: each group's dX has two C1 blocks, the second one padded on its
+    # own (the whole layer's NDC1HWC0 would have three), two cores
+    "groups2_cin20": ((1, 40, 3, 6, 6), (32, 20, 2, 3, 3), {"padding": 1, "groups": 2}, 2),
+    # three groups of 16 channels, stride 2, one core
+    "groups3_stride2": ((1, 48, 4, 6, 6), (48, 16, 3, 3, 3), {"stride": 2, "groups": 3}, 1),
+}
+
+
+def _grouped(x, w, kw, levels, cores):
+    """The whole layer, and the API-level module of one group (the simulator's compile)."""
+    whole = shape_from_torch_args(x, w, **kw)
+    g = whole.groups
+    one = shape_from_torch_args((x[0], x[1] // g, *x[2:]), (w[0] // g, *w[1:]),
+                                **{**kw, "groups": 1})  # fmt: skip
+    return whole, levels(one, HW, cores)["api"]
+
+
+@needs_gxx
+@pytest.mark.parametrize("name", sorted(GROUPED_DX))
+def test_the_grouped_dx_project_launches_once_per_group_and_data_py_checks_dx(
+    tmp_path: Path, name: str
+):
+    """A grouped dX project built against the stand-in: main.cpp launches the one group's
+    kernel once per group, launch g on each buffer from g group sizes on (the addresses the
+    stand-in logs), each launch making the API calls of the IR; data.py lays the inputs out per
+    group (main.cpp checks the files' sizes), and its check accepts the simulator's grouped dX
+    written per group, rejects the stand-in's (which computes nothing), the same dX with two
+    groups swapped, and the whole layer's NDC1HWC0 (one padding for all channels, and D
+    outside C1: a group's channels are not one block of it, so each launch needs its own
+    tensors)."""
+    x, w, kw, cores = GROUPED_DX[name]
+    whole, module = _grouped(x, w, kw, input_grad_levels, cores)
+    g = whole.groups
+    project = emit_input_grad_project(module, HW, f"test {name}", g)
+    folder = write_project(tmp_path / "p", project)
+    script = [sys.executable, str(folder / "data.py")]
+    made = inprocess.run([*script, "make", str(folder)])
+    assert (made.returncode, made.stderr) == (0, "")
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work, log_launches=True)
+    n, cin, d, h, wi = whole.input_shape
+    cin_g, cout_g = cin // g, whole.cout // g
+    _, _, do, ho, wo = whole.grad_output_shape
+    bytes_ = 2  # f16
+    dy_group = math.prod(formats.ndc1hwc0_shape(n, cout_g, do, ho, wo, C0)) * bytes_
+    w_group = math.prod(formats.fractal_z_3d_shape(cout_g, cin_g, *whole.weight_shape[2:], 1, C0))
+    dx_group = math.prod(formats.ndc1hwc0_shape(n, cin_g, d, h, wi, C0)) * bytes_
+    calls = _dx_ir_calls(module)
+    expected: list[str] = []
+    for i in range(g):
+        expected += [f"launch {i * dy_group} {i * w_group * bytes_} {i * dx_group} 0", *calls]
+    assert sum(line.startswith("SetSingleShape") for line in calls) > 0
+    assert got == expected
+    assert (folder / "dx.bin").stat().st_size == g * dx_group
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
+    # The simulator's grouped dX of the same seeded inputs (one launch per group).
+    weight, dy = random_input_grad_inputs(whole, 0)
+    res = run_conv3d_input(whole.input_shape, weight, dy, whole.strides, whole.pads,
+                           whole.dilations, g, hw=HW, cores=cores)  # fmt: skip
+    dx = np.asarray(res.output)
+    groups = [dx[:, i * cin_g : (i + 1) * cin_g] for i in range(g)]
+
+    def write(parts) -> None:
+        flat = [formats.ncdhw_to_ndc1hwc0(np.ascontiguousarray(p), C0).ravel() for p in parts]
+        np.concatenate(flat).tofile(folder / "dx.bin")
+
+    write(groups)
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 0 and run.stdout.strip().endswith(": OK"), run.stdout + run.stderr
+    write([groups[1], groups[0], *groups[2:]])
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
+    formats.ncdhw_to_ndc1hwc0(dx, C0).tofile(folder / "dx.bin")
+    run = inprocess.run([*script, "check", str(folder)])
+    if cin_g % C0:  # the whole layer's padding differs from the groups': not even the size fits
+        assert run.returncode == 1 and "dx.bin: expected" in run.stderr, run.stderr
+    else:  # the same size, but the whole layer's C1 blocks of a depth hold every group's
+        assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
+
+
+@needs_gxx
+def test_the_grouped_forward_project_launches_once_per_group(tmp_path: Path) -> None:
+    """A grouped forward project (Cin/G 20, not a multiple of 16): the host holds each
+    buffer as the groups' tensors back to back, each sized in its own layout, and launches the
+    one group's kernel once per group from g group sizes on; the project passes the syntax
+    check against the shipped Conv3D declarations, and its README says how the data files
+    are laid out."""
+    whole, module = _grouped((1, 40, 2, 6, 6), (32, 20, 1, 3, 3), {"groups": 2}, forward_levels, 2)
+    project = emit_forward_project(module, HW, "test grouped forward", whole.groups)
+    folder = write_project(tmp_path / "p", project)
+    assert check_project(folder).files == (project.kernel_file, HOST_FILE)
+    host = project.files[HOST_FILE]
+    x_group = math.prod(formats.ndc1hwc0_shape(1, 20, 2, 6, 6, C0)) * 2
+    y_group = math.prod(formats.ndc1hwc0_shape(1, 16, 2, 4, 4, C0)) * 2
+    assert "    constexpr size_t kGroups = 2;" in host
+    assert f"    constexpr size_t kXGroupBytes = {x_group};" in host
+    assert f"    constexpr size_t kYGroupBytes = {y_group};" in host
+    assert "    constexpr size_t kXBytes = kGroups * kXGroupBytes;" in host
+    assert "for (size_t g = 0; g < kGroups; ++g) {" in host
+    assert host.count("static_cast<uint8_t*>(xDev) + g * kXGroupBytes,") == 1
+    assert "## Groups" in project.files[README_FILE]
+    # An ungrouped layer's host has no loop.
+    assert "kGroups" not in _forward_project()[1].files[HOST_FILE]
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_the_forward_data_py_lays_out_per_group_and_checks_y(tmp_path: Path, groups: int):
+    """The forward project's data.py: make writes x and w in the sizes main.cpp reads (each
+    group's slice in its own layout, Cin/G 20), and check accepts the simulator's y of those
+    inputs written per group, as main.cpp writes it, and rejects it with one element changed."""
+    x, w = (1, 20 * groups, 2, 6, 6), (16 * groups, 20, 1, 3, 3)
+    whole, module = _grouped(x, w, {"padding": 1, "groups": groups}, forward_levels, 2)
+    project = emit_forward_project(module, HW, "test forward data", groups)
+    folder = write_project(tmp_path / "p", project)
+    script = [sys.executable, str(folder / "data.py")]
+    made = inprocess.run([*script, "make", str(folder)])
+    assert (made.returncode, made.stderr) == (0, "")
+    host = project.files[HOST_FILE]
+    for f, b in (("x", "X"), ("w", "W")):
+        name = f"k{b}GroupBytes" if groups > 1 else f"k{b}Bytes"
+        size = int(re.search(rf"constexpr size_t {name} = (\d+);", host)[1])  # type: ignore[index]
+        assert (folder / f"{f}.bin").stat().st_size == groups * size
+    missing = inprocess.run([*script, "check", str(folder)])
+    assert missing.returncode == 1 and "no such file" in missing.stderr
+    xs, ws = random_forward_inputs(whole, 0)
+    res = run_conv3d(xs, ws, None, whole.strides, whole.pads, whole.dilations, groups, hw=HW,
+                     cores=2)  # fmt: skip
+    y = np.asarray(res.output)
+    cout_g = whole.cout // groups
+    parts = [y[:, g * cout_g : (g + 1) * cout_g] for g in range(groups)]
+    flat = np.concatenate([formats.ncdhw_to_ndc1hwc0(np.ascontiguousarray(p), C0).ravel()
+                           for p in parts])  # fmt: skip
+    flat.tofile(folder / "y.bin")
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 0 and run.stdout.strip().endswith(": OK"), run.stdout + run.stderr
+    flat[0] += 8
+    flat.tofile(folder / "y.bin")
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout

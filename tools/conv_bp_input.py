@@ -27,8 +27,8 @@ cycles, ``tuned: 1.18x over the heuristic``); ``fixed:FILE`` reads one
 ``#ascend.conv3d_bp_input_tiling`` or its JSON (a ``--report json``'s ``tiling``).
 
 What dX does not support yet is refused before anything runs, in one line with exit code 2:
-``--bias`` (dX has none), ``--no-cache`` without ``--tiling tuned``, and ``--emit ascendc`` of a
-grouped layer (its kernel is compiled per group, one launch each).
+``--bias`` (dX has none) and ``--no-cache`` without ``--tiling tuned``. A grouped layer's
+``--emit ascendc`` project runs its one group's kernel once per group, as the simulator does.
 """
 
 from __future__ import annotations
@@ -63,7 +63,6 @@ from ascend_xdsl.tools.conv_forward import (
     op_json_report,
     op_levels,
     problem_line,
-    refuse_grouped_emit,
 )
 from ascend_xdsl.tools.conv_report import ir_text, launch_cost_lines
 from ascend_xdsl.tools.errors import CliError
@@ -109,7 +108,6 @@ def bp_input(args: argparse.Namespace) -> str:
     """Run the ``bp-input`` command; return what goes to standard output."""
     strategy = _refuse_unsupported(args)
     problem = problem_from_args(args)
-    refuse_grouped_emit(args, problem, OP)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
@@ -121,7 +119,7 @@ def bp_input(args: argparse.Namespace) -> str:
 
     target, levels, compile_seconds = op_levels(levels_of, single, args.hw, cores)
     if args.emit == ASCENDC:
-        return emit_ascendc(levels["api"], args, emit_input_grad_project)
+        return emit_ascendc(levels["api"], args, emit_input_grad_project, g)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling(levels["api"])

@@ -24,8 +24,9 @@ search (``tuning/conv3d_search.py``, cached on disk, ``--no-cache`` searches aga
 forward tiler; ``fixed:FILE`` reads one ``#ascend.conv3d_tiling`` or its JSON (a ``--report
 json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; through the bias
 table) to the run and to the check. What the forward path does not support yet is refused
-before anything runs, in one line with exit code 2: ``--emit ascendc`` of a grouped layer (its
-kernel is compiled per group) or with a bias (the emitted kernel has no SetBias). Its flags
+before anything runs, in one line with exit code 2: ``--emit ascendc`` with a bias (the emitted
+kernel has no SetBias). A grouped layer's project runs the one group's kernel once per group,
+as the simulator does. Its flags
 (``add_op_flags``), their checks before a run (``check_output_flags``), compile
 (``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in one line, exit 1), report
 (``op_json_report``) and project writing (``emit_ascendc``, given the op's emitter) serve
@@ -168,7 +169,6 @@ def forward(args: argparse.Namespace) -> str:
             exit_code=2,
         )
     problem = problem_from_args(args)
-    refuse_grouped_emit(args, problem, "forward")
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
     g = problem.groups
@@ -182,7 +182,7 @@ def forward(args: argparse.Namespace) -> str:
 
     target, levels, compile_seconds = op_levels(levels_of, single, args.hw, cores)
     if args.emit == ASCENDC:
-        return emit_ascendc(levels["api"], args)
+        return emit_ascendc(levels["api"], args, groups=g)
     if args.emit is not None:
         return ir_text(levels[args.emit])
     tiling = _tiling_line(levels["api"])
@@ -260,28 +260,19 @@ def check_output_flags(args: argparse.Namespace) -> None:
         raise CliError("--emit ascendc writes a project folder: give it with -o DIR", exit_code=2)
 
 
-def refuse_grouped_emit(args: argparse.Namespace, problem: ConvBpFilterShape, op: str) -> None:
-    """``--emit ascendc`` of a grouped layer, which the op's project does not offer (its kernel
-    is compiled per group): one line, exit 2."""
-    if args.emit == ASCENDC and problem.groups > 1:
-        raise CliError(
-            f"{op}: --emit ascendc of groups {problem.groups} is not supported yet (the "
-            "kernel is compiled per group, one launch each)",
-            exit_code=2,
-        )
-
-
 def emit_ascendc(
     api_module: ModuleOp,
     args: argparse.Namespace,
-    emit_project: Callable[[ModuleOp, str, str], Project] = emit_forward_project,
+    emit_project: Callable[[ModuleOp, str, str, int], Project] = emit_forward_project,
+    groups: int = 1,
 ) -> str:
     """``--emit ascendc -o DIR``: write the op's project (``emit_project`` of the API-level
-    module, the hardware and the command line; the forward's, or dX's for ``bp-input``); return
+    module, the hardware, the command line and the layer's groups; the forward's, or dX's for
+    ``bp-input``; a grouped layer's module is one group's, launched once per group); return
     the line that says so."""
     command = shlex.join([PROG, *(sys.argv[1:] if args.argv is None else args.argv)])
     try:
-        project = emit_project(api_module, args.hw, command)
+        project = emit_project(api_module, args.hw, command, groups)
         write_project(args.output, project)
     except (EmitError, ProjectWriteError) as e:
         raise CliError(str(e)) from None

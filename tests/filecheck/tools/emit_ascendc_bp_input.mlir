@@ -21,6 +21,13 @@
 // RUN: ascend-conv bp-input --input 1,16,7,8,8 --weight 16,16,3,3,3 --padding 1 --cores 2 --emit ascendc -o %t/d7 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 // RUN: filecheck %s --check-prefix=TAIL --input-file %t/d7/conv3d_input_kernel.asc
 
+// Two groups of Cin 20 (not a multiple of 16): the one group's kernel, tiling (cin 20, group 1)
+// and data, launched once per group on each buffer from g group sizes on; data.py makes and
+// checks the whole grouped layer.
+// RUN: ascend-conv bp-input --input 1,40,2,6,6 --weight 32,20,1,3,3 --groups 2 --cores 2 --emit ascendc -o %t/g2 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
+// RUN: filecheck %s --check-prefix=GROUPS-HOST --input-file %t/g2/main.cpp
+// RUN: filecheck %s --check-prefix=GROUPS-DATA --input-file %t/g2/data.py
+// RUN: filecheck %s --check-prefix=GROUPS-README --input-file %t/g2/README.md
 // KERNEL:      #include "lib/conv_backprop/conv3d_bp_input_api.h"
 // KERNEL:      using Conv3DBpInput = ConvBackpropApi::Conv3DBackpropInput<WeightType, InputSizeType, GradOutputType, GradInputType>;
 // KERNEL:      __global__ __cube__ void conv3d_input_kernel(GM_ADDR dy, GM_ADDR w, GM_ADDR dx, GM_ADDR tiling)
@@ -81,3 +88,33 @@
 // ONE-README-NOT: Din to 1
 
 // QUIET-NOT: warning
+
+// GROUPS-HOST:      t.conv3DDxTiling.cin = 20;
+// GROUPS-HOST:      t.conv3DDxTiling.group = 1;
+// GROUPS-HOST:      constexpr size_t kGroups = 2;
+// GROUPS-HOST-NEXT: constexpr size_t kDyGroupBytes = 1024;  // a group's NDC1HWC0 of logical 1x16x2x4x4 f16
+// GROUPS-HOST-NEXT: constexpr size_t kDyBytes = kGroups * kDyGroupBytes;
+// GROUPS-HOST-NEXT: constexpr size_t kWGroupBytes = 9216;  // a group's FRACTAL_Z_3D of logical 16x20x1x3x3 f16
+// GROUPS-HOST-NEXT: constexpr size_t kWBytes = kGroups * kWGroupBytes;
+// GROUPS-HOST-NEXT: constexpr size_t kDxGroupBytes = 4608;  // a group's NDC1HWC0 of logical 1x20x2x6x6 f16
+// GROUPS-HOST-NEXT: constexpr size_t kDxBytes = kGroups * kDxGroupBytes;
+// GROUPS-HOST:      ReadFile(dataDir + "/dy.bin", dyHost.data(), kDyBytes)
+// GROUPS-HOST:      constexpr uint32_t kBlockDim = 2;
+// GROUPS-HOST-NEXT: for (size_t g = 0; g < kGroups; ++g) {
+// GROUPS-HOST-NEXT:     Launch_conv3d_input_kernel(kBlockDim, stream,
+// GROUPS-HOST-NEXT:         static_cast<uint8_t*>(dyDev) + g * kDyGroupBytes,
+// GROUPS-HOST-NEXT:         static_cast<uint8_t*>(wDev) + g * kWGroupBytes,
+// GROUPS-HOST-NEXT:         static_cast<uint8_t*>(dxDev) + g * kDxGroupBytes,
+// GROUPS-HOST-NEXT:         static_cast<uint8_t*>(tilingDev));
+// GROUPS-HOST-NEXT: }
+// GROUPS-HOST-NEXT: CHECK_ACL(aclrtSynchronizeStream(stream));
+// GROUPS-HOST:      WriteFile(dataDir + "/dx.bin", dxHost.data(), kDxBytes)
+
+// GROUPS-DATA:      (1, 40, 2, 6, 6),
+// GROUPS-DATA-NEXT: (32, 20, 1, 3, 3),
+// GROUPS-DATA:      groups=2,
+// GROUPS-DATA:      GROUPS = PROBLEM.groups
+// GROUPS-DATA:      formats.oihw_to_fractal_z_3d(w[s], 1, C0)
+
+// GROUPS-README:      ## Groups
+// GROUPS-README:      The layer has 2 groups.
