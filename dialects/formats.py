@@ -458,6 +458,43 @@ def fractal_z_3d_to_oihw(
     return np.ascontiguousarray(w[:cout])
 
 
+# Per-group files: a grouped layer compiled per group (one launch each, as the runtime runs it
+# and an emitted project's host launches it) keeps each group's tensor in its own layout, its
+# channels padded on their own, the groups back to back. An emitted project's data.py writes
+# and reads its files so.
+
+
+def grouped_ncdhw_to_ndc1hwc0(x: np.ndarray, groups: int, c0: int) -> np.ndarray:
+    """NCDHW ``x`` as its ``groups`` channel groups' NDC1HWC0 tensors back to back, flat."""
+    cg = x.shape[1] // groups
+    parts = [x[:, g * cg : (g + 1) * cg] for g in range(groups)]
+    return np.concatenate([ncdhw_to_ndc1hwc0(np.ascontiguousarray(a), c0).ravel() for a in parts])
+
+
+def grouped_oihw_to_fractal_z_3d(w: np.ndarray, groups: int, c0: int) -> np.ndarray:
+    """A weight (Cout, Cin/g, kD, kH, kW) as its ``groups`` output-channel groups'
+    FRACTAL_Z_3D tensors (each of one group) back to back, flat."""
+    cg = w.shape[0] // groups
+    parts = [w[g * cg : (g + 1) * cg] for g in range(groups)]
+    return np.concatenate([oihw_to_fractal_z_3d(a, 1, c0).ravel() for a in parts])
+
+
+def grouped_ndc1hwc0_to_ncdhw(
+    flat: np.ndarray, groups: int, shape: tuple[int, int, int, int, int], c0: int
+) -> np.ndarray:
+    """The NCDHW tensor of ``shape`` whose ``groups`` channel groups' NDC1HWC0 tensors lie back
+    to back in ``flat`` (:func:`grouped_ncdhw_to_ndc1hwc0`'s layout); a ``ValueError`` saying
+    how many elements it expected when ``flat`` has another size."""
+    n, c, d, h, w = shape
+    cg = c // groups
+    part = ndc1hwc0_shape(n, cg, d, h, w, c0)
+    expected = groups * int(np.prod(part))
+    if flat.size != expected:
+        raise ValueError(f"expected {expected} elements, got {flat.size}")
+    parts = flat.reshape(groups, *part)
+    return np.concatenate([ndc1hwc0_to_ncdhw(p, cg) for p in parts], axis=1)
+
+
 # --------------------------------------------------------------------------------------------
 # On-chip fractals (tile level)
 # --------------------------------------------------------------------------------------------

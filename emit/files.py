@@ -277,7 +277,6 @@ The inputs are those `ascend-conv bp-input --seed SEED` runs.
 """
 
 import sys
-from math import prod
 from pathlib import Path
 
 import numpy as np
@@ -302,29 +301,22 @@ def main(argv: list[str]) -> int:
         return 2
     folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
     w, dy = random_input_grad_inputs(PROBLEM, seed)
-    n, c, d, h, wi = PROBLEM.input_shape
-    cin_g, cout_g = c // GROUPS, PROBLEM.cout // GROUPS
     if argv[0] == "make":
         folder.mkdir(parents=True, exist_ok=True)
         # The program launches the kernel once per group: each file holds the groups' slices
         # back to back, each in its own layout (its channels padded on their own).
-        slices = [slice(g * cout_g, (g + 1) * cout_g) for g in range(GROUPS)]
-        dys = [formats.ncdhw_to_ndc1hwc0(dy[:, s], C0).ravel() for s in slices]
-        ws = [formats.oihw_to_fractal_z_3d(w[s], 1, C0).ravel() for s in slices]
-        np.concatenate(dys).tofile(folder / "dy.bin")
-        np.concatenate(ws).tofile(folder / "w.bin")
+        formats.grouped_ncdhw_to_ndc1hwc0(dy, GROUPS, C0).tofile(folder / "dy.bin")
+        formats.grouped_oihw_to_fractal_z_3d(w, GROUPS, C0).tofile(folder / "w.bin")
         return 0
-    shape = formats.ndc1hwc0_shape(n, cin_g, d, h, wi, C0)
     if not (folder / "dx.bin").is_file():
         print(f"{{folder / 'dx.bin'}}: no such file (run the program first)", file=sys.stderr)
         return 1
     raw = np.fromfile(folder / "dx.bin", dtype=dy.dtype)
-    if raw.size != GROUPS * prod(shape):
-        expected = GROUPS * prod(shape)
-        print(f"dx.bin: expected {{expected}} elements, got {{raw.size}}", file=sys.stderr)
+    try:
+        dx = formats.grouped_ndc1hwc0_to_ncdhw(raw, GROUPS, PROBLEM.input_shape, C0)
+    except ValueError as e:
+        print(f"dx.bin: {{e}}", file=sys.stderr)
         return 1
-    parts = raw.reshape(GROUPS, *shape)
-    dx = np.concatenate([formats.ndc1hwc0_to_ncdhw(part, cin_g) for part in parts], axis=1)
     result = check_input_grad(PROBLEM, w, dy, dx)
     print(result.describe())
     return 0 if result.ok else 1
@@ -346,7 +338,6 @@ inputs are those `ascend-conv forward --seed SEED` runs.
 """
 
 import sys
-from math import prod
 from pathlib import Path
 
 import numpy as np
@@ -371,30 +362,22 @@ def main(argv: list[str]) -> int:
         return 2
     folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
     x, w = random_forward_inputs(PROBLEM, seed)
-    cin_g, cout_g = PROBLEM.cin // GROUPS, PROBLEM.cout // GROUPS
     if argv[0] == "make":
         folder.mkdir(parents=True, exist_ok=True)
         # The program launches the kernel once per group: each file holds the groups' slices
         # back to back, each in its own layout (its channels padded on their own).
-        xs = [x[:, g * cin_g : (g + 1) * cin_g] for g in range(GROUPS)]
-        ws = [w[g * cout_g : (g + 1) * cout_g] for g in range(GROUPS)]
-        parts = [formats.ncdhw_to_ndc1hwc0(np.ascontiguousarray(a), C0).ravel() for a in xs]
-        np.concatenate(parts).tofile(folder / "x.bin")
-        parts = [formats.oihw_to_fractal_z_3d(a, 1, C0).ravel() for a in ws]
-        np.concatenate(parts).tofile(folder / "w.bin")
+        formats.grouped_ncdhw_to_ndc1hwc0(x, GROUPS, C0).tofile(folder / "x.bin")
+        formats.grouped_oihw_to_fractal_z_3d(w, GROUPS, C0).tofile(folder / "w.bin")
         return 0
-    n, _, d, h, wo = PROBLEM.grad_output_shape
-    shape = formats.ndc1hwc0_shape(n, cout_g, d, h, wo, C0)
     if not (folder / "y.bin").is_file():
         print(f"{{folder / 'y.bin'}}: no such file (run the program first)", file=sys.stderr)
         return 1
     raw = np.fromfile(folder / "y.bin", dtype=x.dtype)
-    if raw.size != GROUPS * prod(shape):
-        expected = GROUPS * prod(shape)
-        print(f"y.bin: expected {{expected}} elements, got {{raw.size}}", file=sys.stderr)
+    try:
+        y = formats.grouped_ndc1hwc0_to_ncdhw(raw, GROUPS, PROBLEM.grad_output_shape, C0)
+    except ValueError as e:
+        print(f"y.bin: {{e}}", file=sys.stderr)
         return 1
-    parts = raw.reshape(GROUPS, *shape)
-    y = np.concatenate([formats.ndc1hwc0_to_ncdhw(part, cout_g) for part in parts], axis=1)
     result = check_forward(PROBLEM, x, w, y)
     print(result.describe())
     return 0 if result.ok else 1

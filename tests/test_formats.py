@@ -312,3 +312,24 @@ def test_ndc1hwc0_staged_blocks_match_the_plain_transpose(c, dtype):
     assert F.ncdhw_to_ndc1hwc0(x, 16).tobytes() == plain.tobytes()
     as_f32 = F.ncdhw_to_ndc1hwc0(x, 16, np.float32)
     assert as_f32.tobytes() == plain.astype(np.float32).tobytes()
+
+
+def test_grouped_files_are_each_groups_layout_back_to_back():
+    """The per-group layout of an emitted project's files: each group's channels in their own
+    NDC1HWC0 / FRACTAL_Z_3D tensor (padded on their own), the groups one after another; read
+    back whole, and a file of another size named by its element count."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 40, 3, 4, 5)).astype(np.float16)  # 2 groups of 20 channels
+    w = rng.standard_normal((32, 20, 1, 3, 3)).astype(np.float16)
+    flat = F.grouped_ncdhw_to_ndc1hwc0(x, 2, 16)
+    one = F.ndc1hwc0_shape(2, 20, 3, 4, 5, 16)
+    halves = flat.reshape(2, *one)
+    for g in range(2):
+        assert np.array_equal(halves[g], F.ncdhw_to_ndc1hwc0(x[:, 20 * g : 20 * g + 20], 16))
+    assert np.array_equal(F.grouped_ndc1hwc0_to_ncdhw(flat, 2, x.shape, 16), x)
+    with pytest.raises(ValueError, match=f"expected {flat.size} elements, got {flat.size - 1}"):
+        F.grouped_ndc1hwc0_to_ncdhw(flat[1:], 2, x.shape, 16)
+    wf = F.grouped_oihw_to_fractal_z_3d(w, 2, 16).reshape(2, -1)
+    for g in range(2):
+        part = F.oihw_to_fractal_z_3d(w[16 * g : 16 * g + 16], 1, 16).ravel()
+        assert np.array_equal(wf[g], part)

@@ -114,7 +114,7 @@
 // GROUPS-DATA-NEXT: (32, 20, 1, 3, 3),
 // GROUPS-DATA:      groups=2,
 // GROUPS-DATA:      GROUPS = PROBLEM.groups
-// GROUPS-DATA:      formats.oihw_to_fractal_z_3d(w[s], 1, C0)
+// GROUPS-DATA:      formats.grouped_oihw_to_fractal_z_3d(w, GROUPS, C0)
 
 // GROUPS-README:      ## Groups
 // GROUPS-README:      The layer has 2 groups.
