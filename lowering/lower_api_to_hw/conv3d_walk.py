@@ -483,17 +483,7 @@ class ForwardWalk:
         rows = min_(p.b_rows, sub(p.k_total // C0, mul(kb, p.b_rows)))
         width = self.block_width(n1)
         w_src = sum_(s.off_w, mul(mul(kb, p.b_rows), self.w_row), mul(mul(n1, p.n_bl1), C0))
-        DataCopyOp(
-            s.w,
-            value(w_src),
-            self.b.b1,
-            value(slot),
-            value(0),
-            value(rows),
-            value(width),
-            value(sub(self.cout1 * C0, width)),
-            value(0),
-        )
+        self.copy_weight_rows(w_src, slot, rows, width)
 
     def block_width(self, n1: Idx) -> Idx:
         """The channels of B1 block ``n1`` in whole C0 blocks (the last block's fewer)."""
@@ -502,17 +492,22 @@ class ForwardWalk:
 
     def copy_weight(self, row0: Idx, k1: Idx, n_off: Idx, n_al: Idx, slot: Idx) -> None:
         """A bypassed weight's k step: its rows of the tile's channels GM → B1."""
-        s = self.s
-        w_src = sum_(s.off_w, mul(row0, self.w_row), mul(n_off, C0))
+        w_src = sum_(self.s.off_w, mul(row0, self.w_row), mul(n_off, C0))
+        self.copy_weight_rows(w_src, slot, k1, n_al)
+
+    def copy_weight_rows(self, w_src: Idx, slot: Idx, rows: Idx, width: Idx) -> None:
+        """``rows`` FRACTAL_Z_3D rows of ``width`` channels (whole C0 blocks) from element
+        ``w_src`` of the weight into B1 ``slot``: one burst a row, the row's other channels
+        skipped in GM."""
         DataCopyOp(
-            s.w,
+            self.s.w,
             value(w_src),
             self.b.b1,
             value(slot),
             value(0),
-            value(k1),
-            value(n_al),
-            value(sub(self.cout1 * C0, n_al)),
+            value(rows),
+            value(width),
+            value(sub(self.cout1 * C0, width)),
             value(0),
         )
 
