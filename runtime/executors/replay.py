@@ -52,8 +52,11 @@ from ascend_xdsl.runtime.machine.core import (
     COPY,
     FIX,
     GATHER,
+    INIT,
     MATMUL,
     SET,
+    TAKE,
+    ZERO,
     Core,
     CorePool,
     fixpipe_values,
@@ -75,7 +78,9 @@ off, each replays alone (:func:`replay`). Both give the same bits (``tests/test_
 RECORDED = frozenset(
     {
         instructions.DATA_COPY,
+        instructions.FILL,
         instructions.LOAD3D,
+        instructions.LOAD2D,
         instructions.MMAD,
         instructions.FIXPIPE,
         instructions.SET_FLAG,
@@ -84,8 +89,9 @@ RECORDED = frozenset(
     }
 )
 """The instructions whose numpy steps ``Core.log`` records (their fast paths; their other
-paths drop the log) or that move no data. Any other instruction a core runs (a load2d, an
-instruction added later) drops the log, so a new instruction is never skipped by a replay."""
+paths drop the log) or that move no data. Any other instruction a core runs (a load_bias,
+an instruction added later) drops the log, so a new instruction is never skipped by a
+replay."""
 
 _DATA_COPY, _FIXPIPE = instructions.DATA_COPY, instructions.FIXPIPE
 
@@ -285,7 +291,8 @@ def specialise(step: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def merged_steps(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """``log`` with each run of gathers between two data_copies (the mirror unchanged) made one
+    """``log`` with each run of gathers between two writes of the mirror (data_copies or fills)
+    made one
     take at the run's first gather, ``(MERGED, regs, plan)``: a thin layer issues thousands of
     small gathers, and one numpy call each was a large part of its replay. Gathers that cannot
     be merged stay. Worked out once per record, for :func:`merge` and :func:`stack`."""
@@ -305,7 +312,7 @@ def merged_steps(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     for step in log:
         if step[0] == GATHER:
             run.append((len(steps), step))
-        elif step[0] == COPY:
+        elif step[0] in (COPY, ZERO):
             flush()
             run = []
         steps.append(step)
@@ -328,6 +335,10 @@ def merge(steps: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         elif step[0] == MATMUL:
             (m, _), (_, n) = step[3], step[5]
             step = (*step, np.empty((m, n), np.float32))
+        elif step[0] == TAKE:
+            step = (*step, np.empty(step[2].shape, np.float32))
+        elif step[0] == INIT:
+            step = (*step, np.empty(step[5], np.float32))
         log.append(specialise(step))
     return log
 
@@ -339,7 +350,7 @@ def _volume(log: Sequence[tuple[Any, ...]]) -> int:
     for step in log:
         if step[0] == MERGED:
             volume += step[3].nbytes
-        elif step[0] == MATMUL:
+        elif step[0] in (MATMUL, TAKE, INIT):
             volume += step[-1].nbytes
         elif step[0] == GATHER:
             volume += step[3].m_ext * step[3].k_ext * 4
@@ -395,6 +406,14 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
         elif kind == MATMUL:
             _, reg, a, (am, ak), b, (bk, bn), out = step
             regs[reg] = matmul(regs[a][:am, :ak], regs[b][:bk, :bn], out)
+        elif kind == TAKE:
+            _, reg, index, out = step
+            regs[reg] = mirror.take(index, out=out, mode="clip")
+        elif kind == INIT:
+            _, tile, m, n, product, _, out = step
+            out[...] = 0
+            out[:m, :n] = regs[product]
+            regs[tile] = out
         elif kind == ADD:
             _, tile, m, n, product = step
             regs[tile][:m, :n] += regs[product]
@@ -405,6 +424,9 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
             _, src, target, dst_off, g, eb = step
             data_copy(src.as_f32(), offsets[gm], target, dst_off, g, eb)
             gm += 1
+        elif kind == ZERO:
+            _, target, dst_off, g, eb = step
+            ins.fill_g(target, dst_off, g, eb)
         else:  # FIX
             _, tile, l0c, dst, g = step
             fixpipe(l0c, dst.data, offsets[gm], g, fixpipe_values(regs[tile], g))
@@ -436,7 +458,7 @@ class Stacked:
     core_bytes: int
 
 
-_STACKED_KINDS = frozenset({COPY, MERGED, MATMUL, ADD, SET, FIX})
+_STACKED_KINDS = frozenset({COPY, ZERO, MERGED, TAKE, MATMUL, INIT, ADD, SET, FIX})
 
 
 def _element(view: np.ndarray, mirror: np.ndarray) -> int | None:
@@ -471,11 +493,11 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
         kind = step[0]
         if kind not in _STACKED_KINDS:
             return None
-        if kind == COPY:
-            target = step[2]
+        if kind in (COPY, ZERO):
+            target = step[1 if kind == ZERO else 2]
             if id(target) not in starts:
                 starts[id(target)] = _element(target, mirror)
-            if id(step[1]) in written or starts[id(target)] is None:
+            if starts[id(target)] is None or (kind == COPY and id(step[1]) in written):
                 return None
         elif kind == FIX:
             g = step[4]
@@ -484,8 +506,10 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
             last[step[1]] = i
         elif kind == MATMUL:
             last[step[1]] = last[step[2]] = last[step[4]] = i
-        elif kind in (ADD, SET):
+        elif kind in (ADD, SET, INIT):
             last[step[1]] = last[step[4]] = i
+        elif kind == TAKE:
+            last[step[1]] = i
         else:  # MERGED
             for reg in step[1]:
                 last[reg] = i
@@ -525,6 +549,17 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
         elif kind == MATMUL:
             (m, _), (_, n) = step[3], step[5]
             program.append((*step, slot((m, n), last.get(step[1], i))))
+        elif kind == TAKE:
+            _, reg, index = step
+            program.append((TAKE, reg, index, slot(index.shape, last.get(reg, i))))
+        elif kind == INIT:
+            program.append((*step[:5], slot(step[5], last.get(step[1], i))))
+        elif kind == ZERO:
+            _, target, dst_off, g, eb = step
+            start = starts[id(target)]
+            assert start is not None
+            run, rows = g.run // eb, g.step // eb
+            program.append((ZERO, start + dst_off, g.repeat, run, rows))
         else:
             program.append(step)
         for index in ends.pop(i, ()):
@@ -602,6 +637,19 @@ def replay_stacked(
         elif kind == SET:
             _, tile, m, n, product = step
             regs[tile][:, :m, :n] = regs[product]
+        elif kind == TAKE:
+            _, reg, index, out = step
+            regs[reg] = mirror.take(index, 1, out=buffers[out], mode="clip")
+        elif kind == INIT:
+            _, tile, m, n, product, out = step
+            matrix = buffers[out]
+            matrix[...] = 0
+            matrix[:, :m, :n] = regs[product]
+            regs[tile] = matrix
+        elif kind == ZERO:
+            _, dst_off, repeat, run, row_step = step
+            zeroed = (row_bytes, row_step * 4, 4)
+            ndarray((cores, repeat, run), f32, flat, dst_off * 4, zeroed)[...] = 0
         else:  # FIX
             _, gm, tile, dst, m, columns, blocks, shape, steps, atomic = step
             values = regs[tile][:, :m, :columns].reshape(cores, m, blocks, FRACTAL)

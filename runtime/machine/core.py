@@ -66,7 +66,7 @@ from ascend_xdsl.hw.instructions import (
     Load3d,
     Mmad,
 )
-from ascend_xdsl.hw.isa import FRACTAL
+from ascend_xdsl.hw.isa import FRACTAL, FRACTAL_ELEMS
 from ascend_xdsl.runtime.machine import semantics as ins
 from ascend_xdsl.runtime.machine.machine import BufferSpec, MachineBase
 from ascend_xdsl.runtime.machine.memory import CoreMemory
@@ -76,7 +76,7 @@ F32 = np.dtype(np.float32)
 
 #: Memories whose tiles the machine may hold as decoded matrices (see the module docstring).
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
-_MAX_TILES = 8
+_MAX_TILES = 32
 _MAX_GATHERS = 32
 _MAX_BOUND = 4096
 
@@ -99,10 +99,50 @@ class _Tile:
     def fractal_rows(self) -> tuple[int, int]:
         return self.matrix.shape[0] // FRACTAL, self.matrix.shape[1] // FRACTAL
 
+    def elems(self) -> int:
+        return self.matrix.size
+
     def layout_bytes(self) -> np.ndarray:
         if self.layout == "nz":
             return formats.to_nz(self.matrix).reshape(-1).astype(self.dtype, copy=False)
         return ins.l0_layout(self.matrix, self.layout == "zz", self.dtype)
+
+
+@dataclass(eq=False, slots=True)
+class _Fractals:
+    """L0 fractals a load2d copied from the L1 mirror, their bytes owed and their values not
+    read yet (see the module docstring): fractal ``i`` is the mirror's 256 elements from
+    element ``first + i * g.src_step``, transposed with ``g.transpose``. The mirror holds
+    them until a write into its elements ``[first, src_end)``, before which they are copied
+    out (``values``, by ``Core._l1_changes``)."""
+
+    addr: int
+    end: int
+    first: int
+    src_end: int
+    g: Load2d
+    mirror: np.ndarray
+    dtype: np.dtype
+    """The element type of the destination, the mirror's (so the values are the mirror's)."""
+    values: np.ndarray | None = None
+    """The fractals' float32 values in their L0 order, once the mirror no longer holds them."""
+    layout = "fractals"
+
+    def elems(self) -> int:
+        return self.g.dst_elems
+
+    def keep_values(self) -> None:
+        """Copy the fractals out of the mirror, which is about to change."""
+        if self.values is None:
+            self.values = np.empty(self.g.dst_elems, F32)
+            ins.load2d_g(self.mirror, self.first, self.values, 0, self.g)
+
+    def layout_bytes(self) -> np.ndarray:
+        if self.values is not None:
+            return self.values.astype(self.dtype)
+        out = np.empty(self.g.dst_elems, self.dtype)
+        ins.load2d_g(self.mirror, self.first, out, 0, self.g)
+        return out
 
 
 # The steps of a replay log (``Core.log``; ``runtime/executors/replay.py`` replays them).
@@ -122,6 +162,15 @@ ADD = 4
 FIX = 5
 """``(FIX, tile_reg, l0c_view, gm, geometry)``: a fixpipe of an owed L0C tile's values (its
 GM offset is the instruction's own, from the stream)."""
+TAKE = 6
+"""``(TAKE, reg, index)``: an mmad operand whose fractals load2d's copied from the L1 mirror,
+taken from the mirror by the element ``index`` (``semantics.fractals_index``) into register
+``reg``."""
+ZERO = 7
+"""``(ZERO, mirror, dst_off, geometry, element_bytes)``: a fill of zeros into the L1 mirror."""
+INIT = 8
+"""``(INIT, tile_reg, m, n, product_reg, shape)``: an mmad writes its product into a new owed
+L0C tile of ``shape`` whose other elements are zero."""
 
 
 def fixpipe_values(matrix: np.ndarray, g: Fixpipe) -> np.ndarray:
@@ -175,7 +224,7 @@ class Core(MachineBase):
     """Where the core takes its memories from and returns them at :meth:`finish` (one per
     launch); without one it allocates them."""
     memory: CoreMemory = field(init=False)
-    _tiles: dict[str, list[_Tile]] = field(init=False)
+    _tiles: dict[str, list[_Tile | _Fractals]] = field(init=False)
     """The owed tiles of each L0 memory, oldest first."""
 
     def __post_init__(self) -> None:
@@ -325,9 +374,9 @@ class Core(MachineBase):
 
     # -- owed L0 bytes ------------------------------------------------------------------------
 
-    def _write_tile(self, memory: str, tile: _Tile) -> None:
+    def _write_tile(self, memory: str, tile: _Tile | _Fractals) -> None:
         self.log = None
-        view = self.memory.view(memory, tile.addr, tile.matrix.size, tile.dtype)
+        view = self.memory.view(memory, tile.addr, tile.elems(), tile.dtype)
         view[:] = tile.layout_bytes()
 
     def _settle(self, memory: str, lo: int, hi: int) -> None:
@@ -340,7 +389,7 @@ class Core(MachineBase):
                 self._write_tile(memory, tile)
             tiles.clear()
 
-    def _owe(self, memory: str, tile: _Tile) -> None:
+    def _owe(self, memory: str, tile: _Tile | _Fractals) -> None:
         """Record ``tile`` as the newest owed tile; tiles it covers entirely are dead."""
         tiles = self._tiles[memory]
         tiles[:] = [t for t in tiles if not (tile.addr <= t.addr and t.end <= tile.end)]
@@ -356,7 +405,7 @@ class Core(MachineBase):
                 self._write_tile(memory, tile)
             tiles.clear()
 
-    def _tile_at(self, memory: str, addr: int, end: int) -> _Tile | None:
+    def _tile_at(self, memory: str, addr: int, end: int) -> _Tile | _Fractals | None:
         """The owed tile starting at ``addr`` if it is the newest one overlapping
         ``[addr, end)`` and covers it (so reading its matrix reads what the bytes would)."""
         for tile in reversed(self._tiles.get(memory, ())):
@@ -379,15 +428,85 @@ class Core(MachineBase):
             shape, unpack = (g.k, g.n), ins.unpack_b
         end = addr + elems * view.itemsize
         tile = self._tile_at(buf.memory, addr, end)
-        if tile is not None and tile.layout == layout and tile.dtype == view.dtype:
+        if type(tile) is _Tile and tile.layout == layout and tile.dtype == view.dtype:
             rows, cols = tile.fractal_rows()
             same_rows = cols_used == cols and rows_used <= rows
             if same_rows or (rows_used == 1 and cols_used <= cols):
                 self._reg = tile.reg
                 return tile.matrix[: shape[0], : shape[1]]
+        else:
+            grid = (layout == "zz", rows_used, cols_used)
+            matrix = self._fractals_matrix(buf.memory, addr, end, view.dtype, grid)
+            if matrix is not None:
+                return matrix[: shape[0], : shape[1]]
         self._settle(buf.memory, addr, end)
         self.log = None
         return unpack(view, g)
+
+    def _fractals_matrix(
+        self, memory: str, addr: int, end: int, dtype: np.dtype, grid: tuple[bool, int, int]
+    ) -> np.ndarray | None:
+        """The float32 matrix of the ``grid`` (Zz or not, fractal rows, fractal columns) of
+        fractals an mmad reads from ``[addr, end)``, when every owed tile there is a load2d's
+        (``_Fractals``: all transposed or none, in ``dtype``, on whole fractals of the operand)
+        and together they cover it: each fractal is then the newest load2d's that wrote it,
+        so the matrix reads what the bytes would. None otherwise (the bytes are written).
+
+        Taken from the mirror at the mmad, not at the load2d's: the fractals' mirror elements
+        are unchanged since (``_l1_changes``). The same fractals of an unchanged mirror give
+        the same matrix (the forward walk loads each weight tile for several M tiles), so it
+        is kept with the img2col gathers and forgotten with them."""
+        tiles = [t for t in self._tiles[memory] if t.addr < end and addr < t.end]
+        if not tiles:
+            return None
+        zz, rows, cols = grid
+        count = rows * cols
+        size = FRACTAL_ELEMS * dtype.itemsize
+        bases = [-1] * count
+        transpose = None
+        for tile in tiles:  # oldest first: a newer load2d's fractal replaces an older one's
+            if type(tile) is not _Fractals or tile.values is not None or tile.dtype != dtype:
+                return None
+            if (tile.addr - addr) % size:
+                return None
+            g = tile.g
+            if transpose is None:
+                transpose = g.transpose
+            elif g.transpose != transpose:
+                return None
+            p = (tile.addr - addr) // size
+            for i in range(max(0, -p), min(g.repeat, count - p)):
+                bases[p + i] = tile.first + i * g.src_step
+        if -1 in bases:
+            return None
+        key = (tuple(bases), transpose, zz, rows, cols)
+        lo = min(bases) * 2  # the mirror's bytes, as the gathers' (16-bit elements)
+        hit = self._gathers.get((lo, key))
+        if hit is not None:
+            self._reg = hit[3]
+            return hit[1]
+        index = ins.fractals_index(key)
+        matrix = self._mirror.take(index, mode="clip")  # the index lies inside the mirror
+        reg = -1
+        if self.log is not None:
+            reg = self._regs
+            self._regs += 1
+            self.log.append((TAKE, reg, index))
+        if len(self._gathers) >= _MAX_GATHERS:
+            self._gathers.clear()
+        self._gathers[lo, key] = (key, matrix, (max(bases) + FRACTAL_ELEMS) * 2, reg)
+        self._reg = reg
+        return matrix
+
+    def _l1_changes(self, lo: int, hi: int) -> None:
+        """The mirror's L1 bytes ``[lo, hi)`` are about to be written: the owed load2d
+        fractals that read any of them copy their values out (mostly fractals an mmad has
+        read already and a later load2d overwrites: a replay need not copy them; an access
+        that does read them takes the bytes, which drops the replay log)."""
+        for memory in ("L0A", "L0B"):
+            for tile in self._tiles[memory]:
+                if type(tile) is _Fractals and tile.first * 2 < hi and lo < tile.src_end * 2:
+                    tile.keep_values()
 
     # -- buffers ------------------------------------------------------------------------------
 
@@ -432,6 +551,7 @@ class Core(MachineBase):
             ins.check_same_type("data_copy", src.data, view)
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
+            self._l1_changes(lo, hi)
             ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
             if self.log is not None:
                 self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
@@ -460,14 +580,17 @@ class Core(MachineBase):
         hi = lo + g.dst_bytes
         if dst.memory in self._tiles:
             self._settle(dst.memory, lo, hi)
-        self.log = None  # not a recorded instruction: the run is not replayed
         view = dst.slot(slot)
         if dst.memory == "L1" and self._mirror_takes(view.dtype):
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
+            self._l1_changes(lo, hi)
             ins.fill_g(mirror, dst_off, g, view.itemsize)
+            if self.log is not None:
+                self.log.append((ZERO, mirror, dst_off, g, view.itemsize))
             self._mirror_written(lo, hi)
             return
+        self.log = None
         if dst.memory == "L1":
             self._mirror_off()
         ins.fill_g(view, dst_off, g)
@@ -579,27 +702,65 @@ class Core(MachineBase):
         repeat: int,
         src_stride: int,
     ) -> None:
-        values = (transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride)
-        bound = self._bind(op, LOAD2D, values)
-        g: Load2d = bound.geometry
-        _, s_addr, _, d_addr = bound.chip
+        key = (id(op), transpose, id(src), src_slot, src_off, id(dst), dst_slot, dst_off)
+        key += (repeat, src_stride)
+        entry = self._bound.get(key)
+        if entry is None:
+            values = (transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride)
+            entry = self._bind_load2d(key, values)
+        bound, g, s_addr, s_end, view, dview, d_addr, d_end, owable = entry
+        if self.observed:
+            self._observe(op, LOAD2D, bound)
         if src.memory in self._tiles:
-            self._settle(src.memory, s_addr, s_addr + g.src_elems * src.element_bytes)
-        if dst.memory in self._tiles:
-            self._settle(dst.memory, d_addr, d_addr + g.dst_elems * dst.element_bytes)
-        self.log = None
-        view = src.slot(src_slot)
+            self._settle(src.memory, s_addr, s_end)
         if src.memory == "L1" and dst.memory != "L1":
             # While L1 is mirrored the mirror holds its current values: read the fractals
             # there rather than write the mirror back to the bytes before every load.
             mirror = self._mirror_of(src, src_slot, view)
             if mirror is not None:
-                ins.load2d_g(mirror, src_off, dst.slot(dst_slot), dst_off, g)
+                if owable:
+                    # Owed: the mmad that reads them takes them as a matrix from the mirror.
+                    first = s_addr // 2
+                    tile = _Fractals(d_addr, d_end, first, s_end // 2, g, self._mirror, dview.dtype)
+                    self._owe(dst.memory, tile)
+                    return
+                if dst.memory in self._tiles:
+                    self._settle(dst.memory, d_addr, d_end)
+                self.log = None
+                ins.load2d_g(mirror, src_off, dview, dst_off, g)
                 return
             self._settle_l1()
+        if dst.memory in self._tiles:
+            self._settle(dst.memory, d_addr, d_end)
+        self.log = None
         if dst.memory == "L1":
             self._mirror_off()
-        ins.load2d_g(view, src_off, dst.slot(dst_slot), dst_off, g)
+        ins.load2d_g(view, src_off, dview, dst_off, g)
+
+    def _bind_load2d(self, key: tuple[Any, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Bind one set of load2d operand values (``values``; ``key``: them, the buffers by
+        identity) and check them, remembered by ``key``: the binding, its geometry, the
+        source's first and end byte, the two slot views, the destination's first and end byte,
+        and whether the fractals may be owed (into L0A or L0B from L1 in one type, inside
+        both slots: what ``load2d_g`` checks, made here once)."""
+        src, src_slot, src_off, dst, dst_slot, dst_off = values[1:7]
+        bound = LOAD2D.bind(*values)
+        self.bounds(LOAD2D, bound, values)
+        g: Load2d = bound.geometry
+        _, s_addr, _, d_addr = bound.chip
+        view, dview = src.slot(src_slot), dst.slot(dst_slot)
+        s_end = s_addr + g.src_elems * src.element_bytes
+        d_end = d_addr + g.dst_elems * dst.element_bytes
+        owable = (
+            src.memory == "L1"
+            and dst.memory in ("L0A", "L0B")
+            and view.dtype == dview.dtype
+            and 0 <= src_off <= view.size - g.src_elems
+            and 0 <= dst_off <= dview.size - g.dst_elems
+        )
+        entry = (bound, g, s_addr, s_end, view, dview, d_addr, d_end, owable)
+        self._remember(key, entry)
+        return entry
 
     def load_bias(
         self,
@@ -718,9 +879,36 @@ class Core(MachineBase):
         if tiles is not None and init and product.shape == shape:
             self._owe(buf.memory, _Tile(addr, end, product, F32, "nz", reg))
             return
+        if tiles is not None and init and not any(t.addr < end and addr < t.end for t in tiles):
+            self._owe(buf.memory, self._part_tile(addr, end, view, g, product, reg))
+            return
         self._settle(buf.memory, addr, end)
         self.log = None
         ins.accumulate(view, product, g, init)
+
+    def _part_tile(
+        self, addr: int, end: int, view: np.ndarray, g: Mmad, product: np.ndarray, reg: int
+    ) -> _Tile:
+        """The owed Nz tile of an initialising mmad that writes part of its whole fractals
+        (``m`` or ``n`` not a multiple of 16, as the forward's and dX's Ho·Wo positions and
+        channel tails give) over bytes no tile owes: those bytes' values, ``product`` in
+        ``[:m, :n]``. While the core records, no instruction has written L0C's bytes (each
+        such write drops the log) and they read zero, so the replay starts the tile from zeros
+        (:data:`INIT`); the check keeps that exact whatever wrote them."""
+        matrix = formats.from_nz(
+            view[: g.c_elems].reshape(g.n1, g.m1, FRACTAL, FRACTAL),
+            *(g.m1 * FRACTAL, g.n1 * FRACTAL),
+        )
+        tile_reg = -1
+        if self.log is not None:
+            if matrix.any():
+                self.log = None
+            else:
+                tile_reg = self._regs
+                self._regs += 1
+                self.log.append((INIT, tile_reg, g.m, g.n, reg, matrix.shape))
+        matrix[: g.m, : g.n] = product
+        return _Tile(addr, end, matrix, F32, "nz", tile_reg)
 
     def fixpipe(
         self,

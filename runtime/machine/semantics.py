@@ -376,6 +376,33 @@ def load2d_g(src: np.ndarray, src_off: int, dst: np.ndarray, dst_off: int, g: Lo
     target[...] = fractals
 
 
+FractalsKey = tuple[tuple[int, ...], bool, bool, int, int]
+"""What :func:`fractals_index` takes: each fractal's first source element, whether the
+load2d's transposed them, whether the operand is Zz (A) or Zn (B), and its fractal rows and
+columns."""
+
+
+@lru_cache(maxsize=256)
+def fractals_index(key: FractalsKey) -> np.ndarray:
+    """The source element of each element of the ``(rows * 16, cols * 16)`` matrix an mmad
+    reads from fractals that load2d's copied (``key``: :data:`FractalsKey`; fractal ``p`` of
+    the operand, row-major over the grid, copied from the 256 elements at ``bases[p]``), so
+    that ``src.take(index)`` is what :func:`unpack_a` (Zz) or :func:`unpack_b` (Zn) reads from
+    the bytes the load2d's would have written, in the same C order.
+
+    A Zz fractal holds ``X[i*16 + r, j*16 + c]`` at its ``[r][c]``, a Zn one
+    ``X[i*16 + c, j*16 + r]``; a fractal copied as it is has ``[r][c]`` at source element
+    ``r*16 + c``, a transposed one at ``c*16 + r``."""
+    bases, transpose, zz, rows, cols = key
+    a = np.arange(FRACTAL)
+    by_rows = a[:, None] * FRACTAL + a[None, :]  # X's row a, column b at a*16 + b
+    within = by_rows if zz != transpose else by_rows.T
+    base = np.array(bases, np.intp).reshape(rows, cols)
+    index = (base[:, None, :, None] + within[None, :, None, :]).reshape(rows * FRACTAL, -1)
+    index.setflags(write=False)  # shared through the cache
+    return index
+
+
 def load2d(
     src: np.ndarray,
     src_off: int,
