@@ -147,3 +147,97 @@ def test_a_reused_gather_follows_the_bytes_it_read():
             transpose=True, **geometry,
         )  # fmt: skip
         assert np.array_equal(a2.slot(0).view(np.uint16), expect.view(np.uint16))
+
+
+class _Twin:
+    """A Core and the bytes direct writes would leave (the semantics functions applied to
+    plain arrays), run side by side: L1 (B1) of 4096 elements, L0A, L0B and L0C."""
+
+    def __init__(self, dtype: type) -> None:
+        self.dt = np.dtype(dtype)
+        self.core = Core(0)
+        self.l1 = self.core.alloc_buffer(BufferSpec("L1", "B1", self.dt, 4096, 1, 0, 8192))
+        self.l0a = self.core.alloc_buffer(BufferSpec("L0A", "A2", self.dt, 2048, 1, 0, 4096))
+        self.l0b = self.core.alloc_buffer(BufferSpec("L0B", "B2", self.dt, 4096, 1, 0, 8192))
+        f32 = np.dtype(np.float32)
+        self.l0c = self.core.alloc_buffer(BufferSpec("L0C", "CO1", f32, 4096, 1, 0, 16384))
+        self.bytes = {
+            "l1": np.zeros(4096, self.dt),
+            "l0a": np.zeros(2048, self.dt),
+            "l0b": np.zeros(4096, self.dt),
+            "l0c": np.zeros(4096, np.float32),
+        }
+
+    def copy(self, values: np.ndarray, dst_off: int = 0) -> None:
+        gm = GmTensor(GmTensorType.__new__(GmTensorType), values.astype(self.dt))
+        self.core.data_copy(None, gm, 0, self.l1, 0, dst_off, 1, values.size // 16, 0, 0)  # type: ignore[arg-type]
+        self.bytes["l1"][dst_off : dst_off + values.size] = gm.data
+
+    def load2d(self, src: int, dst: int, repeat: int, stride: int, transpose: bool) -> None:
+        self.core.load2d(None, transpose, self.l1, 0, src, self.l0b, 0, dst, repeat, stride)  # type: ignore[arg-type]
+        ins.load2d(self.bytes["l1"], src, self.bytes["l0b"], dst, repeat, stride, transpose)
+
+    def mmad(self, m: int, n: int, k: int, init: bool) -> None:
+        self.core.mmad(None, self.l0a, 0, self.l0b, 0, self.l0c, 0, m, n, k, init)  # type: ignore[arg-type]
+        ins.mmad(self.bytes["l0a"], self.bytes["l0b"], self.bytes["l0c"], m, n, k, init)
+
+    def check(self) -> None:
+        self.core.sync()
+        for name, want in self.bytes.items():
+            got = getattr(self, name).slot(0)
+            assert got.tobytes() == want.tobytes(), name
+
+
+def _values(rng: np.random.Generator, size: int) -> np.ndarray:
+    return rng.standard_normal(size).astype(np.float32)
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
+def test_owed_load2d_fractals_leave_the_bytes_as_direct_writes(dtype, transpose):
+    """The fractals of load2d's from the mirror stay owed and the mmad takes them as one
+    matrix: one load2d of a whole B tile (the forward), one per K row with a source stride
+    (dX), a later load2d over part of them (its fractals win), an mmad over fewer K rows, a
+    tile only partly owed (the rest read from the bytes), and a source overwritten between
+    the load2d and the mmad (the mmad reads what the load2d read) must all leave the bytes,
+    L0C's and L0B's, that direct writes would have."""
+    rng = np.random.default_rng(3)
+    twin = _Twin(dtype)
+    twin.copy(_values(rng, 4096))
+    a = _values(rng, 2048).astype(twin.dt)
+    twin.l0a.slot(0)[:] = a
+    twin.bytes["l0a"][:] = a
+    twin.load2d(512, 0, 6, 1, transpose)  # a whole 3 x 2 fractal B tile
+    twin.mmad(32, 32, 48, True)
+    for row in range(3):  # one load2d per K row, its fractals 5 apart in L1
+        twin.load2d(256 * row, 512 * row, 2, 5, transpose)
+    twin.mmad(32, 32, 48, False)
+    twin.load2d(2560, 256, 2, 1, transpose)  # over part of two rows' fractals
+    twin.mmad(32, 32, 48, False)
+    twin.mmad(32, 32, 16, False)  # one K row of the same fractals
+    twin.check()
+    twin.load2d(3072, 0, 2, 1, transpose)  # the first K row owed, the rest written
+    twin.mmad(32, 32, 48, False)
+    twin.load2d(0, 0, 6, 1, transpose)
+    twin.copy(_values(rng, 2048))  # over the load2d's source before its mmad
+    twin.mmad(32, 32, 48, False)
+    twin.check()
+
+
+def test_an_mmad_over_part_of_its_fractals_keeps_the_rest_of_l0c():
+    """An initialising mmad whose m and n are not whole fractals owes its L0C tile: the
+    fractals' other elements keep the bytes' values (here written before), and the next mmad
+    adds into the tile."""
+    rng = np.random.default_rng(4)
+    twin = _Twin(np.float16)
+    twin.copy(_values(rng, 4096))
+    a = _values(rng, 2048).astype(np.float16)
+    twin.l0a.slot(0)[:] = a
+    twin.bytes["l0a"][:] = a
+    before = _values(rng, 4096)
+    twin.l0c.slot(0)[:] = before
+    twin.bytes["l0c"][:] = before
+    twin.load2d(0, 0, 4, 1, False)
+    twin.mmad(20, 24, 32, True)  # 2 x 2 fractals of C, 20 x 24 of them written
+    twin.mmad(20, 24, 32, False)
+    twin.check()

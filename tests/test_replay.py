@@ -3,15 +3,17 @@
 Each layer runs its data run (``interpret``, the compiled executor) twice on the same inputs:
 as it is, where the launch's later cores replay a recorded core's numpy steps, and with the
 replay switched off, every core executing its instructions one by one; dW must be the same
-bit for bit, in float16 and bfloat16, and cores must actually have been replayed. A
-sanitised or timed run must not replay (the sanitizer and the timeline see every
-instruction)."""
+bit for bit, in float16 and bfloat16, and cores must actually have been replayed. The forward
+conv and dX (``run_conv3d``, ``run_conv3d_input``: load2d's into L0B, fills of padding, L0C
+tiles of Ho·Wo positions off the 16 grid) are compared the same way. A sanitised or timed run
+must not replay (the sanitizer and the timeline see every instruction)."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -19,6 +21,8 @@ from ascend_xdsl.hw import instructions, load
 from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret, random_inputs
 from ascend_xdsl.runtime.executors import replay
+from ascend_xdsl.runtime.forward import run_conv3d
+from ascend_xdsl.runtime.input_grad import run_conv3d_input
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
 
@@ -33,6 +37,33 @@ LAYERS = {
     "one-channel": ((1, 1, 16, 16, 16), (32, 1, 3, 3, 3), 1, 1, 1, 1),
     "default-small": ((2, 64, 4, 14, 14), (64, 64, 3, 3, 3), 1, 1, 1, 1),
 }
+
+
+# name: (x, weight, stride, padding, dilation, groups) of the forward and dX runs: Ho·Wo
+# positions off the 16 grid, padding depths (fills), stride and dilation (dX fills its dilated
+# dy), groups with a channel tail, and a layer whose cores replay stacked by default.
+OP_LAYERS = {
+    "default-small": LAYERS["default-small"],
+    "strided-dilated": LAYERS["strided-dilated"],
+    "grouped": LAYERS["grouped"],
+    "wide": ((1, 64, 4, 20, 20), (256, 64, 3, 3, 3), 1, 1, 1, 1),
+}
+OPS = ("forward", "bp-input")
+
+
+def _op(op: str, name: str, dtype: str, seed: int) -> np.ndarray:
+    """The forward conv's y or dX of ``OP_LAYERS[name]`` on seeded inputs (compiled, untimed:
+    the replay's runs)."""
+    x_shape, w_shape, *args = OP_LAYERS[name]
+    problem = shape_from_torch_args(x_shape, w_shape, *args, dtype)
+    rng = np.random.default_rng(seed)
+    t = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
+    w = rng.standard_normal(w_shape).astype(t)
+    if op == "forward":
+        x = rng.standard_normal(x_shape).astype(t)
+        return np.asarray(run_conv3d(x, w, None, *args, cost=False).output)
+    dy = rng.standard_normal(problem.grad_output_shape).astype(t)
+    return np.asarray(run_conv3d_input(x_shape, w, dy, *args, cost=False).output)
 
 
 def _count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -111,6 +142,55 @@ def test_stacked_replay_gives_the_per_core_bits(
         per_instruction = interpret(module, HW, x, dy)
     assert stacked.tobytes() == alone.tobytes() == per_instruction.tobytes()
     assert np.count_nonzero(stacked) > stacked.size // 2
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+@pytest.mark.parametrize("name", OP_LAYERS)
+@pytest.mark.parametrize("op", OPS)
+def test_forward_and_dx_replays_give_the_per_instruction_bits(
+    op: str, name: str, dtype: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The forward conv's and dX's later cores replay (their load2d's, fills and partial L0C
+    tiles are recorded steps), with the bits of every core run instruction by instruction."""
+    count = _count_replays(monkeypatch)
+    replayed = _op(op, name, dtype, 1)
+    assert count[0] > 0, "no core was replayed"
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        count[0] = 0
+        per_instruction = _op(op, name, dtype, 1)
+        assert count[0] == 0
+    assert replayed.tobytes() == per_instruction.tobytes()
+    # Not trivially equal (dX of a strided layer is zero where no dy position reads x).
+    assert np.count_nonzero(replayed) > replayed.size // 4
+
+
+@pytest.mark.parametrize("name", OP_LAYERS)
+@pytest.mark.parametrize("op", OPS)
+def test_forward_and_dx_stacked_replays_give_the_per_core_bits(
+    op: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``test_stacked_replay_gives_the_per_core_bits``, for the forward conv and dX: every
+    record stacked in chunks of one core, of a few and of all, every core replayed alone, and
+    every core run instruction by instruction give the same bits."""
+    count = _count_replays(monkeypatch)
+    results = []
+    for chunk_bytes in (1, 3 << 20, 1 << 30):
+        with monkeypatch.context() as m:
+            m.setattr(replay, "_MIN_STACKED_STEPS", 0)
+            m.setattr(replay, "_STACK_BYTES", chunk_bytes)
+            count[:] = [0, 0]
+            results.append(_op(op, name, "f16", 5).tobytes())
+            assert count[1] > 0, "no core was replayed stacked"
+    with monkeypatch.context() as m:
+        m.setattr(replay, "STACKING", False)
+        count[:] = [0, 0]
+        results.append(_op(op, name, "f16", 5).tobytes())
+        assert count[0] > 0 and count[1] == 0
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        results.append(_op(op, name, "f16", 5).tobytes())
+    assert results == [results[-1]] * len(results)
 
 
 def test_a_thin_layer_replays_stacked(monkeypatch: pytest.MonkeyPatch) -> None:

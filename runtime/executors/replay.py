@@ -291,16 +291,17 @@ def specialise(step: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def merged_steps(log: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """``log`` with each run of gathers between two writes of the mirror (data_copies or fills)
-    made one
-    take at the run's first gather, ``(MERGED, regs, plan)``: a thin layer issues thousands of
-    small gathers, and one numpy call each was a large part of its replay. Gathers that cannot
-    be merged stay. Worked out once per record, for :func:`merge` and :func:`stack`."""
+    """``log`` with each run of gathers between two writes of the mirror (data_copies or
+    fills) made one take at the run's first gather, ``(MERGED, regs, plan)``: a thin layer
+    issues thousands of small gathers, and one numpy call each was a large part of its replay.
+    A lone gather is one take too: a stacked replay has no other gather step, so one would
+    keep its whole record from stacking. Gathers that cannot be merged stay. Worked out once
+    per record, for :func:`merge` and :func:`stack`."""
     steps: list[tuple[Any, ...]] = []
     run: list[tuple[int, tuple[Any, ...]]] = []
 
     def flush() -> None:
-        if len(run) < 2:
+        if not run:
             return
         plan = ins.merge_gathers([(step[2], step[3]) for _, step in run])
         if plan is None:
