@@ -198,9 +198,10 @@ def test_owed_load2d_fractals_leave_the_bytes_as_direct_writes(dtype, transpose)
     """The fractals of load2d's from the mirror stay owed and the mmad takes them as one
     matrix: one load2d of a whole B tile (the forward), one per K row with a source stride
     (dX), a later load2d over part of them (its fractals win), an mmad over fewer K rows, a
-    tile only partly owed (the rest read from the bytes), and a source overwritten between
-    the load2d and the mmad (the mmad reads what the load2d read) must all leave the bytes,
-    L0C's and L0B's, that direct writes would have."""
+    tile only partly owed (the rest read from the bytes), a source overwritten between the
+    load2d and the mmad (the mmad reads what the load2d read), and the same fractals loaded
+    again after their source changed (the kept take is not reused) must all leave the
+    bytes, L0C's and L0B's, that direct writes would have."""
     rng = np.random.default_rng(3)
     twin = _Twin(dtype)
     twin.copy(_values(rng, 4096))
@@ -220,6 +221,8 @@ def test_owed_load2d_fractals_leave_the_bytes_as_direct_writes(dtype, transpose)
     twin.mmad(32, 32, 48, False)
     twin.load2d(0, 0, 6, 1, transpose)
     twin.copy(_values(rng, 2048))  # over the load2d's source before its mmad
+    twin.mmad(32, 32, 48, False)
+    twin.load2d(512, 0, 6, 1, transpose)  # the first tile's fractals again, changed since
     twin.mmad(32, 32, 48, False)
     twin.check()
 

@@ -9,9 +9,10 @@ default iteration budget) of the compiled executor:
 
 * the launch's first core is a :class:`~ascend_xdsl.runtime.machine.core.Core` that runs
   every instruction as usual and also records (``Core.log``) the numpy steps of its fast paths:
-  the data_copies into the float32 L1 mirror, the img2col gathers, the mmads' products and
-  their accumulation into owed L0C tiles, the fixpipes of those tiles. A step off those paths
-  (bytes written, the mirror switched off, a load2d, ...) drops the log: nothing is replayed;
+  the data_copies and fills into the float32 L1 mirror, the img2col gathers, the takes of the
+  fractals load2d's copied from the mirror, the mmads' products and their accumulation into
+  owed L0C tiles, the fixpipes of those tiles. A step off those paths (bytes written, the
+  mirror switched off, a load_bias, ...) drops the log: nothing is replayed;
 * each later core first runs the kernel on a :class:`StreamCore`, whose handlers only note
   the instructions (their operands, the GM offsets apart) and do nothing else. If the noted
   instructions are those of the first core, and every GM offset keeps its instruction inside

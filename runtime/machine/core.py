@@ -14,8 +14,8 @@ instructions the same way and give bit-identical results (and the same timeline)
 Decoded float32 mirrors. Casting 16-bit floats to float32 was the simulator's largest single
 cost. The 16-bit GM tensors are decoded once (``GmTensor.as_f32``) and L1 has a float32 mirror
 that ``data_copy`` (the only instruction that writes L1) writes instead of the bytes, so
-``load3d`` gathers float32 values directly; the bytes are written from the mirror when
-something reads them (a ``load2d``, a ``load3d`` in another element type, :meth:`Core.sync`).
+``load3d`` and ``load2d`` read float32 values directly; the bytes are written from the mirror
+when something reads them (a ``load3d`` in another element type, :meth:`Core.sync`).
 A gather from a window of L1 that no ``data_copy`` has touched since is reused. The mirror is
 used only while L1 has been written in one element type; a second type (or a write other than
 by ``data_copy``) writes the bytes and switches the mirror off for the rest of the core's run.
@@ -26,17 +26,26 @@ Cube then needs it in float32. Writing the fractal bytes and unpacking them agai
 bytes: an ``mmad`` that reads exactly that tile (the same fractal geometry) takes the matrix,
 and any other access to those bytes (a ``load2d`` or ``load3d`` over part of them, an ``mmad``
 with another geometry, :meth:`Core.sync`) first writes every owed tile of the memory, oldest
-first. L0C works the same way: an ``mmad`` that initialises whole fractals leaves its product
-as the owed Nz tile, later ``mmad``s of the same geometry add into it, and the ``fixpipe`` that
-reads it writes the bytes first. The owed bytes are the very values the instructions computed,
-so this is exact: memory reads the same as if every instruction had written its bytes at once.
+first. A ``load2d`` from the mirror into L0A/L0B owes its fractals without reading them: the
+forward's weight tile is one load2d, dX's one load2d per K row, so an ``mmad`` often reads the
+fractals of several. When every owed tile under the mmad's operand is such fractals and they
+cover it, the mmad takes its matrix from the mirror in one ``take`` (the newest load2d's
+fractal where they overlap, ``semantics.fractals_index``); a write into the mirror elements
+they read first copies their values out, and an access that needs those copies takes the
+bytes. L0C works the same way: an ``mmad`` that initialises whole fractals leaves its product
+as the owed Nz tile (over part of them, as the forward's and dX's Ho·Wo positions give, with
+the bytes' values around it), later ``mmad``s of the same geometry add into it, and the
+``fixpipe`` that reads it writes the bytes first. The owed bytes are the very values the
+instructions computed, so this is exact: memory reads the same as if every instruction had
+written its bytes at once.
 
 The replay log. When ``Core.log`` is a list (``runtime/executors/replay.py`` sets it on a
 launch's recorded cores), the fast paths above append their numpy steps to it (the data_copy
-into the mirror, the gather, the product and its accumulation into an owed L0C tile, the
-fixpipe of an owed tile), naming the matrices by registers; every other path (bytes written
-or unpacked, the mirror switched off, a load2d) sets it to None, as the core then cannot be
-replayed. Recording changes nothing the core computes.
+or fill into the mirror, the gather, the take of load2d'd fractals, the product and its
+accumulation into an owed L0C tile, the fixpipe of an owed tile), naming the matrices by
+registers; every other path (bytes written or unpacked, the mirror switched off, the bias
+table) sets it to None, as the core then cannot be replayed. Recording changes nothing the
+core computes.
 """
 
 from __future__ import annotations
@@ -78,6 +87,9 @@ F32 = np.dtype(np.float32)
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
 _MAX_TILES = 32
 _MAX_GATHERS = 32
+_MAX_TAKES = 128
+"""Takes of load2d'd fractals kept (``Core._takes``): a forward core reads each of its weight's
+k-step tiles once per M tile, 54 of them on the default layer (8 KB each)."""
 _MAX_BOUND = 4096
 
 
@@ -238,6 +250,9 @@ class Core(MachineBase):
         self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray, int, int]] = {}
         """Gathers from the mirror by (source address, geometry): the geometry, the matrix,
         the end of the L1 bytes it read and the matrix's replay register."""
+        self._takes: dict[tuple[int, ins.FractalsKey], tuple[np.ndarray, int, int]] = {}
+        """Takes of load2d'd fractals from the mirror (``_fractals_matrix``) by (first L1
+        byte, fractals): the matrix, the end of the L1 bytes it read and its register."""
         self.log: list[tuple[Any, ...]] | None = None
         """When set (``runtime/executors/replay.py``), the numpy steps of the run's fast paths
         are appended to it; any other step sets it back to None (the run cannot be replayed)."""
@@ -314,6 +329,7 @@ class Core(MachineBase):
         self.log = None
         self._mirror_ok = False
         self._gathers.clear()
+        self._takes.clear()
 
     def _mirror_written(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` were written into the mirror only: the bytes are stale there,
@@ -324,6 +340,9 @@ class Core(MachineBase):
         self._l1_written = (lo, hi) if w_lo == w_hi else (min(w_lo, lo), max(w_hi, hi))
         if self._gathers:
             self._forget_gathers(lo, hi)
+        if self._takes:
+            for key in [k for k, v in self._takes.items() if k[0] < hi and lo < v[1]]:
+                del self._takes[key]
 
     def _forget_gathers(self, lo: int, hi: int) -> None:
         """L1 bytes ``[lo, hi)`` change: forget the gathers that read any of them."""
@@ -455,7 +474,7 @@ class Core(MachineBase):
         Taken from the mirror at the mmad, not at the load2d's: the fractals' mirror elements
         are unchanged since (``_l1_changes``). The same fractals of an unchanged mirror give
         the same matrix (the forward walk loads each weight tile for several M tiles), so it
-        is kept with the img2col gathers and forgotten with them."""
+        is kept, and forgotten as the gathers are when the mirror there changes."""
         tiles = [t for t in self._tiles[memory] if t.addr < end and addr < t.end]
         if not tiles:
             return None
@@ -481,10 +500,10 @@ class Core(MachineBase):
             return None
         key = (tuple(bases), transpose, zz, rows, cols)
         lo = min(bases) * 2  # the mirror's bytes, as the gathers' (16-bit elements)
-        hit = self._gathers.get((lo, key))
+        hit = self._takes.get((lo, key))
         if hit is not None:
-            self._reg = hit[3]
-            return hit[1]
+            self._reg = hit[2]
+            return hit[0]
         index = ins.fractals_index(key)
         matrix = self._mirror.take(index, mode="clip")  # the index lies inside the mirror
         reg = -1
@@ -492,9 +511,9 @@ class Core(MachineBase):
             reg = self._regs
             self._regs += 1
             self.log.append((TAKE, reg, index))
-        if len(self._gathers) >= _MAX_GATHERS:
-            self._gathers.clear()
-        self._gathers[lo, key] = (key, matrix, (max(bases) + FRACTAL_ELEMS) * 2, reg)
+        if len(self._takes) >= _MAX_TAKES:
+            self._takes.clear()
+        self._takes[lo, key] = (matrix, (max(bases) + FRACTAL_ELEMS) * 2, reg)
         self._reg = reg
         return matrix
 
