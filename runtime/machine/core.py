@@ -50,6 +50,7 @@ core computes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -632,15 +633,9 @@ class Core(MachineBase):
         m_start, m_ext and the pads top, bottom, left, right (``Load3d``)."""
         # The op fixes the static properties; the core's buffers live as long as it does.
         key = (id(op), id(src), src_slot, src_off, id(dst), dst_slot, geometry)
-        entry = self._bound.get(key)
-        if entry is None:
-            values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
-            entry = self._bind_load3d(key, values)
-        bound, g, s_addr, s_end, sview, dview, checked, d_addr, d_end = entry
-        if self.observed:
-            self._observe(op, LOAD3D, bound)
-        if src.memory in self._tiles:
-            self._settle(src.memory, s_addr, s_end)
+        values = (kernel, stride, dilation, transpose, src, src_slot, src_off, dst, dst_slot)
+        entry = self._load_entry(op, LOAD3D, key, values, self._bind_load3d, src)
+        _, g, s_addr, _, sview, dview, checked, d_addr, d_end = entry
         if src.memory == "L1" and self._mirror_ok and sview.dtype == self._mirror_dtype:
             # The same window of unchanged L1 gives the same matrix (the ORDER_M walk reloads
             # each A tile for every N tile): gather it once.
@@ -684,6 +679,27 @@ class Core(MachineBase):
         layout = "zz" if g.a_side else "zn"
         self._owe(dst.memory, _Tile(d_addr, d_end, matrix, dview.dtype, layout, reg))
 
+    def _load_entry(
+        self,
+        op: Operation,
+        spec: DataInstruction,
+        key: tuple[Any, ...],
+        values: tuple[Any, ...],
+        bind: Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]],
+        src: Buffer,
+    ) -> tuple[Any, ...]:
+        """A load's remembered binding (``bind(key, values)`` the first time: the binding, its
+        geometry, the source's first and end byte, ...), observed, with the owed bytes of its
+        source ``src`` written first."""
+        entry = self._bound.get(key)
+        if entry is None:
+            entry = bind(key, values)
+        if self.observed:
+            self._observe(op, spec, entry[0])
+        if src.memory in self._tiles:
+            self._settle(src.memory, entry[2], entry[3])
+        return entry
+
     def _bind_load3d(self, key: tuple[Any, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
         """Bind one set of load3d operand values (``values``: the static properties to the
         destination slot; ``key``: them by identity, and the geometry operands) and check them,
@@ -722,16 +738,10 @@ class Core(MachineBase):
         src_stride: int,
     ) -> None:
         key = (id(op), transpose, id(src), src_slot, src_off, id(dst), dst_slot, dst_off)
+        values = (transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride)
         key += (repeat, src_stride)
-        entry = self._bound.get(key)
-        if entry is None:
-            values = (transpose, src, src_slot, src_off, dst, dst_slot, dst_off, repeat, src_stride)
-            entry = self._bind_load2d(key, values)
-        bound, g, s_addr, s_end, view, dview, d_addr, d_end, owable = entry
-        if self.observed:
-            self._observe(op, LOAD2D, bound)
-        if src.memory in self._tiles:
-            self._settle(src.memory, s_addr, s_end)
+        entry = self._load_entry(op, LOAD2D, key, values, self._bind_load2d, src)
+        _, g, s_addr, s_end, view, dview, d_addr, d_end, owable = entry
         if src.memory == "L1" and dst.memory != "L1":
             # While L1 is mirrored the mirror holds its current values: read the fractals
             # there rather than write the mirror back to the bytes before every load.
