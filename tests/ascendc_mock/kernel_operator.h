@@ -1,5 +1,5 @@
 // Test-only CPU stand-in (see README.md): GlobalTensor tracks its element offset, and
-// GetBlockIdx returns the block the mock launch is running.
+// GetBlockIdx returns the block the mock launch is running; TPipe is empty.
 #ifndef ASCEND_XDSL_MOCK_KERNEL_OPERATOR_H
 #define ASCEND_XDSL_MOCK_KERNEL_OPERATOR_H
 
@@ -43,6 +43,10 @@ public:
     }
     T* base = nullptr;
     uint64_t offset = 0;
+};
+
+// The forward kernel makes one before Conv3D's Init; the stand-in has no buffers to manage.
+class TPipe {
 };
 
 inline int64_t GetBlockIdx() { return g_mock_block; }
