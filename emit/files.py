@@ -293,7 +293,6 @@ PROBLEM = shape_from_torch_args(
 {problem}
 )
 GROUPS = PROBLEM.groups
-BIAS = {bias}  # the kernel adds a bias (Cout,): SetBias
 
 
 def main(argv: list[str]) -> int:
@@ -308,8 +307,6 @@ def main(argv: list[str]) -> int:
         # back to back, each in its own layout (its channels padded on their own).
         formats.grouped_ncdhw_to_ndc1hwc0(dy, GROUPS, C0).tofile(folder / "dy.bin")
         formats.grouped_oihw_to_fractal_z_3d(w, GROUPS, C0).tofile(folder / "w.bin")
-        if bias is not None:
-            formats.grouped_nd(bias, GROUPS).tofile(folder / "bias.bin")
         return 0
     if not (folder / "dx.bin").is_file():
         print(f"{{folder / 'dx.bin'}}: no such file (run the program first)", file=sys.stderr)
@@ -452,13 +449,14 @@ def emit_data_script(host: func.FuncOp) -> str | None:
     return _DATA_SCRIPT.format(problem=_problem_arguments(p))
 
 
-def forward_data_note(program: str, grouped: bool) -> str:
+def forward_data_note(program: str, grouped: bool, bias: bool = False) -> str:
     """The forward README's section on ``data.py`` (the rest of the README predates it)."""
     return "\n".join(
         [
             "## Data",
             "",
-            f"`{DATA_FILE}` (needs ascend-xdsl) makes the inputs `ascend-conv forward --seed` runs",
+            f"`{DATA_FILE}` (needs ascend-xdsl) makes the inputs `ascend-conv forward --seed"
+            f"{' --bias' if bias else ''}` runs",
             "and checks the program's y against the float64 reference:",
             "",
             "    python3 data.py make DATA_DIR",

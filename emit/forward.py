@@ -393,7 +393,7 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str, groups: int = 
     warning = not_vendor_warning(t, vendor)
     files[README_FILE] = (
         _readme(program, name, launch, hw, command, warning)
-        + forward_data_note(program, groups > 1)
+        + forward_data_note(program, groups > 1, _has_bias(launch))
         + group_note(groups, ("x", "w", "bias") if _has_bias(launch) else ("x", "w"), "y")
     )
     script = emit_forward_data_script(host, groups)
