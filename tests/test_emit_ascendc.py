@@ -1131,19 +1131,14 @@ def test_dx_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Path) -
 
 
 @register_impls
-class _DxCallLog(InterpreterFunctions):
-    """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
-    stand-in prints it. As in asc-devkit, whose SetSingleShape sets Din to 1, an Iterate series
-    computes the depth of the last SetStartPosition, and GetTensorC writes that depth; the IR
-    itself loops over a core's depths. The stand-in has one tile per depth: the series' first
-    Iterate is true, the next false."""
+class _ApiCallLog(InterpreterFunctions):
+    """What the recorders of an API-level kernel share: the log, and the block index the
+    kernel reads (:func:`_api_ir_calls` sets it before each block's call)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.log: list[str] = []
         self.block = 0
-        self.depth = 0  # the D start of the last SetStartPosition
-        self.fresh = False  # no Iterate since it
 
     def _line(self, text: str) -> PythonValues:
         self.log.append(text)
@@ -1152,6 +1147,20 @@ class _DxCallLog(InterpreterFunctions):
     @impl(GetBlockIdxOp)
     def _block_idx(self, interpreter, op, args) -> PythonValues:
         return (self.block,)
+
+
+@register_impls
+class _DxCallLog(_ApiCallLog):
+    """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
+    stand-in prints it. As in asc-devkit, whose SetSingleShape sets Din to 1, an Iterate series
+    computes the depth of the last SetStartPosition, and GetTensorC writes that depth; the IR
+    itself loops over a core's depths. The stand-in has one tile per depth: the series' first
+    Iterate is true, the next false."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # the D start of the last SetStartPosition
+        self.fresh = False  # no Iterate since it
 
     @impl(dx_api.Conv3DBpInputCreateOp)
     def _create(self, interpreter, op, args) -> PythonValues:
@@ -1196,7 +1205,7 @@ class _DxCallLog(InterpreterFunctions):
         return self._line("End")
 
 
-def _api_ir_calls(module: ModuleOp, log: _DxCallLog | _ForwardCallLog) -> list[str]:
+def _api_ir_calls(module: ModuleOp, log: _ApiCallLog) -> list[str]:
     """The calls the module's API-level kernel makes, block by block, run by the interpreter
     with ``log`` recording its API calls (the kernel's GM tensors are their role names)."""
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
@@ -1435,7 +1444,7 @@ def test_the_forward_data_py_lays_out_per_group_and_checks_y(tmp_path: Path, gro
 
 
 @register_impls
-class _ForwardCallLog(InterpreterFunctions):
+class _ForwardCallLog(_ApiCallLog):
     """The forward API-level kernel run by xDSL's interpreter, each API call logged as the
     stand-in prints it: IterateAll with the stand-in's model of asc-devkit's walk, one tile
     per L0 tile of the last SetSingleOutputShape (Do x ceil(M / mL0) x ceil(Co / nL0)), and
@@ -1443,19 +1452,9 @@ class _ForwardCallLog(InterpreterFunctions):
 
     def __init__(self) -> None:
         super().__init__()
-        self.log: list[str] = []
-        self.block = 0
         self.shape = (0, 0, 0)  # Co, Do, M of the last SetSingleOutputShape
         self.bias = False
         self.l0 = (1, 1)  # the tiling's mL0, nL0
-
-    def _line(self, text: str) -> PythonValues:
-        self.log.append(text)
-        return ()
-
-    @impl(GetBlockIdxOp)
-    def _block_idx(self, interpreter, op, args) -> PythonValues:
-        return (self.block,)
 
     @impl(fwd.Conv3DCreateOp)
     def _create(self, interpreter, op, args) -> PythonValues:

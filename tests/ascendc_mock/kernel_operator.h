@@ -4,6 +4,7 @@
 #define ASCEND_XDSL_MOCK_KERNEL_OPERATOR_H
 
 #include <cstdint>
+#include <cstdio>
 
 #define __aicore__
 #define __global__
@@ -50,6 +51,13 @@ class TPipe {
 };
 
 inline int64_t GetBlockIdx() { return g_mock_block; }
+
+// The stand-in's line of a call that takes a tensor: the member's name and the tensor's offset.
+template <typename T>
+inline void MockTensorCall(const char* member, const GlobalTensor<T>& t)
+{
+    std::printf("%s %llu\n", member, static_cast<unsigned long long>(t.offset));
+}
 
 }  // namespace AscendC
 

@@ -62,17 +62,17 @@ struct Conv3D {
     void SetInput(const AscendC::GlobalTensor<InputT>& t)
     {
         input = true;
-        std::printf("SetInput %llu\n", static_cast<unsigned long long>(t.offset));
+        AscendC::MockTensorCall("SetInput", t);
     }
     void SetWeight(const AscendC::GlobalTensor<WeightT>& t)
     {
         weight = true;
-        std::printf("SetWeight %llu\n", static_cast<unsigned long long>(t.offset));
+        AscendC::MockTensorCall("SetWeight", t);
     }
     void SetBias(const AscendC::GlobalTensor<BiasT>& t)
     {
         enableBias = true;
-        std::printf("SetBias %llu\n", static_cast<unsigned long long>(t.offset));
+        AscendC::MockTensorCall("SetBias", t);
     }
     void SetSingleOutputShape(uint64_t co, uint64_t dout, uint64_t m)
     {
