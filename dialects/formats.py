@@ -458,6 +458,30 @@ def fractal_z_3d_to_oihw(
     return np.ascontiguousarray(w[:cout])
 
 
+# ND (the forward's bias)
+# --------------------------------------------------------------------------------------------
+
+ND_BLOCK_BYTES = 64
+"""An ND tensor's rows are stored in whole 64-byte blocks, zeros past their end: the forward
+walk reads the bias in whole blocks (GM -> C1 in 32-byte ``DataCopy`` blocks, C1 -> the bias
+table in 64-byte ones, ``hw/instructions/load_bias.py``), and a device allocation covers
+that (``aclrtMalloc`` rounds a size up to 32 bytes and adds 32). The simulator's GM tensors
+and an emitted project's host buffers and data files have this layout."""
+
+
+def nd_row_length(length: int, itemsize: int) -> int:
+    """Elements of an ND row of ``length`` elements of ``itemsize`` bytes, in whole blocks."""
+    per_block = ND_BLOCK_BYTES // itemsize
+    return -(-length // per_block) * per_block
+
+
+def nd_pad(x: np.ndarray) -> np.ndarray:
+    """``x`` in ND: each row (the last axis) padded with zeros to whole blocks."""
+    phys = np.zeros((*x.shape[:-1], nd_row_length(x.shape[-1], x.dtype.itemsize)), x.dtype)
+    phys[..., : x.shape[-1]] = x
+    return phys
+
+
 # Per-group files: a grouped layer compiled per group (one launch each, as the runtime runs it
 # and an emitted project's host launches it) keeps each group's tensor in its own layout, its
 # channels padded on their own, the groups back to back. An emitted project's data.py writes
@@ -477,6 +501,14 @@ def grouped_oihw_to_fractal_z_3d(w: np.ndarray, groups: int, c0: int) -> np.ndar
     cg = w.shape[0] // groups
     parts = [w[g * cg : (g + 1) * cg] for g in range(groups)]
     return np.concatenate([oihw_to_fractal_z_3d(a, 1, c0).ravel() for a in parts])
+
+
+def grouped_nd(bias: np.ndarray, groups: int) -> np.ndarray:
+    """A bias (Cout,) as its ``groups`` groups' ND tensors back to back, each padded with zeros
+    to whole blocks on its own (:func:`nd_row_length`), flat."""
+    cg = bias.shape[0] // groups
+    parts = [bias[g * cg : (g + 1) * cg] for g in range(groups)]
+    return np.concatenate([nd_pad(p) for p in parts])
 
 
 def grouped_ndc1hwc0_to_ncdhw(

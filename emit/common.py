@@ -131,6 +131,9 @@ def physical_elements(t: GmTensorType) -> int:
         return math.prod(formats.ndc1hwc0_shape(*shape, C0))  # type: ignore[misc]
     if t.conv_format == ConvFormat.FRACTAL_Z_3D:
         return math.prod(formats.fractal_z_3d_shape(*shape, t.groups.data, C0))  # type: ignore[misc]
+    if t.conv_format == ConvFormat.ND:
+        row = formats.nd_row_length(shape[-1], _element_bytes(t.element_type))
+        return math.prod(shape[:-1]) * row
     raise EmitError(f"no storage layout for a GM tensor in {t.conv_format}")
 
 

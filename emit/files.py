@@ -329,12 +329,12 @@ if __name__ == "__main__":
 
 _FORWARD_DATA_SCRIPT = '''"""Data for this project, made and checked with ascend-xdsl.
 
-    python3 data.py make DATA_DIR [SEED]    write x.bin (NDC1HWC0) and w.bin (FRACTAL_Z_3D)
+    python3 data.py make DATA_DIR [SEED]    write x.bin (NDC1HWC0) and w.bin (FRACTAL_Z_3D){nd_bias}
     python3 data.py check DATA_DIR [SEED]   compare y.bin (NDC1HWC0) with the reference
 
 The layouts are ascend-xdsl's (ascend_xdsl.dialects.formats), the check its reference check of
 y (ascend_xdsl.runtime.reports.check.check_forward); `check` exits 0 only when it passes. The
-inputs are those `ascend-conv forward --seed SEED` runs.
+inputs are those `ascend-conv forward --seed SEED{bias_flag}` runs.
 """
 
 import sys
@@ -354,6 +354,7 @@ PROBLEM = shape_from_torch_args(
 {problem}
 )
 GROUPS = PROBLEM.groups
+BIAS = {bias}  # the kernel adds a bias (Cout,): SetBias
 
 
 def main(argv: list[str]) -> int:
@@ -361,13 +362,15 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     folder, seed = Path(argv[1]), int(argv[2]) if len(argv) == 3 else 0
-    x, w = random_forward_inputs(PROBLEM, seed)
+    x, w, bias = random_forward_inputs(PROBLEM, seed, BIAS)
     if argv[0] == "make":
         folder.mkdir(parents=True, exist_ok=True)
         # The program launches the kernel once per group: each file holds the groups' slices
         # back to back, each in its own layout (its channels padded on their own).
         formats.grouped_ncdhw_to_ndc1hwc0(x, GROUPS, C0).tofile(folder / "x.bin")
         formats.grouped_oihw_to_fractal_z_3d(w, GROUPS, C0).tofile(folder / "w.bin")
+        if bias is not None:
+            formats.grouped_nd(bias, GROUPS).tofile(folder / "bias.bin")
         return 0
     if not (folder / "y.bin").is_file():
         print(f"{{folder / 'y.bin'}}: no such file (run the program first)", file=sys.stderr)
@@ -378,7 +381,7 @@ def main(argv: list[str]) -> int:
     except ValueError as e:
         print(f"y.bin: {{e}}", file=sys.stderr)
         return 1
-    result = check_forward(PROBLEM, x, w, y)
+    result = check_forward(PROBLEM, x, w, y, bias)
     print(result.describe())
     return 0 if result.ok else 1
 
@@ -416,13 +419,19 @@ def emit_input_grad_data_script(host: func.FuncOp, groups: int = 1) -> str | Non
 
 def emit_forward_data_script(host: func.FuncOp, groups: int = 1) -> str | None:
     """The forward's ``data.py`` for the problem ``host`` computes (None if the IR does not say
-    which, or it has a bias, which the project does not take): x and the weight as
-    ``ascend-conv forward`` makes them, and the check of y. With ``groups`` above 1, ``host``
+    which): x, the weight and the bias (when ``host`` takes a third operand) as ``ascend-conv
+    forward [--bias]`` makes them, and the check of y. With ``groups`` above 1, ``host``
     computes one group of the layer (compiled per group)."""
     p = forward_problem(host)
-    if p is None or len(host.function_type.inputs.data) != 2:
+    if p is None:
         return None
-    return _FORWARD_DATA_SCRIPT.format(problem=_problem_arguments(whole_layer(p, groups)))
+    bias = len(host.function_type.inputs.data) == 3
+    return _FORWARD_DATA_SCRIPT.format(
+        problem=_problem_arguments(whole_layer(p, groups)),
+        bias=bias,
+        nd_bias=f"\n{' ' * 44}and bias.bin (ND)" if bias else "",
+        bias_flag=" --bias" if bias else "",
+    )
 
 
 def whole_layer(group: ConvBpFilterShape, groups: int) -> ConvBpFilterShape:
@@ -440,13 +449,14 @@ def emit_data_script(host: func.FuncOp) -> str | None:
     return _DATA_SCRIPT.format(problem=_problem_arguments(p))
 
 
-def forward_data_note(program: str, grouped: bool) -> str:
+def forward_data_note(program: str, grouped: bool, bias: bool = False) -> str:
     """The forward README's section on ``data.py`` (the rest of the README predates it)."""
     return "\n".join(
         [
             "## Data",
             "",
-            f"`{DATA_FILE}` (needs ascend-xdsl) makes the inputs `ascend-conv forward --seed` runs",
+            f"`{DATA_FILE}` (needs ascend-xdsl) makes the inputs `ascend-conv forward --seed"
+            f"{' --bias' if bias else ''}` runs",
             "and checks the program's y against the float64 reference:",
             "",
             "    python3 data.py make DATA_DIR",

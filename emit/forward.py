@@ -214,14 +214,22 @@ class _ForwardKernelWriter(_KernelWriter):
         raise self.fail(op, "has no spelling: it is private in conv3d_intf.h (IterateAll)")
 
 
+_BIAS_NOTE = (
+    "`bias.bin` holds the bias (Cout,) in ND, the input's type as `SetBias`'s doc lists it",
+    "(half, bfloat16_t): the values, then zeros to a whole 64-byte block.",
+)
+
+
+def _has_bias(launch: LaunchOp) -> bool:
+    """Whether the launch passes a bias: x, w, bias, y."""
+    return sum(isinstance(a.type, GmTensorType) for a in launch.args) == 4
+
+
 def operands_line(launch: LaunchOp) -> str:
-    """The launch's tensors: x, w, y (and a bias)."""
-    names = ("x", "w", "y", "bias")
-    return ", ".join(
-        f"{name} {describe_tensor(a.type)}"
-        for name, a in zip(names, launch.args, strict=False)
-        if isinstance(a.type, GmTensorType)
-    )
+    """The launch's tensors: x, w, y, or with a bias x, w, bias, y (the launch's order)."""
+    tensors = [a.type for a in launch.args if isinstance(a.type, GmTensorType)]
+    names = ("x", "w", "bias", "y") if _has_bias(launch) else ("x", "w", "y")
+    return ", ".join(f"{name} {describe_tensor(t)}" for name, t in zip(names, tensors, strict=True))
 
 
 def emit_forward_kernel(kernel: func.FuncOp, problem: str) -> str:
@@ -344,6 +352,7 @@ def _readme(
             "the device layout, the channels padded to a multiple of 16 with zeros; the program",
             "writes `y.bin` in NDC1HWC0. The sizes are the `k*Bytes` constants at the top of",
             f"`main` in `{HOST_FILE}`.",
+            *(_BIAS_NOTE if _has_bias(launch) else ()),
             "",
             "## What was checked, and what was not",
             "",
@@ -384,8 +393,8 @@ def emit_forward_project(module: ModuleOp, hw: str, command: str, groups: int = 
     warning = not_vendor_warning(t, vendor)
     files[README_FILE] = (
         _readme(program, name, launch, hw, command, warning)
-        + forward_data_note(program, groups > 1)
-        + group_note(groups, ("x", "w"), "y")
+        + forward_data_note(program, groups > 1, _has_bias(launch))
+        + group_note(groups, ("x", "w", "bias") if _has_bias(launch) else ("x", "w"), "y")
     )
     script = emit_forward_data_script(host, groups)
     if script is not None:

@@ -105,15 +105,17 @@ def arrays_5d(
 
 
 def random_forward_inputs(
-    problem: ConvBpFilterShape, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Seeded standard-normal x and weight of ``problem``, in its element type: what
-    ``ascend-conv forward --seed`` runs and an emitted forward project's ``data.py`` makes."""
+    problem: ConvBpFilterShape, seed: int = 0, bias: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Seeded standard-normal x, weight and (with ``bias``) bias (Cout,) of ``problem``, in
+    its element type, drawn in that order: what ``ascend-conv forward --seed [--bias]`` runs
+    and an emitted forward project's ``data.py`` makes."""
     rng = np.random.default_rng(seed)
     dtype = next(t for t, name in _DTYPES.items() if name == problem.dtype)
     x = rng.standard_normal(problem.input_shape).astype(dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
-    return x, w
+    b = rng.standard_normal(problem.cout).astype(dtype) if bias else None
+    return x, w, b
 
 
 def forward_levels(

@@ -273,6 +273,21 @@ def test_emit_ascendc_of_a_grouped_layer_is_one_launch_per_group(capsys, tmp_pat
     assert "## Groups" in (folder / "README.md").read_text()
 
 
+def test_emit_ascendc_with_a_bias_calls_set_bias_and_data_py_makes_it(capsys, tmp_path):
+    """``--bias`` with ``--emit ascendc`` (refused before): the kernel takes the bias and calls
+    SetBias, the host reads bias.bin in ND, and data.py draws the bias the run draws."""
+    folder = tmp_path / "fwd"
+    code, _, err = run(capsys, "forward", *TINY, "--bias", "--emit", "ascendc", "-o", str(folder))
+    assert (code, err) == (0, ""), err
+    kernel = (folder / "conv3d_kernel.asc").read_text()
+    assert "conv.SetBias(biasGm[" in kernel
+    assert "Conv3dApi::Conv3D<InputType, WeightType, OutputType, BiasType>" in kernel
+    host = (folder / "main.cpp").read_text()
+    assert 'ReadFile(dataDir + "/bias.bin"' in host and "t.biasFullLoadFlag = 1;" in host
+    data = (folder / "data.py").read_text()
+    assert "BIAS = True" in data and "--bias" in data
+
+
 def test_emit_ascendc_errors_are_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "forward", *TINY, "--emit", "ascendc")
     assert (code, out) == (2, "")

@@ -33,6 +33,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import inprocess
@@ -1130,19 +1131,14 @@ def test_dx_project_passes_the_check_and_a_wrong_call_fails_it(tmp_path: Path) -
 
 
 @register_impls
-class _DxCallLog(InterpreterFunctions):
-    """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
-    stand-in prints it. As in asc-devkit, whose SetSingleShape sets Din to 1, an Iterate series
-    computes the depth of the last SetStartPosition, and GetTensorC writes that depth; the IR
-    itself loops over a core's depths. The stand-in has one tile per depth: the series' first
-    Iterate is true, the next false."""
+class _ApiCallLog(InterpreterFunctions):
+    """What the recorders of an API-level kernel share: the log, and the block index the
+    kernel reads (:func:`_api_ir_calls` sets it before each block's call)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.log: list[str] = []
         self.block = 0
-        self.depth = 0  # the D start of the last SetStartPosition
-        self.fresh = False  # no Iterate since it
 
     def _line(self, text: str) -> PythonValues:
         self.log.append(text)
@@ -1151,6 +1147,20 @@ class _DxCallLog(InterpreterFunctions):
     @impl(GetBlockIdxOp)
     def _block_idx(self, interpreter, op, args) -> PythonValues:
         return (self.block,)
+
+
+@register_impls
+class _DxCallLog(_ApiCallLog):
+    """The dX API-level kernel run by xDSL's interpreter, each API call logged as the
+    stand-in prints it. As in asc-devkit, whose SetSingleShape sets Din to 1, an Iterate series
+    computes the depth of the last SetStartPosition, and GetTensorC writes that depth; the IR
+    itself loops over a core's depths. The stand-in has one tile per depth: the series' first
+    Iterate is true, the next false."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # the D start of the last SetStartPosition
+        self.fresh = False  # no Iterate since it
 
     @impl(dx_api.Conv3DBpInputCreateOp)
     def _create(self, interpreter, op, args) -> PythonValues:
@@ -1195,20 +1205,26 @@ class _DxCallLog(InterpreterFunctions):
         return self._line("End")
 
 
-def _dx_ir_calls(module: ModuleOp) -> list[str]:
-    """The calls the API-level dX kernel makes, block by block, run by the interpreter."""
+def _api_ir_calls(module: ModuleOp, log: _ApiCallLog) -> list[str]:
+    """The calls the module's API-level kernel makes, block by block, run by the interpreter
+    with ``log`` recording its API calls (the kernel's GM tensors are their role names)."""
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
     interpreter = Interpreter(module)
-    log = _DxCallLog()
     for fns in (FuncFunctions(), ScfFunctions(), ArithFunctions(), log):
         interpreter.register_implementations(fns)
     interpreter.register_implementations(ExtraArithFunctions(), override=True)
     name = launch.callee.string_value()
+    operands = tuple(f"arg{i}" for i in range(len(launch.args)))
     for block in range(launch.blocks.value.data):
         log.block = block
         log.log.append(f"block {block}")
-        interpreter.call_op(name, ("dy", "w", "dx"))
+        interpreter.call_op(name, operands)
     return log.log
+
+
+def _dx_ir_calls(module: ModuleOp) -> list[str]:
+    """The calls the API-level dX kernel makes, block by block, run by the interpreter."""
+    return _api_ir_calls(module, _DxCallLog())
 
 
 @needs_gxx
@@ -1410,7 +1426,7 @@ def test_the_forward_data_py_lays_out_per_group_and_checks_y(tmp_path: Path, gro
         assert (folder / f"{f}.bin").stat().st_size == groups * size
     missing = inprocess.run([*script, "check", str(folder)])
     assert missing.returncode == 1 and "no such file" in missing.stderr
-    xs, ws = random_forward_inputs(whole, 0)
+    xs, ws, _ = random_forward_inputs(whole, 0)
     res = run_conv3d(xs, ws, None, whole.strides, whole.pads, whole.dilations, groups, hw=HW,
                      cores=2)  # fmt: skip
     y = np.asarray(res.output)
@@ -1425,3 +1441,132 @@ def test_the_forward_data_py_lays_out_per_group_and_checks_y(tmp_path: Path, gro
     flat.tofile(folder / "y.bin")
     run = inprocess.run([*script, "check", str(folder)])
     assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
+
+
+@register_impls
+class _ForwardCallLog(_ApiCallLog):
+    """The forward API-level kernel run by xDSL's interpreter, each API call logged as the
+    stand-in prints it: IterateAll with the stand-in's model of asc-devkit's walk, one tile
+    per L0 tile of the last SetSingleOutputShape (Do x ceil(M / mL0) x ceil(Co / nL0)), and
+    whether SetBias came before it since Init."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shape = (0, 0, 0)  # Co, Do, M of the last SetSingleOutputShape
+        self.bias = False
+        self.l0 = (1, 1)  # the tiling's mL0, nL0
+
+    @impl(fwd.Conv3DCreateOp)
+    def _create(self, interpreter, op, args) -> PythonValues:
+        return ("conv",)
+
+    @impl(fwd.Conv3DInitOp)
+    def _init(self, interpreter, op, args) -> PythonValues:
+        t = op.tiling.tiling
+        self.l0, self.bias = (t.m_l0, t.n_l0), False
+        fields = (t.single_core_do, t.single_core_co, t.single_core_m, t.m_l0, t.k_l0, t.n_l0)
+        return self._line(f"Init {' '.join(map(str, fields))} {t.bias_full_load_flag}")
+
+    @impl(fwd.Conv3DSetInputOp)
+    def _x(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetInput {args[2]}")
+
+    @impl(fwd.Conv3DSetWeightOp)
+    def _w(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetWeight {args[2]}")
+
+    @impl(fwd.Conv3DSetBiasOp)
+    def _bias(self, interpreter, op, args) -> PythonValues:
+        self.bias = True
+        return self._line(f"SetBias {args[2]}")
+
+    @impl(fwd.Conv3DSetSingleOutputShapeOp)
+    def _shape(self, interpreter, op, args) -> PythonValues:
+        self.shape = (args[1], args[2], args[3])
+        return self._line(f"SetSingleOutputShape {args[1]} {args[2]} {args[3]}")
+
+    @impl(fwd.Conv3DSetInputStartPositionOp)
+    def _start(self, interpreter, op, args) -> PythonValues:
+        return self._line(f"SetInputStartPosition {args[1]} {args[2]}")
+
+    @impl(fwd.Conv3DIterateAllOp)
+    def _iterate_all(self, interpreter, op, args) -> PythonValues:
+        (co, do, m), (m_l0, n_l0) = self.shape, self.l0
+        tiles = do * -(-m // m_l0) * -(-co // n_l0)
+        return self._line(f"IterateAll {args[2]} {tiles} {int(self.bias)}")
+
+    @impl(fwd.Conv3DEndOp)
+    def _end(self, interpreter, op, args) -> PythonValues:
+        return self._line("End")
+
+
+FORWARD_MOCK_CASES = {
+    # stride, padding and dilation on every axis, two cores
+    "plain": ((1, 16, 4, 8, 8), (32, 16, 3, 3, 3), {"padding": 1, "dilation": (1, 1, 2)}, False),
+    "bias": ((1, 16, 4, 8, 8), (32, 16, 3, 3, 3), {"padding": 1, "stride": 2}, True),
+    # Cin/G 20 and Cout/G 24: each group's x and y padded on their own, its bias (24 halves)
+    # padded to a whole 64-byte block on its own
+    "grouped_bias": ((1, 40, 2, 6, 6), (48, 20, 1, 3, 3), {"padding": 1, "groups": 2}, True),
+}
+
+
+@needs_gxx
+@pytest.mark.parametrize("name", sorted(FORWARD_MOCK_CASES))
+def test_the_forward_project_makes_the_irs_calls_and_data_py_checks_y(tmp_path: Path, name: str):
+    """Built against the recording stand-in (tests/ascendc_mock/lib/conv/conv3d/conv3d_api.h)
+    and run on the CPU, the emitted forward host and kernel make, launch by launch and block by
+    block, the API calls (offsets, start positions, single shapes, SetBias, IterateAll's tile
+    walk) the API-level IR makes when the interpreter runs it, and Init sees the IR's tiling
+    (biasFullLoadFlag included) after FillTiling and the kernel's copy. data.py made the
+    inputs main.cpp reads (their sizes checked), bias.bin among them in ND, per group; its
+    check accepts the simulator's y of those inputs and rejects the stand-in's (which computes
+    nothing) and, with a bias, the y of the same x and w without it."""
+    x, w, kw, bias = FORWARD_MOCK_CASES[name]
+    whole, module = _grouped(x, w, kw, partial(forward_levels, bias=bias), 2)
+    g = whole.groups
+    project = emit_forward_project(module, HW, f"test {name}", g)
+    folder = write_project(tmp_path / "p", project)
+    script = [sys.executable, str(folder / "data.py")]
+    made = inprocess.run([*script, "make", str(folder)])
+    assert (made.returncode, made.stderr) == (0, "")
+    host = project.files[HOST_FILE]
+    if bias:
+        name_ = "kBiasGroupBytes" if g > 1 else "kBiasBytes"
+        size = int(re.search(rf"constexpr size_t {name_} = (\d+);", host)[1])  # type: ignore[index]
+        cout_g = whole.cout // g
+        assert size == -(-cout_g * 2 // formats.ND_BLOCK_BYTES) * formats.ND_BLOCK_BYTES
+        assert (folder / "bias.bin").stat().st_size == g * size
+    else:
+        assert not (folder / "bias.bin").exists() and "kBiasBytes" not in host
+    (work := tmp_path / "work").mkdir()
+    got = _mock_run(folder, project.kernel_name, work, log_launches=g > 1)
+    calls = _api_ir_calls(module, _ForwardCallLog())
+    assert sum(line.startswith("IterateAll") for line in calls) > 1
+    assert all(line.endswith(f" {int(bias)}") for line in calls if line.startswith("IterateAll"))
+    assert any(line.startswith("SetBias") for line in calls) == bias
+    if g == 1:
+        assert got == calls
+    else:
+        # Launch i gets each buffer (x, w, bias, y in the launch's order) from i group sizes
+        # on, and the one tiling.
+        sizes = [int(v) for v in re.findall(r"constexpr size_t k\w+GroupBytes = (\d+);", host)]
+        expected: list[str] = []
+        for i in range(g):
+            expected += [f"launch {' '.join(str(i * b) for b in sizes)} 0", *calls]
+        assert len(sizes) == 4 and got == expected
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout
+    xs, ws, bs = random_forward_inputs(whole, 0, bias)
+
+    def write_y(b) -> None:
+        res = run_conv3d(xs, ws, b, whole.strides, whole.pads, whole.dilations, g, hw=HW, cores=2)
+        y = np.asarray(res.output)
+        formats.grouped_ncdhw_to_ndc1hwc0(y, g, C0).tofile(folder / "y.bin")
+
+    write_y(bs)
+    run = inprocess.run([*script, "check", str(folder)])
+    assert run.returncode == 0 and run.stdout.strip().endswith(": OK"), run.stdout + run.stderr
+    if bias:
+        write_y(None)
+        run = inprocess.run([*script, "check", str(folder)])
+        assert run.returncode == 1 and run.stdout.strip().endswith(": FAILED"), run.stdout

@@ -23,10 +23,10 @@ like a dW project. ``--emit`` runs nothing, so the flags of a run are refused wi
 search (``tuning/conv3d_search.py``, cached on disk, ``--no-cache`` searches again) through the
 forward tiler; ``fixed:FILE`` reads one ``#ascend.conv3d_tiling`` or its JSON (a ``--report
 json``'s ``tiling``). ``--bias`` adds a seeded random bias (the input's type; through the bias
-table) to the run and to the check. What the forward path does not support yet is refused
-before anything runs, in one line with exit code 2: ``--emit ascendc`` with a bias (the emitted
-kernel has no SetBias). A grouped layer's project runs the one group's kernel once per group,
-as the simulator does. Its flags
+table) to the run and to the check (drawn after x and the weight,
+``runtime/forward.random_forward_inputs``), and with ``--emit ascendc`` to the project: its
+kernel calls ``SetBias`` and its ``data.py`` makes the same bias. A grouped layer's project runs
+the one group's kernel once per group, as the simulator does. Its flags
 (``add_op_flags``), their checks before a run (``check_output_flags``), compile
 (``op_levels``: an unknown ``--hw`` or ``--cores`` out of range in one line, exit 1), report
 (``op_json_report``) and project writing (``emit_ascendc``, given the op's emitter) serve
@@ -44,7 +44,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -61,7 +60,7 @@ from ascend_xdsl.lowering.build import FORWARD_FUNC_NAME
 from ascend_xdsl.lowering.options import PipelineError, load_target, parse_tiling
 from ascend_xdsl.runtime.cost.report import CostReport
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS
-from ascend_xdsl.runtime.forward import forward_levels, run_conv3d
+from ascend_xdsl.runtime.forward import forward_levels, random_forward_inputs, run_conv3d
 from ascend_xdsl.runtime.reports.check import CheckResult, check_forward
 from ascend_xdsl.runtime.reports.document import run_document
 from ascend_xdsl.runtime.reports.plot import problem_title
@@ -85,7 +84,6 @@ FORWARD_RUN_FLAGS = tuple(
     (flag, given) for flag, given in RUN_FLAGS if flag not in ("--max-iterations", "--max-seconds")
 )
 """bp-filter's flags of a run that ``forward`` has too: refused with ``--emit``."""
-TYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 class ForwardCheckFailed(Exception):
@@ -162,12 +160,6 @@ def forward(args: argparse.Namespace) -> str:
     if args.no_cache and strategy != "tuned":
         raise CliError("forward: --no-cache goes with --tiling tuned", exit_code=2)
     check_output_flags(args)
-    if args.emit == ASCENDC and args.bias:
-        raise CliError(
-            "forward: --emit ascendc with --bias is not supported yet (the emitted kernel has "
-            "no SetBias)",
-            exit_code=2,
-        )
     problem = problem_from_args(args)
     cores = None if args.cores is None else ints("--cores", args.cores, (1,), 1)[0]
     (seed,) = ints("--seed", args.seed, (1,), 0)
@@ -208,11 +200,7 @@ def forward(args: argparse.Namespace) -> str:
             + "".join(f"{line}\n" for line in launch_cost_lines(list(result.costs) * g))
             + f"compile {compile_seconds:.2f} s, model {result.run_seconds:.2f} s\n"
         )
-    rng = np.random.default_rng(seed)
-    dtype = TYPES[problem.dtype]
-    x = rng.standard_normal(problem.input_shape).astype(dtype)
-    w = rng.standard_normal(problem.weight_shape).astype(dtype)
-    bias = rng.standard_normal(problem.cout).astype(dtype) if args.bias else None
+    x, w, bias = random_forward_inputs(problem, seed, args.bias)
     res = run_conv3d(
         x,
         w,

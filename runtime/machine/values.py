@@ -107,20 +107,8 @@ def physical_shape(t: GmTensorType, groups: int) -> tuple[int, ...]:
     if t.conv_format == ConvFormat.FRACTAL_Z_3D:
         return formats.fractal_z_3d_shape(*shape, groups, C0)  # type: ignore[arg-type]
     if t.conv_format == ConvFormat.ND:
-        return (*shape[:-1], _nd_padded(shape[-1], t.element_type))
+        return (*shape[:-1], formats.nd_row_length(shape[-1], np_dtype(t.element_type).itemsize))
     raise NotImplementedError(f"no physical layout for {t.conv_format}")
-
-
-ND_BLOCK_BYTES = 64
-"""An ND tensor's rows are stored in whole 64-byte blocks, zeros past their end: the forward
-walk reads the bias in whole blocks (GM -> C1 in 32-byte ``DataCopy`` blocks, C1 -> the bias
-table in 64-byte ones, ``hw/instructions/load_bias.py``), and a device allocation covers
-that (``aclrtMalloc`` rounds a size up to 32 bytes and adds 32)."""
-
-
-def _nd_padded(length: int, element_type: Attribute) -> int:
-    per_block = ND_BLOCK_BYTES // np_dtype(element_type).itemsize
-    return -(-length // per_block) * per_block
 
 
 def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
@@ -135,9 +123,7 @@ def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
     elif t.conv_format == ConvFormat.FRACTAL_Z_3D:
         phys = formats.oihw_to_fractal_z_3d(array, groups, C0)
     elif t.conv_format == ConvFormat.ND:
-        # ND is the plain layout, each row padded with zeros to whole blocks (ND_BLOCK_BYTES).
-        phys = np.zeros(physical_shape(t, groups), array.dtype)
-        phys[..., : array.shape[-1]] = array
+        phys = formats.nd_pad(array)
     else:
         raise NotImplementedError(f"trans_data to {t.conv_format}")
     return GmTensor(t, np.ascontiguousarray(phys).reshape(-1), groups)

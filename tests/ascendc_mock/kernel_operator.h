@@ -1,9 +1,10 @@
 // Test-only CPU stand-in (see README.md): GlobalTensor tracks its element offset, and
-// GetBlockIdx returns the block the mock launch is running.
+// GetBlockIdx returns the block the mock launch is running; TPipe is empty.
 #ifndef ASCEND_XDSL_MOCK_KERNEL_OPERATOR_H
 #define ASCEND_XDSL_MOCK_KERNEL_OPERATOR_H
 
 #include <cstdint>
+#include <cstdio>
 
 #define __aicore__
 #define __global__
@@ -45,7 +46,18 @@ public:
     uint64_t offset = 0;
 };
 
+// The forward kernel makes one before Conv3D's Init; the stand-in has no buffers to manage.
+class TPipe {
+};
+
 inline int64_t GetBlockIdx() { return g_mock_block; }
+
+// The stand-in's line of a call that takes a tensor: the member's name and the tensor's offset.
+template <typename T>
+inline void MockTensorCall(const char* member, const GlobalTensor<T>& t)
+{
+    std::printf("%s %llu\n", member, static_cast<unsigned long long>(t.offset));
+}
 
 }  // namespace AscendC
 
