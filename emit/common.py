@@ -231,7 +231,8 @@ def group_note(groups: int, inputs: tuple[str, ...], output: str) -> str:
     """The README section of a grouped layer's project (none for ``groups`` 1): what the
     host's launches and the data files are. The IR is compiled per group, as the simulator
     runs a grouped forward or dX (``runtime/forward.run_groups``): one launch per group on its
-    slice of channels, each slice in its own device layout."""
+    slice of channels, each slice in its own device layout. That is also the only way through
+    the public API: its tilers reject ``groups`` other than 1."""
     if groups == 1:
         return ""
     files = ", ".join(f"`{name}.bin`" for name in (*inputs, output))
@@ -245,6 +246,12 @@ def group_note(groups: int, inputs: tuple[str, ...], output: str) -> str:
             "device layout, its channels padded to a multiple of 16 on their own (the",
             "`k*GroupBytes` constants), and launch g gets each buffer from g times the group's",
             "size on. The operands above are one group's.",
+            "",
+            "One launch per group because the public tiling APIs take `groups` 1 only",
+            "(asc-devkit: the `SetGroups` page of the Conv3D tiling docs, and `CheckInputAttr` in",
+            "`impl/adv_api/tiling/conv/conv3d_tiling_base.cpp` and",
+            "`impl/adv_api/tiling/conv_backprop/conv3d_bp_input_tiling_base.cpp`), so the host",
+            "sets the tiling's group fields to 1.",
             "",
         ]
     )

@@ -270,7 +270,13 @@ def test_emit_ascendc_of_a_grouped_layer_is_one_launch_per_group(capsys, tmp_pat
     host = (folder / "main.cpp").read_text()
     assert "constexpr size_t kGroups = 2;" in host
     assert "for (size_t g = 0; g < kGroups; ++g) {" in host
-    assert "## Groups" in (folder / "README.md").read_text()
+    # The public tiling API takes groups 1 only (asc-devkit CheckInputAttr): each launch is
+    # an ungrouped convolution, and the README says why.
+    assert "t.groups = 1;" in host
+    assert "t.groupOpt = 1;" in host
+    readme = (folder / "README.md").read_text()
+    assert "## Groups" in readme
+    assert "public tiling APIs take `groups` 1 only" in readme
 
 
 def test_emit_ascendc_with_a_bias_calls_set_bias_and_data_py_makes_it(capsys, tmp_path):

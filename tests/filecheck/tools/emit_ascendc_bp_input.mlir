@@ -118,3 +118,4 @@
 
 // GROUPS-README:      ## Groups
 // GROUPS-README:      The layer has 2 groups.
+// GROUPS-README:      One launch per group because the public tiling APIs take `groups` 1 only
