@@ -17,8 +17,11 @@ that ``data_copy`` (the only instruction that writes L1) writes instead of the b
 ``load3d`` and ``load2d`` read float32 values directly; the bytes are written from the mirror
 when something reads them (a ``load3d`` in another element type, :meth:`Core.sync`).
 A gather from a window of L1 that no ``data_copy`` has touched since is reused. The mirror is
-used only while L1 has been written in one element type; a second type (or a write other than
-by ``data_copy``) writes the bytes and switches the mirror off for the rest of the core's run.
+used only while L1 has been written in one 16-bit element type; a second one (or a write other
+than by ``data_copy``) writes the bytes and switches the mirror off for the rest of the core's
+run. A float32 buffer (a bfloat16 conv's bias, which ``load_bias`` reads) is mirrored too, its
+elements packed from its slot's first mirror element: no 16-bit buffer overlaps it, and the
+writes of the 16-bit elements to the bytes write its bytes again after them.
 
 Decoded L0 matrices. ``load3d`` computes the L0A/L0B tile as a matrix (the img2col gather); the
 Cube then needs it in float32. Writing the fractal bytes and unpacking them again in every
@@ -42,10 +45,10 @@ written its bytes at once.
 The replay log. When ``Core.log`` is a list (``runtime/executors/replay.py`` sets it on a
 launch's recorded cores), the fast paths above append their numpy steps to it (the data_copy
 or fill into the mirror, the gather, the take of load2d'd fractals, the product and its
-accumulation into an owed L0C tile, the fixpipe of an owed tile), naming the matrices by
-registers; every other path (bytes written or unpacked, the mirror switched off, the bias
-table) sets it to None, as the core then cannot be replayed. Recording changes nothing the
-core computes.
+accumulation into an owed L0C tile, the fixpipe of an owed tile, a load_bias's row from the
+mirror and its addition in a bias-init mmad), naming the matrices by registers; every other
+path (bytes written or unpacked, the mirror switched off) sets it to None, as the core then
+cannot be replayed. Recording changes nothing the core computes.
 """
 
 from __future__ import annotations
