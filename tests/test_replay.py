@@ -5,7 +5,8 @@ as it is, where the launch's later cores replay a recorded core's numpy steps, a
 replay switched off, every core executing its instructions one by one; dW must be the same
 bit for bit, in float16 and bfloat16, and cores must actually have been replayed. The forward
 conv and dX (``run_conv3d``, ``run_conv3d_input``: load2d's into L0B, fills of padding, L0C
-tiles of Ho·Wo positions off the 16 grid) are compared the same way. A sanitised or timed run
+tiles of Ho·Wo positions off the 16 grid) are compared the same way, and the forward with a
+bias (its load_bias's and bias-init mmads are recorded steps). A sanitised or timed run
 must not replay (the sanitizer and the timeline see every instruction)."""
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.hw import instructions, load
 from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.runtime.api import compiled_levels, interpret, random_inputs
 from ascend_xdsl.runtime.executors import replay
 from ascend_xdsl.runtime.forward import run_conv3d
 from ascend_xdsl.runtime.input_grad import run_conv3d_input
+from ascend_xdsl.runtime.machine.core import Core
+from ascend_xdsl.runtime.machine.machine import BufferSpec
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
+from ascend_xdsl.runtime.machine.values import GmTensor
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
 
 HW = "atlas-a2-910b2"
@@ -48,20 +53,21 @@ OP_LAYERS = {
     "grouped": LAYERS["grouped"],
     "wide": ((1, 64, 4, 20, 20), (256, 64, 3, 3, 3), 1, 1, 1, 1),
 }
-OPS = ("forward", "bp-input")
+OPS = ("forward", "forward-bias", "bp-input")
 
 
 def _op(op: str, name: str, dtype: str, seed: int) -> np.ndarray:
-    """The forward conv's y or dX of ``OP_LAYERS[name]`` on seeded inputs (compiled, untimed:
-    the replay's runs)."""
+    """The forward conv's y (``forward-bias``: with a bias, drawn after x and w) or dX of
+    ``OP_LAYERS[name]`` on seeded inputs (compiled, untimed: the replay's runs)."""
     x_shape, w_shape, *args = OP_LAYERS[name]
     problem = shape_from_torch_args(x_shape, w_shape, *args, dtype)
     rng = np.random.default_rng(seed)
     t = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
     w = rng.standard_normal(w_shape).astype(t)
-    if op == "forward":
+    if op.startswith("forward"):
         x = rng.standard_normal(x_shape).astype(t)
-        return np.asarray(run_conv3d(x, w, None, *args, cost=False).output)
+        b = rng.standard_normal(w_shape[0]).astype(t) if op == "forward-bias" else None
+        return np.asarray(run_conv3d(x, w, b, *args, cost=False).output)
     dy = rng.standard_normal(problem.grad_output_shape).astype(t)
     return np.asarray(run_conv3d_input(x_shape, w, dy, *args, cost=False).output)
 
@@ -165,10 +171,11 @@ def test_forward_and_dx_replays_give_the_per_instruction_bits(
     assert np.count_nonzero(replayed) > replayed.size // 4
 
 
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
 @pytest.mark.parametrize("name", OP_LAYERS)
 @pytest.mark.parametrize("op", OPS)
 def test_forward_and_dx_stacked_replays_give_the_per_core_bits(
-    op: str, name: str, monkeypatch: pytest.MonkeyPatch
+    op: str, name: str, dtype: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As ``test_stacked_replay_gives_the_per_core_bits``, for the forward conv and dX: every
     record stacked in chunks of one core, of a few and of all, every core replayed alone, and
@@ -180,16 +187,16 @@ def test_forward_and_dx_stacked_replays_give_the_per_core_bits(
             m.setattr(replay, "_MIN_STACKED_STEPS", 0)
             m.setattr(replay, "_STACK_BYTES", chunk_bytes)
             count[:] = [0, 0]
-            results.append(_op(op, name, "f16", 5).tobytes())
+            results.append(_op(op, name, dtype, 5).tobytes())
             assert count[1] > 0, "no core was replayed stacked"
     with monkeypatch.context() as m:
         m.setattr(replay, "STACKING", False)
         count[:] = [0, 0]
-        results.append(_op(op, name, "f16", 5).tobytes())
+        results.append(_op(op, name, dtype, 5).tobytes())
         assert count[0] > 0 and count[1] == 0
     with monkeypatch.context() as m:
         m.setattr(replay, "replaying", lambda *args: False)
-        results.append(_op(op, name, "f16", 5).tobytes())
+        results.append(_op(op, name, dtype, 5).tobytes())
     assert results == [results[-1]] * len(results)
 
 
@@ -275,3 +282,32 @@ def test_an_instruction_outside_the_recorded_set_stops_the_replay(
     monkeypatch.setattr(replay, "RECORDED", replay.RECORDED - {instructions.MMAD})
     assert interpret(module, HW, x, dy).tobytes() == replayed.tobytes()
     assert count[0] == 0
+
+
+def test_a_float_bias_in_l1_keeps_the_mirror_on_with_the_bytes_of_direct_writes() -> None:
+    """A bfloat16 conv's float32 bias copied into L1 (by the 16-bit buffers the mirror holds)
+    keeps the mirror on, so its cores are recorded: the float slot's mirror holds its
+    elements packed, load_bias reads them there, and every settle of the 16-bit elements
+    (which may span the float slot) writes the float bytes again. L1 and the bias table must
+    read as direct writes leave them, even with float bits whose 16-bit halves are NaNs."""
+    core = Core(0)
+    bf16, f32 = np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32)
+    c1 = core.alloc_buffer(BufferSpec("L1", "C1", f32, 32, 1, 0, 128))
+    a1 = core.alloc_buffer(BufferSpec("L1", "A1", bf16, 1024, 1, 128, 2048))
+    c2 = core.alloc_buffer(BufferSpec("BT", "C2", f32, 32, 1, 0, 128))
+    rng = np.random.default_rng(0)
+    bias = rng.standard_normal(32).astype(f32)
+    bias.view(np.uint32)[::3] = (bias.view(np.uint32)[::3] & 0xFFFF0000) | 0x7FC1  # NaN halves
+    gm_type = GmTensorType.__new__(GmTensorType)
+    x = [rng.standard_normal(1024).astype(bf16) for _ in range(2)]
+    core.data_copy(None, GmTensor(gm_type, x[0]), 0, a1, 0, 0, 1, 64, 0, 0)  # type: ignore[arg-type]
+    core.data_copy(None, GmTensor(gm_type, bias), 0, c1, 0, 0, 1, 4, 0, 0)  # type: ignore[arg-type]
+    core.load_bias(None, c1, 0, 0, c2, 0, 2)  # type: ignore[arg-type]
+    core.sync()  # the 16-bit elements, then the float slot
+    core.data_copy(None, GmTensor(gm_type, x[1]), 0, a1, 0, 0, 1, 64, 0, 0)  # type: ignore[arg-type]
+    core.load_bias(None, c1, 0, 0, c2, 0, 2)  # type: ignore[arg-type]
+    assert core._mirror_ok
+    core.sync()
+    assert c1.slot(0).tobytes() == bias.tobytes()
+    assert c2.slot(0).tobytes() == bias.tobytes()
+    assert a1.slot(0).tobytes() == x[1].tobytes()

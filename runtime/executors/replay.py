@@ -11,8 +11,9 @@ default iteration budget) of the compiled executor:
   every instruction as usual and also records (``Core.log``) the numpy steps of its fast paths:
   the data_copies and fills into the float32 L1 mirror, the img2col gathers, the takes of the
   fractals load2d's copied from the mirror, the mmads' products and their accumulation into
-  owed L0C tiles, the fixpipes of those tiles. A step off those paths (bytes written, the
-  mirror switched off, a load_bias, ...) drops the log: nothing is replayed;
+  owed L0C tiles, the fixpipes of those tiles, the load_bias's of bias rows from the mirror and
+  their addition in a bias-init mmad. A step off those paths (bytes written, the mirror
+  switched off, ...) drops the log: nothing is replayed;
 * each later core first runs the kernel on a :class:`StreamCore`, whose handlers only note
   the instructions (their operands, the GM offsets apart) and do nothing else. If the noted
   instructions are those of the first core, and every GM offset keeps its instruction inside
@@ -50,6 +51,8 @@ from ascend_xdsl.runtime.machine import semantics as ins
 from ascend_xdsl.runtime.machine.budget import Budget
 from ascend_xdsl.runtime.machine.core import (
     ADD,
+    BIAS,
+    BIASED,
     COPY,
     FIX,
     GATHER,
@@ -82,6 +85,7 @@ RECORDED = frozenset(
         instructions.FILL,
         instructions.LOAD3D,
         instructions.LOAD2D,
+        instructions.LOAD_BIAS,
         instructions.MMAD,
         instructions.FIXPIPE,
         instructions.SET_FLAG,
@@ -90,9 +94,8 @@ RECORDED = frozenset(
     }
 )
 """The instructions whose numpy steps ``Core.log`` records (their fast paths; their other
-paths drop the log) or that move no data. Any other instruction a core runs (a load_bias,
-an instruction added later) drops the log, so a new instruction is never skipped by a
-replay."""
+paths drop the log) or that move no data. Any other instruction a core runs (one added
+later) drops the log, so a new instruction is never skipped by a replay."""
 
 _DATA_COPY, _FIXPIPE = instructions.DATA_COPY, instructions.FIXPIPE
 
@@ -341,6 +344,8 @@ def merge(steps: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             step = (*step, np.empty(step[2].shape, np.float32))
         elif step[0] == INIT:
             step = (*step, np.empty(step[5], np.float32))
+        elif step[0] == BIAS:
+            step = (*step, np.empty(step[3], np.float32))
         log.append(specialise(step))
     return log
 
@@ -352,7 +357,7 @@ def _volume(log: Sequence[tuple[Any, ...]]) -> int:
     for step in log:
         if step[0] == MERGED:
             volume += step[3].nbytes
-        elif step[0] in (MATMUL, TAKE, INIT):
+        elif step[0] in (MATMUL, TAKE, INIT, BIAS):
             volume += step[-1].nbytes
         elif step[0] == GATHER:
             volume += step[3].m_ext * step[3].k_ext * 4
@@ -429,6 +434,13 @@ def replay(record: RecordingCore, log: Sequence[tuple[Any, ...]], offsets: Seque
         elif kind == ZERO:
             _, target, dst_off, g, eb = step
             ins.fill_g(target, dst_off, g, eb)
+        elif kind == BIAS:
+            _, reg, first, elems, out = step
+            out[...] = mirror[first : first + elems]
+            regs[reg] = out
+        elif kind == BIASED:
+            _, product, row, n = step
+            regs[product] += regs[row][:n]
         else:  # FIX
             _, tile, l0c, dst, g = step
             fixpipe(l0c, dst.data, offsets[gm], g, fixpipe_values(regs[tile], g))
@@ -460,7 +472,7 @@ class Stacked:
     core_bytes: int
 
 
-_STACKED_KINDS = frozenset({COPY, ZERO, MERGED, TAKE, MATMUL, INIT, ADD, SET, FIX})
+_STACKED_KINDS = frozenset({COPY, ZERO, MERGED, TAKE, MATMUL, INIT, ADD, SET, FIX, BIAS, BIASED})
 
 
 def _element(view: np.ndarray, mirror: np.ndarray) -> int | None:
@@ -510,8 +522,10 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
             last[step[1]] = last[step[2]] = last[step[4]] = i
         elif kind in (ADD, SET, INIT):
             last[step[1]] = last[step[4]] = i
-        elif kind == TAKE:
+        elif kind in (TAKE, BIAS):
             last[step[1]] = i
+        elif kind == BIASED:
+            last[step[1]] = last[step[2]] = i
         else:  # MERGED
             for reg in step[1]:
                 last[reg] = i
@@ -556,6 +570,9 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
             program.append((TAKE, reg, index, slot(index.shape, last.get(reg, i))))
         elif kind == INIT:
             program.append((*step[:5], slot(step[5], last.get(step[1], i))))
+        elif kind == BIAS:
+            _, reg, first, elems = step
+            program.append((BIAS, reg, first, elems, slot((elems,), last.get(reg, i))))
         elif kind == ZERO:
             _, target, dst_off, g, eb = step
             start = starts[id(target)]
@@ -652,6 +669,14 @@ def replay_stacked(
             _, dst_off, repeat, run, row_step = step
             zeroed = (row_bytes, row_step * 4, 4)
             ndarray((cores, repeat, run), f32, flat, dst_off * 4, zeroed)[...] = 0
+        elif kind == BIAS:
+            _, reg, first, elems, out = step
+            row = buffers[out]
+            row[...] = mirror[:, first : first + elems]
+            regs[reg] = row
+        elif kind == BIASED:
+            _, product, row, n = step
+            regs[product] += regs[row][:, None, :n]
         else:  # FIX
             _, gm, tile, dst, m, columns, blocks, shape, steps, atomic = step
             values = regs[tile][:, :m, :columns].reshape(cores, m, blocks, FRACTAL)

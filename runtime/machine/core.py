@@ -17,8 +17,11 @@ that ``data_copy`` (the only instruction that writes L1) writes instead of the b
 ``load3d`` and ``load2d`` read float32 values directly; the bytes are written from the mirror
 when something reads them (a ``load3d`` in another element type, :meth:`Core.sync`).
 A gather from a window of L1 that no ``data_copy`` has touched since is reused. The mirror is
-used only while L1 has been written in one element type; a second type (or a write other than
-by ``data_copy``) writes the bytes and switches the mirror off for the rest of the core's run.
+used only while L1 has been written in one 16-bit element type; a second one (or a write other
+than by ``data_copy``) writes the bytes and switches the mirror off for the rest of the core's
+run. A float32 buffer (a bfloat16 conv's bias, which ``load_bias`` reads) is mirrored too, its
+elements packed from its slot's first mirror element: no 16-bit buffer overlaps it, and the
+writes of the 16-bit elements to the bytes write its bytes again after them.
 
 Decoded L0 matrices. ``load3d`` computes the L0A/L0B tile as a matrix (the img2col gather); the
 Cube then needs it in float32. Writing the fractal bytes and unpacking them again in every
@@ -42,10 +45,10 @@ written its bytes at once.
 The replay log. When ``Core.log`` is a list (``runtime/executors/replay.py`` sets it on a
 launch's recorded cores), the fast paths above append their numpy steps to it (the data_copy
 or fill into the mirror, the gather, the take of load2d'd fractals, the product and its
-accumulation into an owed L0C tile, the fixpipe of an owed tile), naming the matrices by
-registers; every other path (bytes written or unpacked, the mirror switched off, the bias
-table) sets it to None, as the core then cannot be replayed. Recording changes nothing the
-core computes.
+accumulation into an owed L0C tile, the fixpipe of an owed tile, a load_bias's row from the
+mirror and its addition in a bias-init mmad), naming the matrices by registers; every other
+path (bytes written or unpacked, the mirror switched off) sets it to None, as the core then
+cannot be replayed. Recording changes nothing the core computes.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ from ascend_xdsl.hw.instructions import (
     Fixpipe,
     Load2d,
     Load3d,
+    LoadBias,
     Mmad,
 )
 from ascend_xdsl.hw.isa import FRACTAL, FRACTAL_ELEMS
@@ -83,6 +87,7 @@ from ascend_xdsl.runtime.machine.memory import CoreMemory
 from ascend_xdsl.runtime.machine.values import Buffer, GmTensor
 
 F32 = np.dtype(np.float32)
+F16 = np.dtype(np.float16)
 
 #: Memories whose tiles the machine may hold as decoded matrices (see the module docstring).
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")
@@ -184,6 +189,12 @@ ZERO = 7
 INIT = 8
 """``(INIT, tile_reg, m, n, product_reg, shape)``: an mmad writes its product into a new owed
 L0C tile of ``shape`` whose other elements are zero."""
+BIAS = 9
+"""``(BIAS, reg, first, elems)``: a load_bias from the L1 mirror, its ``elems`` floats from the
+mirror's element ``first`` into register ``reg`` (the bias table row)."""
+BIASED = 10
+"""``(BIASED, product_reg, bias_reg, n)``: a bias-init mmad adds the first ``n`` floats of
+the bias row in ``bias_reg`` to its product (broadcast over M)."""
 
 
 def fixpipe_values(matrix: np.ndarray, g: Fixpipe) -> np.ndarray:
@@ -251,6 +262,9 @@ class Core(MachineBase):
         self._gathers: dict[tuple[int, int], tuple[Load3d, np.ndarray, int, int]] = {}
         """Gathers from the mirror by (source address, geometry): the geometry, the matrix,
         the end of the L1 bytes it read and the matrix's replay register."""
+        self._biases: dict[int, tuple[int, int]] = {}
+        """The bias table rows load_bias's wrote from the L1 mirror while recording, by first
+        byte: the end byte and the row's replay register."""
         self._takes: dict[tuple[int, ins.FractalsKey], tuple[np.ndarray, int, int]] = {}
         """Takes of load2d'd fractals from the mirror (``_fractals_matrix``) by (first L1
         byte, fractals): the matrix, the end of the L1 bytes it read and its register."""
@@ -262,6 +276,9 @@ class Core(MachineBase):
         self._mirror_dtype: np.dtype | None = None
         self._mirror_ok = True
         self._l1_stale: tuple[int, int] | None = None
+        self._wide: dict[int, int] = {}
+        """The float32 L1 slots mirrored data_copies wrote (first byte: end byte): their
+        mirror holds their float32 elements packed from the slot's first element."""
         self._l1_written = (0, 0)
         """The L1 bytes ``[lo, hi)`` mirrored data_copies wrote so far: while the mirror is on,
         nothing else of L1 (its bytes or its mirror) has been written."""
@@ -306,6 +323,12 @@ class Core(MachineBase):
         base = buf.address(slot) // 2
         return self._mirror[base : base + view.size]
 
+    def _wide_of(self, base: int, elems: int) -> np.ndarray:
+        """The mirror of the float32 L1 slot of ``elems`` elements at byte ``base``: its
+        elements packed from the slot's first mirror element (the 16-bit elements' of its
+        first bytes; no 16-bit buffer reads them, as buffers never overlap)."""
+        return self._mirror[base // 2 : base // 2 + elems]
+
     def _mirror_takes(self, dtype: np.dtype) -> bool:
         """Whether a write of ``dtype`` elements into L1 can go to the mirror (L1 is mirrored
         in one 16-bit type per core run)."""
@@ -319,9 +342,14 @@ class Core(MachineBase):
         if self._l1_stale is not None:
             self.log = None
             lo, hi = self._l1_stale
-            assert self._mirror_dtype is not None
-            view = self.memory.view("L1", lo, (hi - lo) // 2, self._mirror_dtype)
-            view[:] = self._mirror[lo // 2 : hi // 2]
+            if self._mirror_dtype is not None:
+                view = self.memory.view("L1", lo, (hi - lo) // 2, self._mirror_dtype)
+                view[:] = self._mirror[lo // 2 : hi // 2]
+            # after the 16-bit elements, which may span the float32 slots (buffers never
+            # overlap, so nothing else is there)
+            for base, end in self._wide.items():
+                elems = (end - base) // 4
+                self.memory.view("L1", base, elems, F32)[:] = self._wide_of(base, elems)
             self._l1_stale = None
 
     def _mirror_off(self) -> None:
@@ -329,6 +357,7 @@ class Core(MachineBase):
         self._settle_l1()
         self.log = None
         self._mirror_ok = False
+        self._wide.clear()
         self._gathers.clear()
         self._takes.clear()
 
@@ -577,6 +606,18 @@ class Core(MachineBase):
                 self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
             self._mirror_written(lo, hi)
             return
+        if dst.memory == "L1" and view.dtype == F32 and self._mirror_ok:
+            # A float32 L1 buffer (a bfloat16 conv's bias) while L1 is mirrored: its elements
+            # go to the mirror too, packed (``_wide_of``), and the bytes follow at a settle.
+            ins.check_same_type("data_copy", src.data, view)
+            base = dst.address(slot)
+            mirror = self._wide_of(base, view.size)
+            ins.data_copy_g(src.data, src_off, mirror, dst_off, g)
+            if self.log is not None:
+                self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
+            self._wide[base] = base + view.nbytes
+            self._mirror_written(base, base + view.nbytes)
+            return
         if dst.memory == "L1":
             self._mirror_off()
         self.log = None
@@ -801,13 +842,38 @@ class Core(MachineBase):
         dst_slot: int,
         length: int,
     ) -> None:
+        """Floats into the bias table (``LoadBias``): from the L1 mirror while L1 is mirrored
+        (a half source's mirror holds its values widened, as the instruction widens them; a
+        float one's is packed, ``_wide_of``), else from the bytes. The table is no matrix
+        memory: its floats are written at once, and while recording the row is a register
+        (:data:`BIAS`) that the bias-init mmad reads (:meth:`_mmad_bias`)."""
         bound = self._bind(op, LOAD_BIAS, (src, src_slot, src_off, dst, dst_slot, length))
+        g: LoadBias = bound.geometry
+        view, table = src.slot(src_slot), dst.slot(dst_slot)
+        d_addr = bound.chip[3]
+        d_end = d_addr + g.elems * ins.F32.itemsize
+        if self._biases:
+            for addr in [a for a, (end, _) in self._biases.items() if a < d_end and d_addr < end]:
+                del self._biases[addr]
+        mirror = None
+        if view.dtype == F16:
+            mirror = self._mirror_of(src, src_slot, view)
+        elif view.dtype == F32 and self._mirror_ok and src.memory == "L1":
+            base = src.address(src_slot)
+            mirror = self._wide_of(base, view.size) if base in self._wide else None
+        if mirror is not None:
+            ins.load_bias_g(mirror, src_off, table, g)
+            if self.log is not None:
+                reg = self._regs
+                self._regs += 1
+                first = src.address(src_slot) // 2 + src_off
+                self.log.append((BIAS, reg, first, g.elems))
+                self._biases[d_addr] = (d_end, reg)
+            return
         if src.memory == "L1":
             self._settle_l1()
-        # The bias table is no matrix memory: its floats are written as bytes, and a replay
-        # (which records only its own instructions) cannot stand for this core.
         self.log = None
-        ins.load_bias_g(src.slot(src_slot), src_off, dst.slot(dst_slot), bound.geometry)
+        ins.load_bias_g(view, src_off, table, g)
 
     def mmad(
         self,
@@ -835,6 +901,20 @@ class Core(MachineBase):
         bound, g, av, bv, cv, a_addr, b_addr, c_addr = entry
         if self.observed:
             self._observe(op, MMAD, bound)
+        product, reg = self._product(a, a_addr, av, b, b_addr, bv, g)
+        self._accumulate(c, c_addr, cv, g, product, bool(init), reg)
+
+    def _product(
+        self,
+        a: Buffer,
+        a_addr: int,
+        av: np.ndarray,
+        b: Buffer,
+        b_addr: int,
+        bv: np.ndarray,
+        g: Mmad,
+    ) -> tuple[np.ndarray, int]:
+        """An mmad's ``A @ B`` in float32, and its replay register (:data:`MATMUL`)."""
         a_matrix = self._matrix(a, a_addr, av, g, "A")
         a_reg = self._reg
         b_matrix = self._matrix(b, b_addr, bv, g, "B")
@@ -844,12 +924,12 @@ class Core(MachineBase):
             reg = self._regs
             self._regs += 1
             self.log.append((MATMUL, reg, a_reg, a_matrix.shape, self._reg, b_matrix.shape))
-        self._accumulate(c, c_addr, cv, g, product, bool(init), reg)
+        return product, reg
 
     def _mmad_bias(self, op: Operation, values: tuple[Any, ...]) -> None:
         """An mmad with a bias operand (``values``: :meth:`mmad`'s operands; the bias-init mode
-        when ``init``): the product plus the bias row when it initialises C. Not recorded for
-        a replay."""
+        when ``init``): the product plus the bias row when it initialises C. Recorded when the
+        row is one a recorded load_bias wrote (:data:`BIASED`)."""
         a, a_slot, b, b_slot, c, c_slot, _, _, _, init, bias, bias_slot = values
         bound = MMAD.bind(*values)
         self.bounds(MMAD, bound, values)
@@ -858,13 +938,19 @@ class Core(MachineBase):
         ins.mmad_operands(av, bv, cv, g)
         if self.observed:
             self._observe(op, MMAD, bound)
-        self.log = None
         a_addr, b_addr, c_addr = bound.chip[3:6]
-        product = self._matrix(a, a_addr, av, g, "A") @ self._matrix(b, b_addr, bv, g, "B")
+        product, reg = self._product(a, a_addr, av, b, b_addr, bv, g)
         if init:
             assert bias_slot is not None
             product = product + ins.bias_row(bias.slot(bias_slot), g)[: g.n]
-        self._accumulate(c, c_addr, cv, g, product, bool(init))
+            if self.log is not None:
+                t_addr = bound.chip[8]
+                row = self._biases.get(t_addr)
+                if row is None or row[0] < t_addr + g.bias_elems * ins.F32.itemsize:
+                    self.log = None
+                else:
+                    self.log.append((BIASED, reg, row[1], g.n))
+        self._accumulate(c, c_addr, cv, g, product, bool(init), reg)
 
     def _bind_mmad(self, key: tuple[Any, ...], a: Buffer, b: Buffer, c: Buffer) -> tuple[Any, ...]:
         """Bind one set of mmad operand values (``key``: them, the buffers ``a``, ``b`` and
