@@ -3,7 +3,8 @@
 Issue 17 asks the simulator to stay within 3x of a plain numpy reference of the same op on the
 default layer, as dW does (``bench_conv3d_weight.py``). For the embedded default layer
 (``tools/conv_args.DEFAULT_LAYER``: 2x64x8x28x28, weight 64x64x3x3x3, padding 1) this times, on
-the same seeded float16 inputs and in the same process, a warm ``runtime.forward.conv3d`` and
+the same seeded float16 inputs and in the same process, a warm ``runtime.forward.conv3d`` (without
+and with a bias, ``nn.Conv3d``'s default, whose row goes through the bias table) and
 ``runtime.input_grad.conv3d_input`` (the compiled executor, heuristic tiling; the first call
 compiles and is not timed) against ``runtime/reference.py``'s ``conv3d_reference`` and
 ``conv3d_input_reference`` (one float32 GEMM per kernel tap, what a numpy user would write),
@@ -39,15 +40,16 @@ CPU = time.process_time
 PADS = (1, 1, 1, 1, 1, 1)
 
 
-def _inputs(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """x, the weight and dy of the default layer, float16 in [-1, 1) (seeded)."""
+def _inputs(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """x, the weight, dy and a bias of the default layer, float16 in [-1, 1) (seeded)."""
     rng = np.random.default_rng(seed)
     n, cin, d, h, w = DEFAULT_LAYER["input"]
     cout = DEFAULT_LAYER["weight"][0]
     x = rng.uniform(-1, 1, (n, cin, d, h, w)).astype(np.float16)
     weight = rng.uniform(-1, 1, DEFAULT_LAYER["weight"]).astype(np.float16)
     dy = rng.uniform(-1, 1, (n, cout, d, h, w)).astype(np.float16)  # stride 1, padding 1
-    return x, weight, dy
+    bias = rng.uniform(-1, 1, cout).astype(np.float16)
+    return x, weight, dy, bias
 
 
 def _row(
@@ -68,13 +70,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    x, weight, dy = _inputs(args.seed)
+    x, weight, dy, bias = _inputs(args.seed)
     print(f"{'op':<10}{'sim s':>10}{'numpy s':>10}{'ratio':>8}  (issue 17: ratio <= {TARGET:g})")
     with threadpool_limits(limits=1, user_api="blas"):
         _row(
             "forward",
             partial(conv3d, x, weight, padding=1),
             partial(conv3d_reference, x, weight, None, (1, 1, 1), PADS),
+            args.repeat,
+        )
+        _row(  # nn.Conv3d's default: with a bias (the bias table's path)
+            "fwd+bias",
+            partial(conv3d, x, weight, bias, padding=1),
+            partial(conv3d_reference, x, weight, bias, (1, 1, 1), PADS),
             args.repeat,
         )
         _row(
