@@ -9,7 +9,7 @@ subprocesses (``ascend-opt ... strategy=tuned``, ``ascend-tune``), which inherit
 The suite runs on pytest-xdist's workers (``-n auto --dist loadfile`` in pyproject.toml;
 ``pytest -n0`` runs it in one process), a whole file at a time (but for two files whose tests
 share nothing, :func:`work_unit`), the longest first: a module's fixture (the tiling
-searches of tests/test_tuning.py, 25 s) is computed once, the two Ray tests never start two
+searches of tests/test_tuning.py, 12 s of CPU) is computed once, the two Ray tests never start two
 instances at once, and a test that reads what an earlier one of its file cached still finds it.
 (``--dist loadgroup`` could keep smaller groups together, but its marks do not reach the
 scheduler under pytest 9.2: pytest-xdist 3.8 renames ``item._nodeid``, which pytest 9.2 no
@@ -94,13 +94,19 @@ FIRST = (
     "test_grad_layers.py",
     "test_hardening.py",
     "test_cost_only.py",
+    "test_sanitizer.py",
+    "test_run_cli.py",
+    "test_properties.py",
     "test_front_door.py",
+    "test_inprocess.py",
 )
 """The files whose tests take longest, longest first (a whole run's times per file, in
-docs/performance.md: the documented commands, the tiling searches, Ray, g++ builds of the
-emitted projects, the fuzzers): a worker that drew one of them last would finish alone. (Each
-page of test_docs_commands.py has a tuning cache of its own, so what ran before it on its
-worker does not matter.)"""
+docs/performance.md, "Issue 15 part 7: the suite's time": the documented commands, the tiling
+searches, Ray, g++ builds of the emitted projects, the fuzzers; 4 to 140 s of wall time each on
+its worker in the two whole runs of 2,219 tests recorded there): a worker that drew one of them
+last would finish alone. The many small files after them fill the end, so that both workers finish
+within a second of each other. (Each page of test_docs_commands.py has a tuning cache of its
+own, so what ran before it on its worker does not matter.)"""
 
 
 def work_unit(nodeid: str) -> str:

@@ -22,6 +22,13 @@ would have had and taken back afterwards what the run changed:
   two class attributes xdsl-opt's flags set (``--disable-verify``, ``--syntax-highlight``) is
   put back, so that no run influences the next test.
 
+One thing a new process would compute is computed once per test process instead: xdsl-opt's
+front end (``xDSLOptMain``, which ``ascend-opt`` and ``xdsl-opt`` build on) looks its dialects,
+passes and targets up three times per run in the ``xdsl.universe`` entry points, each a read of
+every installed distribution's metadata (a third of a small ``ascend-opt`` run's CPU, some
+thousand runs in the suite). The installed distributions do not change while the tests run, so
+the answer is the same each time (:func:`_one_multiverse`).
+
 Two kinds of Python scripts run here too, as ``python SCRIPT`` runs one (:func:`_script`:
 ``runpy`` as ``__main__``, the script's folder first on ``sys.path``, and the modules of that
 folder imported afresh for the run and forgotten after it): the data script of an emitted
@@ -321,6 +328,7 @@ class _Restored(contextlib.ExitStack):
         self.enter_context(warnings.catch_warnings())
         self.callback(_restore_blas_threads, _blas_threads())
         self.callback(_restore_xdsl_globals, _xdsl_globals())
+        self.enter_context(_one_multiverse())
         return self
 
 
@@ -377,6 +385,31 @@ def _restore_xdsl_globals(saved: tuple[object, object] | None) -> None:
     if Attribute.__dict__.get("__post_init__") is not saved[0]:
         Attribute.__post_init__ = saved[0]  # type: ignore[method-assign]
     Diagnostic.colored = saved[1]  # type: ignore[assignment]
+
+
+_SCAN: list = []
+"""xDSL's own ``Universe.get_multiverse``, kept at the first run (before it is replaced)."""
+
+
+@cache
+def _multiverse_once() -> object:
+    return _SCAN[0]()
+
+
+@contextlib.contextmanager
+def _one_multiverse():
+    """``Universe.get_multiverse`` (the entry-point scan) done once per test process, for the
+    run; xDSL's own put back afterwards."""
+    from xdsl.universe import Universe
+
+    saved = Universe.__dict__["get_multiverse"]
+    if not _SCAN:
+        _SCAN.append(saved.__func__)
+    Universe.get_multiverse = staticmethod(_multiverse_once)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Universe.get_multiverse = saved  # type: ignore[method-assign]
 
 
 def start(

@@ -3,10 +3,13 @@
 Some commands are both shown in the docs (tests/test_docs_commands.py runs them) and run by
 a test of their own: README's tuning sweep (``ascend-tune examples/layers.json --workers 2``,
 two tunings on a process pool, the most expensive command of the suite) and benchmark scripts
-with the quick flags. Run twice, they would print the same lines twice: :func:`run` runs such
-a command once per session and hands every test that asks the same finished run, whichever
-pytest-xdist worker it is on. Each test still checks everything it checked before, on the
-command's real output in this session.
+with the quick flags. (The page runs the sweep after its ``ascend-conv bp-input ... --tiling
+tuned``, whose cache entry records its own search time, so no two runs of it leave the same
+bytes: that command is shared too, and tests/test_tune_cli.py runs it before the sweep, so that
+both tests reach the sweep with the same cache.) Run twice, they would print the same lines
+twice: :func:`run` runs such a command once per session and hands every test that asks the same
+finished run, whichever pytest-xdist worker it is on. Each test still checks everything it
+checked before, on the command's real output in this session.
 
 What makes two runs "the same", so that sharing changes nothing a test can see:
 

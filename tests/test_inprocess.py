@@ -136,6 +136,33 @@ def test_a_run_leaves_the_process_as_it_found_it(tmp_path: Path):
     assert after == before
 
 
+def test_the_xdsl_universe_is_scanned_once_and_put_back(tmp_path: Path, monkeypatch):
+    """xdsl-opt's front end asks for the ``xdsl.universe`` entry points three times a run: in
+    the test process the metadata is read at most once for all runs (the same answer), and
+    xDSL's own lookup is in place again after each run."""
+    import importlib.metadata
+
+    from xdsl.universe import Universe
+
+    own = Universe.__dict__["get_multiverse"]
+    inprocess.run([str(BIN / "ascend-opt"), "--help"])  # the one scan, if none was done yet
+    scans = []
+    entry_points = importlib.metadata.entry_points
+
+    def counted(**kw):
+        scans.append(kw.get("group"))
+        return entry_points(**kw)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", counted)
+    source = tmp_path / "m.mlir"
+    source.write_text('"test.op"() : () -> ()\n')
+    for _ in range(2):
+        done = inprocess.run([str(BIN / "ascend-opt"), str(source)])
+        assert done.returncode == 0 and "test.op" in done.stdout, done.stderr
+    assert "xdsl.universe" not in scans
+    assert Universe.__dict__["get_multiverse"] is own
+
+
 def test_a_warning_is_printed_on_the_runs_stderr():
     def warns() -> int:
         warnings.warn("careful", UserWarning, stacklevel=1)

@@ -14,6 +14,8 @@ from pathlib import Path
 import inprocess
 import pytest
 import shared_runs
+from test_docs_commands import SHARED, shown_commands
+from test_docs_commands import _argv as shown_argv
 
 from ascend_xdsl.dialects.dw_tiling import DwTiling
 from ascend_xdsl.hw import DEFAULT_HW
@@ -313,15 +315,23 @@ def test_opt_strategy_tuned(tmp_path):
 
 def test_the_readme_tuning_example_is_what_the_tool_prints(tmp_path):
     """README.md, "Tuning the tiling": the command runs and prints the lines shown (`...` at the
-    end of a line stands for the rest of it). With an empty tuning cache, as README's page runs
-    it in tests/test_docs_commands.py: the two tests share one run (tests/shared_runs.py)."""
+    end of a line stands for the rest of it). With the tuning cache README's page has there in
+    tests/test_docs_commands.py (empty at the page's start, then what the page's earlier
+    commands of its SHARED left: the dX ``--tiling tuned`` entry): the two tests share each
+    run (tests/shared_runs.py), the sweep included."""
     root = Path(__file__).parent.parent
     readme = (root / "README.md").read_text()
     section = readme.split("### Tuning the tiling", 1)[1].split("\n## ", 1)[0]
     blocks = section.split("```")[1::2]
     command = blocks[0].strip().split()
     assert command[0] == ".venv/bin/ascend-tune"
-    result = shared_runs.run([TUNE, *command[1:]], cache=tmp_path / ".cache")
+    cache = tmp_path / ".cache"
+    page = [c.line for c in shown_commands(root / "README.md")]
+    for line in page[: page.index(blocks[0].strip())]:
+        if line in SHARED:
+            done = shared_runs.run(shown_argv(line)[1], cache=cache, timeout=300)
+            assert done.returncode == 0, done.stderr
+    result = shared_runs.run([TUNE, *command[1:]], cache=cache, timeout=300)
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
     for shown in blocks[1].strip().splitlines():
