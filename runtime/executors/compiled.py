@@ -8,7 +8,10 @@ loop signatures (``runtime/executors/loop_signatures.py``) when ``aggregate`` is
 module compiles, caches and runs them. Every hardware instruction becomes one call of the
 machine's handler of its spec (``runtime/machine/machine.py``), every API call one call of
 ``runtime/executors/api_sim.py`` — the same functions the xDSL interpreter calls, so the two
-executors give bit-identical results and nothing computes dW another way.
+executors give bit-identical results and nothing computes dW another way. A data run's kernel
+also has two translations for the replay (``runtime/executors/replay.py``), made on first use:
+``noting="note"`` appends each instruction's key to ``core.stream`` instead of calling its
+handler, ``noting="record"`` appends it and calls the handler.
 
 The translation of a kernel is cached on its ``func.func`` together with a fingerprint of the
 kernel (every op, operand, attribute and block, in order): a kernel edited after its first run

@@ -13,8 +13,9 @@ default iteration budget) of the compiled executor:
   fractals load2d's copied from the mirror, the mmads' products and their accumulation into
   owed L0C tiles, the fixpipes of those tiles. A step off those paths (bytes written, the
   mirror switched off, a load_bias, ...) drops the log: nothing is replayed;
-* each later core first runs the kernel on a :class:`StreamCore`, whose handlers only note
-  the instructions (their operands, the GM offsets apart) and do nothing else. If the noted
+* each later core first runs the kernel on a :class:`StreamCore`, translated to only note
+  the instructions (their operands, the GM offsets apart; ``compile_kernel(...,
+  noting="note")``, the recorded cores' ``noting="record"``) and do nothing else. If the noted
   instructions are those of the first core, and every GM offset keeps its instruction inside
   its tensor, the machine state the handlers would have seen is the first core's (the state
   depends on the on-chip operands only, and the flags on the order of the flag instructions),

@@ -12,7 +12,9 @@ function ``kernel(core, *args)``.
   results as locals;
 * every hardware instruction becomes one call of the machine's handler of its spec
   (``hw/instructions/``: the op, its static properties, its operands in the spec's order);
-  every API call one call of ``runtime/executors/api_sim.py``.
+  every API call one call of ``runtime/executors/api_sim.py``; with ``noting`` (the replay's
+  translations) the instruction's key (:func:`noted`) is appended to ``core.stream`` inline,
+  before the call or instead of it.
 
 ``runtime/executors/compiled.py`` turns the lines into a function and caches it.
 """
