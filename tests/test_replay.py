@@ -25,6 +25,7 @@ from ascend_xdsl.runtime.api import compiled_levels, interpret, random_inputs
 from ascend_xdsl.runtime.executors import replay
 from ascend_xdsl.runtime.forward import run_conv3d
 from ascend_xdsl.runtime.input_grad import run_conv3d_input
+from ascend_xdsl.runtime.machine.budget import Budget
 from ascend_xdsl.runtime.machine.core import Core
 from ascend_xdsl.runtime.machine.machine import BufferSpec
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
@@ -311,3 +312,44 @@ def test_a_float_bias_in_l1_keeps_the_mirror_on_with_the_bytes_of_direct_writes(
     assert c1.slot(0).tobytes() == bias.tobytes()
     assert c2.slot(0).tobytes() == bias.tobytes()
     assert a1.slot(0).tobytes() == x[1].tobytes()
+
+
+@pytest.mark.parametrize("name", ["strided-dilated", "grouped"])
+def test_inline_noting_notes_what_the_handlers_note(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernels a replay runs note each instruction inline (``noting="note"`` on the
+    stream cores, ``"record"`` on the recorded ones); on every block they note the keys and
+    GM offsets that the noting handlers (``_Stream.noting``) note from the plain kernel's
+    calls, so a core is replayed exactly when its instructions are a recorded core's."""
+    problem = shape_from_torch_args(*LAYERS[name], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    launches: list[replay.Replayer] = []
+    original = replay.Replayer.run
+
+    def run(self: replay.Replayer, machine: Any) -> None:
+        if self not in launches:
+            launches.append(self)
+        original(self, machine)
+
+    monkeypatch.setattr(replay.Replayer, "run", run)
+    interpret(module, HW, x, dy)
+    (launch,) = launches
+    first = launch.first
+    assert first is not None
+    streams = []
+    for block in range(launch.blocks):
+        by_handlers = replay.StreamCore(block, Budget(), first)
+        launch.kernel.run(by_handlers, launch.args)
+        inline = replay.StreamCore(block, Budget(), first)
+        launch.kernel.noting("note").run(inline, launch.args)
+        recorded = launch._recording(block)
+        launch.kernel.noting("record").run(recorded, launch.args)
+        expected = (by_handlers.stream.keys, by_handlers.stream.offsets)
+        assert (inline.stream.keys, inline.stream.offsets) == expected
+        assert (recorded.stream.keys, recorded.stream.offsets) == expected
+        streams.append(expected)
+    # Not trivially equal: blocks note GM offsets, and not all the same ones.
+    assert any(offsets for _, offsets in streams)
+    assert len({tuple(offsets) for _, offsets in streams}) > 1

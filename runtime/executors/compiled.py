@@ -8,7 +8,10 @@ loop signatures (``runtime/executors/loop_signatures.py``) when ``aggregate`` is
 module compiles, caches and runs them. Every hardware instruction becomes one call of the
 machine's handler of its spec (``runtime/machine/machine.py``), every API call one call of
 ``runtime/executors/api_sim.py`` — the same functions the xDSL interpreter calls, so the two
-executors give bit-identical results and nothing computes dW another way.
+executors give bit-identical results and nothing computes dW another way. A data run's kernel
+also has two translations for the replay (``runtime/executors/replay.py``), made on first use:
+``noting="note"`` appends each instruction's key to ``core.stream`` instead of calling its
+handler, ``noting="record"`` appends it and calls the handler.
 
 The translation of a kernel is cached on its ``func.func`` together with a fingerprint of the
 kernel (every op, operand, attribute and block, in order): a kernel edited after its first run
@@ -60,6 +63,18 @@ class CompiledKernel:
     budget_cell: list[Budget] = field(default_factory=lambda: [Budget()])
     """The budget the signature functions draw on (set by :meth:`run`, or by the caller
     before it calls :attr:`signature`)."""
+    translate: Callable[[str], CompiledKernel] | None = None
+    """Translates the same kernel again with another ``noting`` mode (:func:`compile_kernel`);
+    set on a data run's kernel, for :meth:`noting`."""
+    _variants: dict[str, CompiledKernel] = field(default_factory=dict)
+
+    def noting(self, mode: str) -> CompiledKernel:
+        """This kernel translated with ``noting=mode`` (``"note"`` or ``"record"``), once."""
+        variant = self._variants.get(mode)
+        if variant is None:
+            assert self.translate is not None
+            variant = self._variants[mode] = self.translate(mode)
+        return variant
 
     def run(self, core: Machine, args: Sequence[Any]) -> tuple[Any, ...]:
         self.budget_cell[0] = core.budget
@@ -86,12 +101,19 @@ _SERIAL = itertools.count()
 
 
 def compile_kernel(
-    kernel: func.FuncOp, target: HwConfig, timed: bool = False, aggregate: bool = False
+    kernel: func.FuncOp,
+    target: HwConfig,
+    timed: bool = False,
+    aggregate: bool = False,
+    noting: str = "",
 ) -> CompiledKernel:
     """Translate ``kernel`` into Python (not cached: see :func:`kernel_of`); ``timed`` also
     counts its index arithmetic for the timing backend, ``aggregate`` (which implies it) runs
-    its loops through ``core.loop``, for the cost-only mode (``runtime/cost/cost_only.py``)."""
-    t = Translator(target, timed or aggregate, aggregate=aggregate)
+    its loops through ``core.loop``, for the cost-only mode (``runtime/cost/cost_only.py``);
+    ``noting`` (``"note"`` or ``"record"``, untimed only) notes every instruction inline in
+    ``core.stream``, as a replay's cores do (:attr:`Translator.noting`)."""
+    assert not (noting and (timed or aggregate))
+    t = Translator(target, timed or aggregate, aggregate=aggregate, noting=noting)
     if aggregate:
         t.relevant = timing_relevant(kernel)
     params = [t.fresh(arg, "a") for arg in kernel.body.block.args]
@@ -107,6 +129,12 @@ def compile_kernel(
     prologue = [f"    {name} = core.{name}" for name in bound]
     prologue += [f"    {name} = core.handler({t.const(spec)})" for spec, name in t.handlers.items()]
     prologue.append("    take = core.budget.take")
+    if noting:
+        prologue += [
+            "    N = core.stream.keys.append",
+            "    O = core.stream.offsets.append",
+            "    named = core.named",
+        ]
     head = f"def kernel(core{''.join(', ' + p for p in params)}):"
     # Line numbers of the body shift by the prologue: the writer counted from line 2.
     shift = len(prologue)
@@ -129,9 +157,21 @@ def compile_kernel(
     # So that tracebacks and debuggers can show the generated lines.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     signature = namespace["_ksig"] if signed else None
-    return CompiledKernel(
+    compiled = CompiledKernel(
         name, source, filename, lines, namespace["kernel"], signature, namespace["_budget"]
     )
+    if not (timed or aggregate or noting):
+        ref = weakref.ref(kernel)
+
+        def variant(mode: str) -> CompiledKernel:
+            # weak: the cache keeps a kernel's translations only as long as the kernel
+            source = ref()
+            if source is None:
+                raise RuntimeError(f"@{name}: the kernel is gone")
+            return compile_kernel(source, target, noting=mode)
+
+        compiled.translate = variant
+    return compiled
 
 
 def fingerprint(kernel: func.FuncOp) -> tuple[object, ...]:

@@ -14,8 +14,9 @@ default iteration budget) of the compiled executor:
   owed L0C tiles, the fixpipes of those tiles, the load_bias's of bias rows from the mirror and
   their addition in a bias-init mmad. A step off those paths (bytes written, the mirror
   switched off, ...) drops the log: nothing is replayed;
-* each later core first runs the kernel on a :class:`StreamCore`, whose handlers only note
-  the instructions (their operands, the GM offsets apart) and do nothing else. If the noted
+* each later core first runs the kernel on a :class:`StreamCore`, translated to only note
+  the instructions (their operands, the GM offsets apart; ``compile_kernel(...,
+  noting="note")``, the recorded cores' ``noting="record"``) and do nothing else. If the noted
   instructions are those of the first core, and every GM offset keeps its instruction inside
   its tensor, the machine state the handlers would have seen is the first core's (the state
   depends on the on-chip operands only, and the flags on the order of the flag instructions),
@@ -47,6 +48,7 @@ from ascend_xdsl.hw.instructions import Instruction
 from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.cost.timing import Timeline
 from ascend_xdsl.runtime.executors.compiled import CompiledKernel
+from ascend_xdsl.runtime.executors.translator import NOTED_OFFSET, noted
 from ascend_xdsl.runtime.machine import semantics as ins
 from ascend_xdsl.runtime.machine.budget import Budget
 from ascend_xdsl.runtime.machine.core import (
@@ -97,52 +99,33 @@ RECORDED = frozenset(
 paths drop the log) or that move no data. Any other instruction a core runs (one added
 later) drops the log, so a new instruction is never skipped by a replay."""
 
-_DATA_COPY, _FIXPIPE = instructions.DATA_COPY, instructions.FIXPIPE
-
 
 class _Stream:
     """The instructions a core issued: ``keys`` (every operand but the GM offsets) and
-    ``offsets`` (the data_copies' and fixpipes' GM offsets, in order)."""
+    ``offsets`` (the data_copies' and fixpipes' GM offsets, in order). A replay's kernels
+    note them inline (``compile_kernel(..., noting=...)``); :meth:`noting` is the same noting
+    as a handler (the definition both follow is ``translator.noted``)."""
 
     def __init__(self) -> None:
         self.keys: list[tuple[Any, ...]] = []
         self.offsets: list[int] = []
 
-    def noting(self, spec: Instruction, inner: Handler | None) -> Handler:
-        """A handler that notes ``spec``'s instructions, then runs ``inner`` if given."""
+    def noting(self, spec: Instruction) -> Handler:
+        """A handler that only notes ``spec``'s instructions."""
         keys, offsets = self.keys.append, self.offsets.append
-        if spec is _DATA_COPY:
-
-            def copy(op: Any, src: Any, src_off: int, *rest: Any) -> None:
-                keys((op, src, rest))
-                offsets(src_off)
-                if inner is not None:
-                    inner(op, src, src_off, *rest)
-
-            return copy
-        if spec is _FIXPIPE:
-
-            def fix(
-                op: Any, atomic: Any, src: Any, slot: Any, dst: Any, off: int, *rest: Any
-            ) -> None:
-                keys((op, atomic, src, slot, dst, rest))
-                offsets(off)
-                if inner is not None:
-                    inner(op, atomic, src, slot, dst, off, *rest)
-
-            return fix
-        if inner is None:
+        if spec not in NOTED_OFFSET:
 
             def note(*operands: Any) -> None:
                 keys(operands)
 
             return note
 
-        def note_and_run(*operands: Any) -> None:
-            keys(operands)
-            inner(*operands)
+        def note_offset(*operands: Any) -> None:
+            key, offset = noted(spec, operands)
+            keys(key)
+            offsets(offset)
 
-        return note_and_run
+        return note_offset
 
 
 class RecordingCore(Core):
@@ -155,7 +138,9 @@ class RecordingCore(Core):
         self.log = []
         self.specs: list[BufferSpec] = []
         self.allocated: list[Buffer] = []
-        self._noting: dict[Instruction, Handler] = {}
+        self.first: RecordingCore | None = None
+        """The launch's first core, whose buffers name this one's in its stream (none if
+        this is the first)."""
 
     def alloc_buffer(self, spec: BufferSpec) -> Buffer:
         buffer = super().alloc_buffer(spec)
@@ -163,14 +148,18 @@ class RecordingCore(Core):
         self.allocated.append(buffer)
         return buffer
 
+    def named(self, buffer: Buffer) -> Buffer:
+        """How the stream names ``buffer``, just allocated: as the first core's buffer of the
+        same spec, as a stream core's is (:meth:`StreamCore.alloc_buffer`), else itself."""
+        first, i = self.first, len(self.allocated) - 1
+        if first is not None and i < len(first.specs) and first.specs[i] == self.specs[i]:
+            return first.allocated[i]
+        return buffer
+
     def handler(self, spec: Instruction) -> Handler:
-        noting = self._noting.get(spec)
-        if noting is None:
-            inner = super().handler(spec)
-            if spec not in RECORDED:
-                inner = self._unrecorded(inner)
-            noting = self._noting[spec] = self.stream.noting(spec, inner)
-        return noting
+        # The kernel it runs (``noting="record"``) notes each instruction before its handler.
+        inner = super().handler(spec)
+        return inner if spec in RECORDED else self._unrecorded(inner)
 
     def _unrecorded(self, inner: Handler) -> Handler:
         """``inner``, for an instruction whose steps the log does not record: running one
@@ -209,10 +198,13 @@ class StreamCore:
         self.same_buffers = False
         return self.record.allocated[0]  # any: the stream is not replayed
 
+    def named(self, buffer: Buffer) -> Buffer:
+        return buffer  # the first core's already
+
     def handler(self, spec: Instruction) -> Handler:
         handler = self._handlers.get(spec)
         if handler is None:
-            handler = self._handlers[spec] = self.stream.noting(spec, None)
+            handler = self._handlers[spec] = self.stream.noting(spec)
         return handler
 
     def scalar(self, ops: int) -> None:
@@ -755,6 +747,7 @@ class Replayer:
     def _recording(self, block: int) -> RecordingCore:
         record = RecordingCore(block, self.target, None, None, self.budget, None)
         record.share_bounds(self.bounded)
+        record.first = self.first
         return record
 
     def make(self, block: int, timeline: Timeline | None) -> Machine:
@@ -771,27 +764,10 @@ class Replayer:
         if core.log is None:
             return
         assert self.first is not None
-        # Name its buffers as the stream cores do: by the first core's buffers.
-        names = {
-            id(mine): first
-            for mine, first in zip(core.allocated, self.first.allocated, strict=False)
-        }
+        # Its stream names its buffers by the first core's already (``named``).
         if len(core.allocated) != len(self.first.allocated):
             return
-
-        name = names.get
         keys = core.stream.keys
-        if core is not self.first:
-            # one comprehension per key (a thin layer notes tens of thousands of operands)
-            keys = [
-                tuple(
-                    [
-                        tuple([name(id(w), w) for w in v]) if type(v) is tuple else name(id(v), v)
-                        for v in key
-                    ]
-                )
-                for key in keys
-            ]
         steps = merged_steps(core.log)
         lo, hi = core._l1_written
         program = stack(steps, core._mirror, (hi + 1) // 2 - lo // 2) if STACKING else None
@@ -810,7 +786,7 @@ class Replayer:
 
     def run(self, machine: Machine) -> None:
         if isinstance(machine, RecordingCore):
-            self.kernel.run(machine, self.args)
+            self.kernel.noting("record").run(machine, self.args)
             self._adopt(machine)
             return
         if not isinstance(machine, StreamCore):
@@ -818,7 +794,7 @@ class Replayer:
             return
         budget = self.budget
         left, look_at, loop = budget.left, budget._look_at, budget.loop
-        self.kernel.run(machine, self.args)
+        self.kernel.noting("note").run(machine, self.args)
         record = self._match(machine)
         if record is not None:
             self.replayed += 1
@@ -845,13 +821,12 @@ class Replayer:
         if self.misses >= _MAX_MISSES:
             self.trying = False
         if len(self.records) < _MAX_RECORDS:
-            real: Machine = self._recording(machine.block_idx)
+            machine.real = recording = self._recording(machine.block_idx)
+            self.kernel.noting("record").run(recording, self.args)
+            self._adopt(recording)
         else:
-            real = self._core(machine.block_idx)
-        machine.real = real
-        self.kernel.run(real, self.args)
-        if isinstance(real, RecordingCore):
-            self._adopt(real)
+            machine.real = core = self._core(machine.block_idx)
+            self.kernel.run(core, self.args)
 
     def _chunk(self, program: Stacked) -> int:
         """The cores replayed at once: as many as :data:`_STACK_BYTES` holds (at least one),

@@ -12,7 +12,9 @@ function ``kernel(core, *args)``.
   results as locals;
 * every hardware instruction becomes one call of the machine's handler of its spec
   (``hw/instructions/``: the op, its static properties, its operands in the spec's order);
-  every API call one call of ``runtime/executors/api_sim.py``.
+  every API call one call of ``runtime/executors/api_sim.py``; with ``noting`` (the replay's
+  translations) the instruction's key (:func:`noted`) is appended to ``core.stream`` inline,
+  before the call or instead of it.
 
 ``runtime/executors/compiled.py`` turns the lines into a function and caches it.
 """
@@ -28,7 +30,7 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascend_xdsl.dialects import api_level, hw_level
-from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.hw import HwConfig, instructions
 from ascend_xdsl.hw.instructions import Instruction
 from ascend_xdsl.ir.structured_printer import (
     ARITH_OPS,
@@ -113,6 +115,11 @@ class Translator(SignatureCompiler, StructuredPrinter):
     """Count the index arithmetic for the timing backend (``core.scalar(n)`` calls)."""
     aggregate: bool = False
     """Run ``scf.for`` loops through ``core.loop`` (the cost-only mode's loop memoization)."""
+    noting: str = ""
+    """``"note"``: each instruction only noted in ``core.stream`` (a replay's stream core,
+    ``runtime/executors/replay.py``); ``"record"``: noted, then run; empty: run."""
+    noted_names: dict[SSAValue, str] = field(default_factory=dict)
+    """With ``noting``: the local that names each buffer in the noted stream."""
     relevant: set[SSAValue] = field(default_factory=set)
     signature: bool = False
     """Translating a loop's signature function: only the relevant index arithmetic."""
@@ -264,7 +271,14 @@ class Translator(SignatureCompiler, StructuredPrinter):
             self.out.emit(f"raise {self.const(e)}", op)
             self.names[op.result] = "None"
             return
-        self.call("alloc_buffer", [self.const(spec)], op, f"{self.fresh(op.result)} = ")
+        name = self.fresh(op.result)
+        self.call("alloc_buffer", [self.const(spec)], op, f"{name} = ")
+        if self.noting:
+            # The stream names a buffer as the launch's first core does (``core.named``), so
+            # that the streams of two cores compare equal.
+            noted = self.noted_names[op.result] = f"{name}_n"
+            self.taken.add(noted)
+            self.call("named", [name], op, f"{noted} = ")
 
     @prints(*hw_level.INSTRUCTION_OPS.values())
     def instruction(self, op: hw_level.HwOp) -> None:
@@ -275,12 +289,40 @@ class Translator(SignatureCompiler, StructuredPrinter):
         handler = self.handlers.get(spec)
         if handler is None:
             handler = self.handlers[spec] = f"h_{spec.name}"
-        static = [_literal(v) or self.const(v) for v in spec.static(op)]
-        # An absent optional operand (an mmad without a bias) is passed as None.
-        operands = [
-            "None" if (v := getattr(op, name)) is None else self.ref(v) for name in spec.operands
-        ]
-        self.call(handler, [self.const(op), *static, *operands], op)
+        values = [op, *spec.static(op)]
+        args = [self.const(op), *(_literal(v) or self.const(v) for v in values[1:])]
+        known = True  # whether every argument is known here (no run-time value)
+        for name in spec.operands:
+            v = getattr(op, name)
+            # An absent optional operand (an mmad without a bias) is passed as None.
+            value = None if v is None else self.literal(v)
+            known = known and (v is None or value is not None)
+            values.append(value)
+            args.append("None" if v is None else self.ref(v))
+        if self.noting:
+            names = [self.noted_names.get(getattr(op, n)) for n in spec.operands]
+            first = len(args) - len(names)
+            key = [*args[:first], *(n or a for n, a in zip(names, args[first:], strict=True))]
+            self.note(spec, key, values if known else None, op)
+        if self.noting != "note":
+            self.call(handler, args, op)
+
+    def note(
+        self, spec: Instruction, args: list[str], values: list[Any] | None, op: Operation
+    ) -> None:
+        """The statements that note one instruction in the core's stream, inline: its key
+        (:func:`noted`) appended by ``N``, its GM offset, if it has one, by ``O``. A key
+        known at translation time is built once, as a constant."""
+        at = NOTED_OFFSET.get(spec)
+        if values is not None:
+            key = self.const(noted(spec, values)[0])
+        elif at is None:
+            key = f"({', '.join(args)},)"
+        else:
+            key = f"({', '.join(args[:at])}, ({''.join(a + ', ' for a in args[at + 1 :])}))"
+        self.out.emit(f"N({key})", op)
+        if at is not None:
+            self.out.emit(f"O({args[at]})", op)
 
     @prints(api_level.CreateOp)
     def api_create(self, op: api_level.CreateOp) -> None:
@@ -312,6 +354,26 @@ def _literal(value: object) -> str | None:
     if isinstance(value, tuple) and all(isinstance(v, bool | int) for v in value):
         return repr(value)
     return None
+
+
+NOTED_OFFSET: dict[Instruction, int] = {
+    instructions.DATA_COPY: 2,
+    instructions.FIXPIPE: 5,
+}
+"""The instructions whose GM offset a noted stream keeps apart from the key, and its
+position among the handler's arguments (the op, the static properties, the operands)."""
+
+
+def noted(spec: Instruction, args: Sequence[Any]) -> tuple[tuple[Any, ...], int | None]:
+    """The key and the GM offset (None if it has none) under which a replay notes one
+    instruction of ``spec`` called with ``args`` (the handler's): every argument but the GM
+    offset, those after it as one tuple. The one definition of a noted instruction: the
+    stream cores' handlers (``runtime/executors/replay.py``) and the noting translation
+    (:meth:`Translator.note`) both follow it."""
+    at = NOTED_OFFSET.get(spec)
+    if at is None:
+        return tuple(args), None
+    return (*args[:at], tuple(args[at + 1 :])), args[at]
 
 
 # The machine methods the generated code calls, bound to the core once per run (and the
