@@ -492,6 +492,16 @@ class Core(MachineBase):
         self.log = None
         return unpack(view, g)
 
+    def _define(self, kind: int, *fields: Any) -> int:
+        """Record a step of ``kind`` that names a new matrix register (its first field, then
+        ``fields``) and return the register; -1 when the core does not record."""
+        if self.log is None:
+            return -1
+        reg = self._regs
+        self._regs += 1
+        self.log.append((kind, reg, *fields))
+        return reg
+
     def _fractals_matrix(
         self, memory: str, addr: int, end: int, dtype: np.dtype, grid: tuple[bool, int, int]
     ) -> np.ndarray | None:
@@ -536,11 +546,7 @@ class Core(MachineBase):
             return hit[0]
         index = ins.fractals_index(key)
         matrix = self._mirror.take(index, mode="clip")  # the index lies inside the mirror
-        reg = -1
-        if self.log is not None:
-            reg = self._regs
-            self._regs += 1
-            self.log.append((TAKE, reg, index))
+        reg = self._define(TAKE, index)
         if len(self._takes) >= _MAX_TAKES:
             self._takes.clear()
         self._takes[lo, key] = (matrix, (max(bases) + FRACTAL_ELEMS) * 2, reg)
@@ -692,10 +698,7 @@ class Core(MachineBase):
                 reg = -1
                 if checked:
                     matrix = ins.load3d_gather(self._mirror, s_addr // 2, g)
-                    if self.log is not None:
-                        reg = self._regs
-                        self._regs += 1
-                        self.log.append((GATHER, reg, s_addr // 2, g))
+                    reg = self._define(GATHER, s_addr // 2, g)
                 else:
                     self.log = None
                     base = s_addr // 2 - src_off  # the slot's first element in the mirror
@@ -864,11 +867,8 @@ class Core(MachineBase):
         if mirror is not None:
             ins.load_bias_g(mirror, src_off, table, g)
             if self.log is not None:
-                reg = self._regs
-                self._regs += 1
                 first = src.address(src_slot) // 2 + src_off
-                self.log.append((BIAS, reg, first, g.elems))
-                self._biases[d_addr] = (d_end, reg)
+                self._biases[d_addr] = (d_end, self._define(BIAS, first, g.elems))
             return
         if src.memory == "L1":
             self._settle_l1()
@@ -919,12 +919,7 @@ class Core(MachineBase):
         a_reg = self._reg
         b_matrix = self._matrix(b, b_addr, bv, g, "B")
         product = a_matrix @ b_matrix
-        reg = -1
-        if self.log is not None:
-            reg = self._regs
-            self._regs += 1
-            self.log.append((MATMUL, reg, a_reg, a_matrix.shape, self._reg, b_matrix.shape))
-        return product, reg
+        return product, self._define(MATMUL, a_reg, a_matrix.shape, self._reg, b_matrix.shape)
 
     def _mmad_bias(self, op: Operation, values: tuple[Any, ...]) -> None:
         """An mmad with a bias operand (``values``: :meth:`mmad`'s operands; the bias-init mode
@@ -1019,9 +1014,7 @@ class Core(MachineBase):
             if matrix.any():
                 self.log = None
             else:
-                tile_reg = self._regs
-                self._regs += 1
-                self.log.append((INIT, tile_reg, g.m, g.n, reg, matrix.shape))
+                tile_reg = self._define(INIT, g.m, g.n, reg, matrix.shape)
         matrix[: g.m, : g.n] = product
         return _Tile(addr, end, matrix, F32, "nz", tile_reg)
 
