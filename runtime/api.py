@@ -18,7 +18,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
@@ -29,6 +28,7 @@ from ascend_xdsl.lowering.build import FUNC_NAME, shape_from_torch_args
 from ascend_xdsl.lowering.options import CompileOptions, Override, load_target, override_text
 from ascend_xdsl.passes.tiling_options import using_search_workers
 from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.reports.check import CheckResult, NonFiniteInputWarning, non_finite_note
 from ascend_xdsl.runtime.runner import (
     CompileJob,
@@ -59,8 +59,6 @@ __all__ = [
 ]
 
 IntOr3 = int | Sequence[int]
-
-_DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
 
 
 class LevelCopies(Mapping[str, ModuleOp]):
@@ -127,7 +125,7 @@ def problem_of(
     inputs = as_inputs(input, grad_output)
     x, dy = inputs.x, inputs.dy
     problem = shape_from_torch_args(
-        x.shape, weight_size, stride, padding, dilation, groups, _DTYPES[x.dtype]
+        x.shape, weight_size, stride, padding, dilation, groups, dtypes.name_of(x.dtype)
     )
     if tuple(dy.shape) != problem.grad_output_shape:
         raise ValueError(

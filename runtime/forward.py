@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
@@ -33,10 +32,10 @@ from ascend_xdsl.lowering.build import (
 from ascend_xdsl.lowering.options import CompileOptions, load_target
 from ascend_xdsl.lowering.pipeline import BUILD_LOCK, compile_levels
 from ascend_xdsl.runtime.cost.report import CostReport
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.runner import ModuleJob, RunOptions, run
 from ascend_xdsl.runtime.tensors import (
-    ACCEPTED,
     CASTS,
     _conversion_hint,
     _tensor_to_numpy,
@@ -47,7 +46,6 @@ from ascend_xdsl.runtime.tensors import (
 __all__ = ["Conv3dResult", "conv3d", "forward_levels", "run_conv3d"]
 
 IntOr3 = int | Sequence[int]
-_DTYPES = {np.dtype(np.float16): "f16", np.dtype(ml_dtypes.bfloat16): "bf16"}
 _CACHE: dict[tuple[str, ConvBpFilterShape, str, int | None, str], dict[str, ModuleOp]] = {}
 _CACHE_SIZE = 32
 
@@ -81,8 +79,8 @@ def _array(name: str, value: Any, cast: str | None) -> np.ndarray:
     if cast is not None:
         if cast not in CASTS:
             raise ValueError(f"cast must be one of {', '.join(map(repr, CASTS))} or None")
-        return array.astype(CASTS[cast])
-    if array.dtype not in ACCEPTED:
+        return array.astype(dtypes.of_name(cast))
+    if not dtypes.is_cube_type(array.dtype):
         kind = f"a {value.dtype} tensor" if is_tensor(value) else f"a {array.dtype} array"
         raise TypeError(_conversion_hint(name, kind, is_tensor(value)))
     return array
@@ -111,7 +109,7 @@ def random_forward_inputs(
     its element type, drawn in that order: what ``ascend-conv forward --seed [--bias]`` runs
     and an emitted forward project's ``data.py`` makes."""
     rng = np.random.default_rng(seed)
-    dtype = next(t for t, name in _DTYPES.items() if name == problem.dtype)
+    dtype = dtypes.of_name(problem.dtype)
     x = rng.standard_normal(problem.input_shape).astype(dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
     b = rng.standard_normal(problem.cout).astype(dtype) if bias else None
@@ -202,7 +200,7 @@ def run_conv3d(
         raise TypeError("input, weight and bias must all be torch tensors or all numpy arrays")
     x, w = arrays_5d("conv3d", ("input", input), ("weight", weight), cast)
     whole = shape_from_torch_args(
-        x.shape, w.shape, stride, padding, dilation, groups, _DTYPES[x.dtype]
+        x.shape, w.shape, stride, padding, dilation, groups, dtypes.name_of(x.dtype)
     )
     b = None if bias is None else _bias(bias, x.dtype, w.shape[0], cast)
     cin_g, cout_g = x.shape[1] // groups, w.shape[0] // groups

@@ -31,12 +31,12 @@ from ascend_xdsl.lowering.build import (
     shape_from_torch_args,
 )
 from ascend_xdsl.runtime.forward import (
-    _DTYPES,
     Conv3dResult,
     arrays_5d,
     cached_levels,
     run_groups,
 )
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
 from ascend_xdsl.runtime.tensors import is_tensor
 
@@ -86,7 +86,7 @@ def random_input_grad_inputs(
     """Seeded standard-normal weight and dy of ``problem``, in its element type: what
     ``ascend-conv bp-input --seed`` runs and an emitted dX project's ``data.py`` makes."""
     rng = np.random.default_rng(seed)
-    dtype = next(t for t, name in _DTYPES.items() if name == problem.dtype)
+    dtype = dtypes.of_name(problem.dtype)
     w = rng.standard_normal(problem.weight_shape).astype(dtype)
     dy = rng.standard_normal(problem.grad_output_shape).astype(dtype)
     return w, dy
@@ -119,7 +119,7 @@ def run_conv3d_input(
     w, dy = arrays_5d("conv3d_input", ("weight", weight), ("grad_output", grad_output), cast)
     size = _input_size(input_size)
     whole = shape_from_torch_args(
-        size, w.shape, stride, padding, dilation, groups, _DTYPES[w.dtype]
+        size, w.shape, stride, padding, dilation, groups, dtypes.name_of(w.dtype)
     )
     if tuple(dy.shape) != whole.grad_output_shape:
         raise ConvProblemError(

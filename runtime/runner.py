@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-import ml_dtypes
 import numpy as np
 from threadpoolctl import threadpool_limits
 from xdsl.dialects import func
@@ -55,6 +54,7 @@ from ascend_xdsl.runtime.cost.model import COST_ONLY
 from ascend_xdsl.runtime.cost.operator import operator_cost
 from ascend_xdsl.runtime.cost.report import CostReport, count_problem_flops
 from ascend_xdsl.runtime.executors.interpreter import EXECUTORS, build_interpreter
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine.budget import Budget, Interrupted
 from ascend_xdsl.runtime.machine.host_memory import RUN_FACTOR, check_host_bytes, tensor_bytes
 from ascend_xdsl.runtime.machine.sanitizer import Sanitizer
@@ -328,7 +328,7 @@ def check_host_memory(problem: ConvBpFilterShape) -> None:
 
 def random_inputs(problem: ConvBpFilterShape, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Seeded standard-normal x and dy of ``problem``, in its element type."""
-    dtype = np.float16 if problem.dtype == "f16" else ml_dtypes.bfloat16
+    dtype = dtypes.of_name(problem.dtype)
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(problem.input_shape, dtype=np.float32).astype(dtype)
     dy = rng.standard_normal(problem.grad_output_shape, dtype=np.float32).astype(dtype)

@@ -19,13 +19,12 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
-CASTS: dict[str, Any] = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
-"""``cast=`` → the numpy type the inputs are rounded to."""
+from ascend_xdsl.runtime.machine import dtypes
 
-ACCEPTED = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+CASTS = dtypes.CONV_NAMES
+"""What ``cast=`` may name: the types the inputs can be rounded to (``dtypes.of_name``)."""
 
 
 def torch_tensor_type() -> type | None:
@@ -45,7 +44,7 @@ def _tensor_to_numpy(name: str, t: Any) -> np.ndarray:
     host = t.detach().cpu()
     kind = str(t.dtype).removeprefix("torch.")
     if kind == "bfloat16":
-        return host.float().numpy().astype(ml_dtypes.bfloat16)
+        return host.float().numpy().astype(dtypes.bfloat16())
     try:
         return np.asarray(host.numpy())
     except TypeError as e:  # a dtype numpy has no type for (complex32, float8, ...)
@@ -110,8 +109,8 @@ def as_inputs(input: Any, grad_output: Any, cast: str | None = None) -> Inputs:
     ):
         array = _tensor_to_numpy(name, value) if tensor else np.asarray(value)
         if cast is not None:
-            array = array.astype(CASTS[cast])
-        elif array.dtype not in ACCEPTED:
+            array = array.astype(dtypes.of_name(cast))
+        elif not dtypes.is_cube_type(array.dtype):
             kind = f"a {value.dtype} tensor" if tensor else f"a {array.dtype} array"
             raise TypeError(_conversion_hint(name, kind, tensor))
         arrays.append(array)

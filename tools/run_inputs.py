@@ -8,7 +8,6 @@ import math
 import os
 from collections.abc import Sequence
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType
@@ -81,7 +80,7 @@ def load_npy(arg: Argument, path: str) -> np.ndarray:
     if tuple(array.shape) != arg.shape:
         raise CliError(f"{what}: shape {list(array.shape)} does not match {arg.type}")
     expected = arg.dtype
-    if expected == np.dtype(ml_dtypes.bfloat16) and array.dtype == np.dtype("V2"):
+    if expected.name == "bfloat16" and array.dtype == np.dtype("V2"):
         array = array.view(expected)  # numpy.save writes ml_dtypes.bfloat16 as raw V2
     if array.dtype != expected:
         raise CliError(

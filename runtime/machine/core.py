@@ -81,6 +81,7 @@ from ascend_xdsl.hw.instructions import (
     Mmad,
 )
 from ascend_xdsl.hw.isa import FRACTAL, FRACTAL_ELEMS
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine import semantics as ins
 from ascend_xdsl.runtime.machine.machine import BufferSpec, MachineBase
 from ascend_xdsl.runtime.machine.memory import CoreMemory
@@ -332,7 +333,7 @@ class Core(MachineBase):
     def _mirror_takes(self, dtype: np.dtype) -> bool:
         """Whether a write of ``dtype`` elements into L1 can go to the mirror (L1 is mirrored
         in one 16-bit type per core run)."""
-        if self._mirror_ok and dtype in ins.CUBE_TYPES and self._mirror_dtype in (None, dtype):
+        if self._mirror_ok and dtypes.is_cube_type(dtype) and self._mirror_dtype in (None, dtype):
             self._mirror_dtype = dtype
             return True
         return False

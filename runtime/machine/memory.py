@@ -18,20 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import ml_dtypes
 import numpy as np
 
 from ascend_xdsl import hw
 from ascend_xdsl.dialects.conv_shape import align_up
 from ascend_xdsl.hw.isa import MemoryAccessError as MemoryAccessError  # the one error type
+from ascend_xdsl.runtime.machine import dtypes
 
-#: Element types the memories can be viewed as (the element types of the dialect's tensors).
-ELEMENT_TYPES: tuple[np.dtype, ...] = (
-    np.dtype(np.float16),
-    np.dtype(ml_dtypes.bfloat16),
-    np.dtype(np.float32),
-    np.dtype(np.int32),
-)
+#: Element types the memories can be viewed as (the element types of the dialect's tensors),
+#: and bfloat16 (``dtypes.is_bfloat16``, which does not import ml_dtypes).
+ELEMENT_TYPES: tuple[np.dtype, ...] = (dtypes.F16, dtypes.F32, dtypes.I32)
 
 MEMORY_NAMES: tuple[str, ...] = tuple(hw.MEMORY_FIGURES)
 
@@ -61,9 +57,8 @@ class Memory:
 
 def _as_dtype(dtype: np.dtype | type) -> np.dtype:
     dt = np.dtype(dtype)
-    if dt not in ELEMENT_TYPES:
-        names = ", ".join(str(t) for t in ELEMENT_TYPES)
-        raise TypeError(f"element type {dt} is not one of {names}")
+    if dt not in ELEMENT_TYPES and not dtypes.is_bfloat16(dt):
+        raise TypeError(f"element type {dt} is not one of float16, bfloat16, float32, int32")
     return dt
 
 

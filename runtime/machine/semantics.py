@@ -35,7 +35,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-import ml_dtypes
 import numpy as np
 
 from ascend_xdsl.dialects import formats
@@ -49,11 +48,11 @@ from ascend_xdsl.hw.instructions import (
     Mmad,
 )
 from ascend_xdsl.hw.isa import FRACTAL
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
 #: Cube input types: the 2-byte types whose C0 is 16 (the only layouts the spec defines).
-CUBE_TYPES: tuple[np.dtype, ...] = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
-F32 = np.dtype(np.float32)
+F32 = dtypes.F32
 
 
 # ---------------------------------------------------------------------------------------------
@@ -79,7 +78,7 @@ def check_same_type(op: str, src: np.ndarray, dst: np.ndarray) -> None:
 
 
 def _check_cube_type(op: str, array: np.ndarray) -> None:
-    if array.dtype not in CUBE_TYPES:
+    if not dtypes.is_cube_type(array.dtype):
         raise ValueError(f"{op} element type {array.dtype} is not float16 or bfloat16")
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
 from xdsl.ir import Attribute
@@ -31,19 +30,20 @@ from ascend_xdsl.dialects import formats
 from ascend_xdsl.dialects.conv_shape import C0
 from ascend_xdsl.dialects.enums import ConvFormat
 from ascend_xdsl.dialects.types import GmTensorType
+from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
 
 def np_dtype(t: Attribute) -> np.dtype:
     """numpy dtype of an xDSL element type."""
     if isinstance(t, Float16Type):
-        return np.dtype(np.float16)
+        return dtypes.F16
     if isinstance(t, BFloat16Type):
-        return np.dtype(ml_dtypes.bfloat16)
+        return dtypes.bfloat16()
     if isinstance(t, Float32Type):
-        return np.dtype(np.float32)
+        return dtypes.F32
     if isinstance(t, IntegerType) and t.width.data == 32:
-        return np.dtype(np.int32)
+        return dtypes.I32
     raise TypeError(f"no numpy dtype for element type {t}")
 
 

@@ -47,8 +47,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
+
+from ascend_xdsl.runtime.machine import dtypes
 
 RELATIVE_EPSILON = 1e-7
 """The standard's 1e-7 added to |golden| in the relative error's denominator."""
@@ -59,12 +60,17 @@ class DtypeStandard:
     """The standard's figures for one output data type (see the module docstring)."""
 
     name: str
-    numpy_type: type
+    key: str
+    """The element type's short name (``f16``, ``bf16``, ``f32``)."""
     threshold: float
     small_value_threshold: float
     small_value_error: float
     cancel_boundary: float
     cancel_zero: float
+
+    @property
+    def numpy_type(self) -> np.dtype:
+        return dtypes.of_name(self.key)
 
     @property
     def mare_threshold(self) -> float:
@@ -75,11 +81,9 @@ class DtypeStandard:
 # hicann/cann-bench docs/spec/benchmark_spec.md §4.4 (小值域阈值, 小值域error指标,
 # cancel_boundary, cancel_zero_threshold).
 STANDARDS: dict[str, DtypeStandard] = {
-    "f16": DtypeStandard("float16", np.float16, 2.0**-10, 2.0**-11, 2.0**-16, 2.0**-5, 2.0**-5),
-    "bf16": DtypeStandard(
-        "bfloat16", ml_dtypes.bfloat16, 2.0**-7, 2.0**-8, 2.0**-16, 2.0**-3, 2.0**-3
-    ),
-    "f32": DtypeStandard("float32", np.float32, 2.0**-13, 2.0**-14, 2.0**-30, 2.0**-8, 2.0**-8),
+    "f16": DtypeStandard("float16", "f16", 2.0**-10, 2.0**-11, 2.0**-16, 2.0**-5, 2.0**-5),
+    "bf16": DtypeStandard("bfloat16", "bf16", 2.0**-7, 2.0**-8, 2.0**-16, 2.0**-3, 2.0**-3),
+    "f32": DtypeStandard("float32", "f32", 2.0**-13, 2.0**-14, 2.0**-30, 2.0**-8, 2.0**-8),
 }
 
 
