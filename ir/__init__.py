@@ -3,5 +3,7 @@ locations (``locations``), dominance of SSA values (``dominance``), the dW probl
 entry function (``program``), the printer base that turns structured control flow and index
 arithmetic into another language's source (``structured_printer``: the compiled executor's
 Python and the emitter's C++), and reading an input file that a user names (``files``: a tiling
-file, a layers file, an emitted project's sources). The simulator, the Ascend C emitter and
+file, a layers file, an emitted project's sources), and the cycle collector's settings while
+IR is built and thrown away in bulk (``collector``: compiles, simulations, tiling candidates).
+The simulator, the Ascend C emitter and
 ``ascend-opt`` use them, so they live below all three."""

@@ -49,6 +49,7 @@ from xdsl.utils.exceptions import PassFailedException
 from ascend_xdsl.dialects.attributes import DwTilingAttr
 from ascend_xdsl.dialects.op_level import Conv3DBackpropFilterOp
 from ascend_xdsl.hw import DEFAULT_HW
+from ascend_xdsl.ir import collector
 from ascend_xdsl.lowering.options import CompileError, CompileOptions, PipelineError
 from ascend_xdsl.lowering.registry import DIALECTS, PASSES
 
@@ -258,7 +259,7 @@ def compile_levels(
     pass needed to reach ``stop_after`` is not registered and :class:`CompileError` when a pass
     rejects the problem or its options. ``registry`` replaces the pass registry (for tests).
     """
-    with BUILD_LOCK:
+    with BUILD_LOCK, collector.fewer_collections():
         return _compile_levels(module, options, stop_after, registry, verify)
 
 
@@ -308,7 +309,7 @@ def compile_from(module: ModuleOp, level: str, options: CompileOptions | None = 
     start = _check_level(level)
     passes = [(lvl, p) for lvl, p in pipeline_passes(options) if LEVELS.index(lvl) > start]
     ctx = make_context()
-    with BUILD_LOCK:
+    with BUILD_LOCK, collector.fewer_collections():
         work = module.clone()
         for stage_level, p in passes:
             try:

@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from ascend_xdsl.dialects import api_level
 from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape
 from ascend_xdsl.hw import HwConfig
+from ascend_xdsl.ir import collector
 from ascend_xdsl.ir.program import conv_problem, find_function
 from ascend_xdsl.lowering.build import FUNC_NAME, build_module
 from ascend_xdsl.lowering.options import CompileError, CompileOptions
@@ -211,7 +212,10 @@ def _execute(
                 budget=budget,
             )
         else:
-            result.outputs, costs = _interpret(module, entry, result.inputs, hw, options, budget)
+            with collector.fewer_collections():
+                result.outputs, costs = _interpret(
+                    module, entry, result.inputs, hw, options, budget
+                )
     except KeyboardInterrupt:
         if budget.loop is None:
             raise

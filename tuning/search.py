@@ -68,6 +68,7 @@ from ascend_xdsl.dialects.conv_shape import ConvBpFilterShape, align_up, ceil_di
 from ascend_xdsl.dialects.dw_tiling import FRACTAL, DwTiling
 from ascend_xdsl.hw import HwConfig
 from ascend_xdsl.hw import load as load_hw
+from ascend_xdsl.ir import collector
 from ascend_xdsl.lowering.build import build_module
 from ascend_xdsl.lowering.options import CompileOptions
 from ascend_xdsl.lowering.pipeline import compile_levels
@@ -239,9 +240,12 @@ def score_tiling(
     tiling sure to take more than ``cycle_limit`` cycles is timed only that far and scores
     :data:`SLOWER` (it cannot beat the best so far, which is all the search asks)."""
     options = CompileOptions.create(hw=hw, tiling=tiling)
-    module = compile_levels(build_module(problem), options, verify=False)["hw"]
     try:
-        (report,) = COST_ONLY.predict(module, options.hw, problem=problem, cycle_limit=cycle_limit)
+        with collector.fewer_collections():  # the candidate's IR is garbage once it is timed
+            module = compile_levels(build_module(problem), options, verify=False)["hw"]
+            (report,) = COST_ONLY.predict(
+                module, options.hw, problem=problem, cycle_limit=cycle_limit
+            )
     except CycleLimitExceeded:
         return SLOWER
     return Score(report.cycles, report.efficiency, report.bound, report.bottleneck)

@@ -251,7 +251,7 @@ class CostCore(MachineBase):
         """Drop the run's memos and handlers once the launch loop has taken this core's cost
         (or the run stopped). The handlers are closures over the core's bound methods, so a
         core is a reference cycle, and the cost-only run pauses the cycle collector
-        (``cost_only._no_cyclic_gc``): without this, every core of the run, with its memo of
+        (``ir/collector.paused``): without this, every core of the run, with its memo of
         bound and costed instructions and its share of the replay memo, stayed alive until
         the collection after the run, which then walked all of it (and an exception's
         traceback kept the core of a stopped run alive longer still). The timeline is the
