@@ -27,6 +27,7 @@ Haswell kernel on every x86-64 machine, before numpy is first imported; the subp
 tests inherit the choice. ``OPENBLAS_CORETYPE`` set by the caller is kept.
 """
 
+import gc
 import os
 import platform
 import shutil
@@ -39,6 +40,15 @@ import shared_runs
 
 if platform.machine() in ("x86_64", "AMD64"):
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
+
+# A worker's heap grows to some 3 million objects (the IR of every test's compiles, the caches
+# of compiled modules and kernels): a full collection walks it in about half a second, and
+# with Python's default thresholds each worker ran 26 to 35 of them, 11 to 18 s of CPU each
+# (gc.callbacks, two whole runs on 2026-12-06). Collecting the young generation every 50 000
+# net allocations instead of 700 promotes fewer live objects, so full collections are rarer;
+# the collector still frees every cycle. (ir/collector.py does the same inside compiles and
+# runs for every caller; tests/test_collector.py sets Python's defaults for its own tests.)
+gc.set_threshold(50_000, *gc.get_threshold()[1:])
 
 _CACHE = tempfile.mkdtemp(prefix="ascend-xdsl-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
@@ -78,10 +88,10 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 FIRST = (
-    "test_tune_cli.py",
     "test_docs_commands.py",
     "test_tuning.py",
     "test_tune_parallel.py",
+    "test_tune_cli.py",
     "test_emit_ascendc.py",
     "test_conv3d_search.py",
     "test_fuzz.py",
@@ -106,7 +116,11 @@ searches, Ray, g++ builds of the emitted projects, the fuzzers; 4 to 140 s of wa
 its worker in the two whole runs of 2,219 tests recorded there): a worker that drew one of them
 last would finish alone. The many small files after them fill the end, so that both workers finish
 within a second of each other. (Each page of test_docs_commands.py has a tuning cache of its
-own, so what ran before it on its worker does not matter.)"""
+own, so what ran before it on its worker does not matter.) README's page comes before
+test_tune_cli.py, which shows the same tuning sweep (tests/shared_runs.py): the page runs it
+early, and the other file, drawn some 30 s later, finds it done. The other way round, both
+asked for it within seconds of each other and the page's worker waited 9 s for it (two whole
+runs on 2026-12-06)."""
 
 
 def work_unit(nodeid: str) -> str:
