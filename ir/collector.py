@@ -25,6 +25,7 @@ changes them and the last one out puts back what it found.
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +34,17 @@ YOUNG = 50_000
 """The young generation's threshold inside :func:`fewer_collections` (Python's default: 700)."""
 
 _lock = threading.Lock()
+
+
+def _new_lock() -> None:
+    """A forked child gets a free lock: a tiling search forks its workers (tuning/speculate.py),
+    and another thread of the parent may hold the lock at that moment."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock)
+
 _young_depth = 0
 _saved_thresholds: tuple[int, ...] = ()
 _paused_depth = 0

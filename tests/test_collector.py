@@ -1,7 +1,9 @@
 """ir/collector.py: the cycle collector's settings around compiles, runs and candidates."""
 
 import gc
+import os
 import threading
+import time
 
 import pytest
 
@@ -80,6 +82,26 @@ def test_overlapping_threads_leave_the_thresholds_as_they_found_them(default_col
         t.join(20)
     assert seen == [collector.YOUNG]
     assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_forked_child_gets_a_free_lock(default_collector):
+    """A search forks its workers; another thread of the parent may hold the lock then."""
+    collector._lock.acquire()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: must not wait for the parent's holder
+            with collector.fewer_collections():
+                os._exit(0 if gc.get_threshold()[0] == collector.YOUNG else 1)
+    finally:
+        collector._lock.release()
+    deadline = time.monotonic() + 30
+    while not (ended := os.waitpid(pid, os.WNOHANG))[0]:
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child waited for the parent's lock")
+        time.sleep(0.01)
+    assert os.waitstatus_to_exitcode(ended[1]) == 0
 
 
 def test_compiles_runs_and_candidates_run_with_fewer_collections(default_collector, monkeypatch):
