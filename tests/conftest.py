@@ -38,17 +38,20 @@ from pathlib import Path
 import pytest
 import shared_runs
 
+from ascend_xdsl.ir import collector  # no numpy: OPENBLAS_CORETYPE below still applies
+
 if platform.machine() in ("x86_64", "AMD64"):
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
 # A worker's heap grows to some 3 million objects (the IR of every test's compiles, the caches
 # of compiled modules and kernels): a full collection walks it in about half a second, and
 # with Python's default thresholds each worker ran 26 to 35 of them, 11 to 18 s of CPU each
-# (gc.callbacks, two whole runs on 2026-12-06). Collecting the young generation every 50 000
-# net allocations instead of 700 promotes fewer live objects, so full collections are rarer;
-# the collector still frees every cycle. (ir/collector.py does the same inside compiles and
-# runs for every caller; tests/test_collector.py sets Python's defaults for its own tests.)
-gc.set_threshold(50_000, *gc.get_threshold()[1:])
+# (gc.callbacks, two whole runs on 2026-12-06). Collecting the young generation every
+# collector.YOUNG (50 000) net allocations instead of 700 promotes fewer live objects, so full
+# collections are rarer; the collector still frees every cycle. (ir/collector.py does the same
+# inside compiles and runs for every caller; tests/test_collector.py sets Python's defaults
+# for its own tests.)
+gc.set_threshold(collector.YOUNG, *gc.get_threshold()[1:])
 
 _CACHE = tempfile.mkdtemp(prefix="ascend-xdsl-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE

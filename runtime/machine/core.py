@@ -87,8 +87,7 @@ from ascend_xdsl.runtime.machine.machine import BufferSpec, MachineBase
 from ascend_xdsl.runtime.machine.memory import CoreMemory
 from ascend_xdsl.runtime.machine.values import Buffer, GmTensor
 
-F32 = np.dtype(np.float32)
-F16 = np.dtype(np.float16)
+F32, F16 = dtypes.F32, dtypes.F16
 
 #: Memories whose tiles the machine may hold as decoded matrices (see the module docstring).
 MATRIX_MEMORIES = ("L0A", "L0B", "L0C")

@@ -474,7 +474,7 @@ def load_bias_g(src: np.ndarray, src_off: int, dst: np.ndarray, g: LoadBias) -> 
     op = "load_bias"
     _check_flat(op, "source", src)
     _check_flat(op, "destination", dst)
-    if src.dtype not in (np.dtype(np.float16), F32):
+    if src.dtype not in (dtypes.F16, F32):
         raise ValueError(f"{op} source element type {src.dtype} is not float16 or float32")
     _check_f32(op, "destination", dst)
     check_extent(op, "source", src_off, g.elems, src.size)
