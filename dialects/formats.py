@@ -72,7 +72,6 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import numpy as np
-from numpy.typing import DTypeLike
 
 from ascend_xdsl.dialects.conv_shape import (
     FRACTAL,
@@ -215,9 +214,8 @@ def _staged_blocks(x: np.ndarray, out: np.ndarray, full: int) -> None:
                     target[i, j, k, s:e] = rows.T
 
 
-def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int, dtype: DTypeLike = None) -> np.ndarray:
-    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0. With ``dtype``, the result's
-    element type (the elements cast to it on the way: one pass, no padding cast)."""
+def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
+    """NCDHW → NDC1HWC0; channels are zero-padded up to C1·C0."""
     if x.ndim != 5:
         raise ValueError(f"expected an NCDHW array, got shape {x.shape}")
     n, c, d, h, w = x.shape
@@ -225,7 +223,7 @@ def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int, dtype: DTypeLike = None) -> np.nda
     # Written into the zeroed result through transposed views, one pass over ``x``: padding
     # ``x`` first and transposing the padded copy moved the padding twice (a thin layer's
     # 8 channels padded to 16 made the conversion 3x slower).
-    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype if dtype is None else dtype)
+    out = np.zeros((n, d, c1, h, w, c0), dtype=x.dtype)
     full = c // c0
     if full and (d * h * w * x.itemsize) % _ALIASED_PLANE == 0:
         _staged_blocks(x, out, full)

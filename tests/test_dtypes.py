@@ -25,6 +25,23 @@ def test_names_and_types() -> None:
         dtypes.of_name("i8")
 
 
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
+def test_widened_is_the_cast_bit_for_bit(dtype: type) -> None:
+    """Every one of the 65 536 values (zeros, subnormals, infinities and NaN payloads
+    included) widens to the bits numpy's own cast gives, in a strided view too."""
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype)
+    expected = every.astype(np.float32).view(np.uint32)
+    wide = dtypes.widened(every)
+    assert wide.dtype == np.float32
+    assert np.array_equal(wide.view(np.uint32), expected)
+    grid = every.reshape(256, 256)[::3, 1::2]
+    assert np.array_equal(
+        dtypes.widened(grid).view(np.uint32), grid.astype(np.float32).view(np.uint32)
+    )
+    finite = every[np.isfinite(every)]
+    assert np.array_equal(dtypes.widened(finite), finite.astype(np.float32))
+
+
 def test_a_float16_run_does_not_import_ml_dtypes() -> None:
     """Importing ml_dtypes costs about half a second of every start of the tools: the main job
     on a float16 layer (compiled, simulated, timed and checked to the precision standard) does

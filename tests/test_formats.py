@@ -310,7 +310,7 @@ def test_ndc1hwc0_staged_blocks_match_the_plain_transpose(c, dtype):
     padded[:, :c] = x
     plain = np.ascontiguousarray(padded.reshape(1, c1, 16, *shape[2:]).transpose(0, 3, 1, 4, 5, 2))
     assert F.ncdhw_to_ndc1hwc0(x, 16).tobytes() == plain.tobytes()
-    as_f32 = F.ncdhw_to_ndc1hwc0(x, 16, np.float32)
+    as_f32 = F.ncdhw_to_ndc1hwc0(x.astype(np.float32), 16)
     assert as_f32.tobytes() == plain.astype(np.float32).tobytes()
 
 

@@ -77,17 +77,17 @@ class GmTensor:
         copy stays exact for the whole run; :meth:`written` forgets it all the same.
 
         A tensor whose channels are at least half padding (one input channel padded to C0=16,
-        eight to 16) is decoded from its logical array, converted into a float32 layout
-        directly: the same values (a 16-bit float is exactly a float32, the padding zero)
-        without decoding the padding, which was 16 times the real elements' work."""
+        eight to 16) is decoded from its logical array, then laid out: the same values (a
+        16-bit float is exactly a float32, the padding zero) without decoding the padding,
+        which was 16 times the real elements' work. The decoding is ``dtypes.widened``."""
         if self.data.dtype == np.float32:
             return self.data
         if self._f32 is None:
             if self._padded_from is not None:
-                logical = self._padded_from
-                self._f32 = formats.ncdhw_to_ndc1hwc0(logical, C0, np.float32).reshape(-1)
+                logical = dtypes.widened(self._padded_from)
+                self._f32 = formats.ncdhw_to_ndc1hwc0(logical, C0).reshape(-1)
             else:
-                self._f32 = self.data.astype(np.float32)
+                self._f32 = dtypes.widened(self.data)
         return self._f32
 
     def written(self) -> None:
