@@ -273,7 +273,11 @@ def merge_gathers(gathers: Sequence[tuple[int, Load3d]]) -> MergedGathers | None
             pads.append(pad + row)
         spans.append((row, row + plan.size, g))
         row += plan.size
-    return np.concatenate(index), np.concatenate(pads) if pads else None, spans
+    merged, padding = np.concatenate(index), np.concatenate(pads) if pads else None
+    for array in (merged, padding):
+        if array is not None:
+            array.setflags(write=False)  # a plan may be shared (replay.merged_steps)
+    return merged, padding, spans
 
 
 def merged_gathers(
