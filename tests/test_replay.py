@@ -214,6 +214,92 @@ def test_a_thin_layer_replays_stacked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert interpret(module, HW, x, dy).tobytes() == stacked.tobytes()
 
 
+def _dry_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """Per core run to be recorded from now on: its block and whether its dry run stood (no
+    real run after it)."""
+    runs: list[tuple[int, bool]] = []
+    original = replay.Replayer._record
+
+    def recorded(self: replay.Replayer, core: replay.RecordingCore) -> None:
+        dry = self.drying
+        original(self, core)
+        runs.append((core.block_idx, dry and core.real is None))
+
+    monkeypatch.setattr(replay.Replayer, "_record", recorded)
+    return runs
+
+
+@pytest.mark.parametrize("name", ["one-channel", "x3d-dw", "strided-dilated"])
+def test_dry_recorded_cores_give_the_bits_of_real_ones(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cores to be recorded run dry (their books and log, no numpy work) and are replayed;
+    with dry runs off they run for real: the same bits, and the same as every core run
+    instruction by instruction."""
+    problem = shape_from_torch_args(*LAYERS[name], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 3)
+    runs = _dry_runs(monkeypatch)
+    dry = interpret(module, HW, x, dy)
+    assert runs and all(stood for _, stood in runs), runs
+    with monkeypatch.context() as m:
+        m.setattr(replay, "DRYING", False)
+        runs.clear()
+        real = interpret(module, HW, x, dy)
+        assert runs and not any(stood for _, stood in runs)
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        per_instruction = interpret(module, HW, x, dy)
+    assert dry.tobytes() == real.tobytes() == per_instruction.tobytes()
+    assert np.count_nonzero(dry) > dry.size // 2
+
+
+def test_a_dry_run_that_fails_late_is_run_for_real_and_wrote_no_gm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A dry run that raises after some of its fixpipes (here: made to raise at its third) is
+    thrown away and the core runs for real: had the dry fixpipes written GM (their values are
+    NaN stand-ins), dW would not be the per-instruction run's."""
+    problem = shape_from_torch_args(*LAYERS["one-channel"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 4)
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        per_instruction = interpret(module, HW, x, dy)
+    fixpipe = Core.fixpipe
+    calls = [0]
+
+    def failing(self: Core, *operands: Any) -> None:
+        fixpipe(self, *operands)
+        if self.dry:
+            calls[0] += 1
+            if calls[0] % 3 == 0:
+                raise RuntimeError("a dry run's failure")
+
+    monkeypatch.setattr(Core, "fixpipe", failing)
+    runs = _dry_runs(monkeypatch)
+    assert interpret(module, HW, x, dy).tobytes() == per_instruction.tobytes()
+    assert calls[0] >= 3 and runs and not all(stood for _, stood in runs)
+
+
+def test_an_error_in_a_dry_recorded_core_is_the_real_runs() -> None:
+    """An error in a core to be recorded (here: the loop iteration budget runs out in it) is
+    raised by its real run, with the same message as without replay."""
+    problem = shape_from_torch_args(*LAYERS["one-channel"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    messages = []
+    for replaying in (True, False):
+        with pytest.MonkeyPatch.context() as m:
+            if not replaying:
+                m.setattr(replay, "replaying", lambda *args: False)
+            with pytest.raises(Exception) as info:
+                interpret(module, HW, x, dy, max_iterations=40)
+            messages.append((type(info.value), str(info.value)))
+    assert messages[0] == messages[1]
+    assert "iteration" in messages[0][1]
+
+
 def test_a_second_run_replays_again_with_new_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = shape_from_torch_args(*LAYERS["x3d-dw"], "f16")
     module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]

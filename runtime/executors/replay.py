@@ -30,6 +30,14 @@ matched cores wait (``Replayer.pending``) and run each step as one numpy call ov
 core axis, the fixpipes written to GM at the end core after core, as they would have been; a
 core that runs for real, or the end of the launch, replays the waiting ones first.
 
+A core to be recorded (the first, and one whose instructions match no record) runs *dry*
+first (:data:`DRYING`, ``Core.dry``): its books, checks and log as in a real run, without
+the numpy work (the gathers, products and copies its replay then does, stacked with the
+cores that match it, in a tenth of the time). Its log is the real run's (no path depends on
+the values), so replaying it gives the core's results. A dry run that drops its log or
+raises anything is thrown away (it wrote no GM) and the core runs for real, the budget it
+drew given back, so that an error is raised by the real run, as without replay.
+
 The record and the streams live for one launch only (bounded by it; nothing is shared between
 threads or launches). ``tests/test_replay.py`` compares replayed and per-instruction runs bit
 for bit.
@@ -80,6 +88,9 @@ _MAX_MISSES = 4
 STACKING = True
 """Whether the cores that replay one record are replayed together (:func:`replay_stacked`);
 off, each replays alone (:func:`replay`). Both give the same bits (``tests/test_replay.py``)."""
+DRYING = True
+"""Whether a core to be recorded runs dry and is replayed (see the module docstring); off, it
+runs for real. Both give the same bits (``tests/test_replay.py``)."""
 
 RECORDED = frozenset(
     {
@@ -141,6 +152,8 @@ class RecordingCore(Core):
         self.first: RecordingCore | None = None
         """The launch's first core, whose buffers name this one's in its stream (none if
         this is the first)."""
+        self.real: Core | None = None
+        """The core that ran this block for real when its dry run was thrown away."""
 
     def alloc_buffer(self, spec: BufferSpec) -> Buffer:
         buffer = super().alloc_buffer(spec)
@@ -160,6 +173,12 @@ class RecordingCore(Core):
         # The kernel it runs (``noting="record"``) notes each instruction before its handler.
         inner = super().handler(spec)
         return inner if spec in RECORDED else self._unrecorded(inner)
+
+    def finish(self) -> None:
+        if self.real is not None:  # the end of the real run, not of the thrown-away one
+            self.real.finish()
+        else:
+            super().finish()
 
     def _unrecorded(self, inner: Handler) -> Handler:
         """``inner``, for an instruction whose steps the log does not record: running one
@@ -735,6 +754,8 @@ class Replayer:
         self.first: RecordingCore | None = None
         """The launch's first core: the stream cores hand out its buffers."""
         self.records: list[_Record] = []
+        self.drying = DRYING
+        """Whether cores to be recorded run dry first (off after a dry run dropped its log)."""
         self.trying = True
         """Whether later cores are run on a StreamCore first (off after too many misses)."""
         self.misses = 0
@@ -770,14 +791,14 @@ class Replayer:
             return self._core(block)
         return StreamCore(block, self.budget, self.first)
 
-    def _adopt(self, core: RecordingCore) -> None:
-        """Keep ``core``'s record if its run can be replayed."""
+    def _adopt(self, core: RecordingCore) -> _Record | None:
+        """Keep ``core``'s record if its run can be replayed, and return it."""
         if core.log is None:
-            return
+            return None
         assert self.first is not None
         # Its stream names its buffers by the first core's already (``named``).
         if len(core.allocated) != len(self.first.allocated):
-            return
+            return None
         keys = core.stream.keys
         steps = merged_steps(core.log)
         lo, hi = core._l1_written
@@ -789,16 +810,62 @@ class Replayer:
             log = merge(steps)
             volume = _volume(log)
         if self.volume + volume > _MAX_BYTES:
-            return  # a large core: its replay would hold too much at once
+            return None  # a large core: its replay would hold too much at once
         self.volume += volume
         limits, tensors = _gm_limits(core.log)
         sizes = [t.data.size for t in tensors]
-        self.records.append(_Record(core, keys, log, program, limits, tensors, sizes))
+        record = _Record(core, keys, log, program, limits, tensors, sizes)
+        self.records.append(record)
+        return record
+
+    def _record(self, core: RecordingCore) -> None:
+        """Run ``core``, a block to record, and keep its record: dry first while
+        :attr:`drying`, its results then replayed as a matched core's are; for real when the
+        dry run cannot stand for the real one (``core.real``)."""
+        if self.drying:
+            budget = self.budget
+            left, look_at, loop = budget.left, budget._look_at, budget.loop
+            core.dry = True
+            try:
+                self.kernel.noting("record").run(core, self.args)
+            except Exception:  # the real run raises it, or has nothing to raise
+                core.log = None
+                failed = True
+            else:
+                failed = False
+            record = self._adopt(core)
+            if record is not None:
+                self._replay(record, core.stream.offsets)
+                return
+            if not failed:
+                self.drying = False  # its log was dropped: so would a later core's be
+            budget.left, budget._look_at, budget.loop = left, look_at, loop
+            core.real = core = self._recording(core.block_idx)
+        self.flush()  # the core runs for real after the pending ones, in the launch's order
+        self.kernel.noting("record").run(core, self.args)
+        self._adopt(core)
+
+    def _replay(self, record: _Record, offsets: list[int]) -> None:
+        """Replay ``record`` with a core's GM ``offsets``: now, or stacked with the cores
+        pending for it."""
+        self.replayed += 1
+        if record.program is None:
+            assert record.log is not None
+            if not record.log:
+                return  # a core with no data to move (e.g. an idle block): nothing to replay
+            self.flush()
+            replay(record.core, record.log, offsets)
+            return
+        if self.pending_record is not record:
+            self.flush()
+        self.pending.append(offsets)
+        self.pending_record = record
+        if len(self.pending) >= self._chunk(record.program):
+            self.flush()
 
     def run(self, machine: Machine) -> None:
         if isinstance(machine, RecordingCore):
-            self.kernel.noting("record").run(machine, self.args)
-            self._adopt(machine)
+            self._record(machine)
             return
         if not isinstance(machine, StreamCore):
             self.kernel.run(machine, self.args)
@@ -808,34 +875,22 @@ class Replayer:
         self.kernel.noting("note").run(machine, self.args)
         record = self._match(machine)
         if record is not None:
-            self.replayed += 1
             self.misses = 0
-            if record.program is None:
-                self.flush()
-                assert record.log is not None
-                replay(record.core, record.log, machine.stream.offsets)
-                return
-            if self.pending_record is not record:
-                self.flush()
-            self.pending.append(machine.stream.offsets)
-            self.pending_record = record
-            if len(self.pending) >= self._chunk(record.program):
-                self.flush()
+            self._replay(record, machine.stream.offsets)
             return
-        self.flush()  # the core runs for real after the pending ones, in the launch's order
-        # Not a recorded core's instructions: run the core for real (the budget it drew
-        # given back), recorded while there is room, so that the cores after it (e.g. all
-        # but a first and a last shorter one) may replay it; after a few misses in a row
-        # the launch stops trying.
+        # Not a recorded core's instructions: run the core (the budget it drew given back),
+        # recorded while there is room, so that the cores after it (e.g. all but a first and
+        # a last shorter one) may replay it; after a few misses in a row the launch stops
+        # trying.
         budget.left, budget._look_at, budget.loop = left, look_at, loop
         self.misses += 1
         if self.misses >= _MAX_MISSES:
             self.trying = False
         if len(self.records) < _MAX_RECORDS:
             machine.real = recording = self._recording(machine.block_idx)
-            self.kernel.noting("record").run(recording, self.args)
-            self._adopt(recording)
+            self._record(recording)
         else:
+            self.flush()  # the core runs for real after the pending ones, in the launch's order
             machine.real = core = self._core(machine.block_idx)
             self.kernel.run(core, self.args)
 

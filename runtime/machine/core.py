@@ -49,6 +49,14 @@ accumulation into an owed L0C tile, the fixpipe of an owed tile, a load_bias's r
 mirror and its addition in a bias-init mmad), naming the matrices by registers; every other
 path (bytes written or unpacked, the mirror switched off) sets it to None, as the core then
 cannot be replayed. Recording changes nothing the core computes.
+
+Dry runs. A recording core with ``dry`` set keeps the books and the log but moves no data:
+its data_copies, fills and fixpipes make their checks only (``check_only``), and its gathers,
+takes and products are read-only NaN stand-ins of the right shape (:func:`stand_in`) that
+no step adds into. Its log is then the log of the real run (the paths taken depend on the
+operands, never on the values), and replaying it gives the core's results; a dry run that
+drops its log or raises anything is thrown away and the core run for real
+(``runtime/executors/replay.py``). It never writes GM.
 """
 
 from __future__ import annotations
@@ -197,6 +205,17 @@ BIASED = 10
 the bias row in ``bias_reg`` to its product (broadcast over M)."""
 
 
+_NO_VALUES = np.float32(np.nan).tobytes()
+
+
+def stand_in(shape: tuple[int, ...]) -> np.ndarray:
+    """A dry run's read-only float32 matrix of ``shape`` (one NaN, every stride 0): the shape
+    of a value it does not compute. NaN, so that a stand-in that leaked into memory or GM
+    would show in the results (the ``ndarray`` constructor, not ``broadcast_to``: a tenth of
+    the cost)."""
+    return np.ndarray(shape, F32, _NO_VALUES, 0, (0,) * len(shape))
+
+
 def fixpipe_values(matrix: np.ndarray, g: Fixpipe) -> np.ndarray:
     """The ``(blocks, m, 16)`` values a fixpipe reads from an owed L0C tile's matrix whose N
     blocks are the fixpipe's (see ``Core._nz_values``)."""
@@ -271,6 +290,8 @@ class Core(MachineBase):
         self.log: list[tuple[Any, ...]] | None = None
         """When set (``runtime/executors/replay.py``), the numpy steps of the run's fast paths
         are appended to it; any other step sets it back to None (the run cannot be replayed)."""
+        self.dry = False
+        """A dry run (see the module docstring): set with ``log`` by the replay only."""
         self._regs = 0
         self._reg = -1
         self._mirror_dtype: np.dtype | None = None
@@ -545,7 +566,8 @@ class Core(MachineBase):
             self._reg = hit[2]
             return hit[0]
         index = ins.fractals_index(key)
-        matrix = self._mirror.take(index, mode="clip")  # the index lies inside the mirror
+        # the index lies inside the mirror
+        matrix = stand_in(index.shape) if self.dry else self._mirror.take(index, mode="clip")
         reg = self._define(TAKE, index)
         if len(self._takes) >= _MAX_TAKES:
             self._takes.clear()
@@ -607,7 +629,8 @@ class Core(MachineBase):
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
             self._l1_changes(lo, hi)
-            ins.data_copy_g(src.as_f32(), src_off, mirror, dst_off, g, view.itemsize)
+            source = src.as_f32()
+            ins.data_copy_g(source, src_off, mirror, dst_off, g, view.itemsize, self.dry)
             if self.log is not None:
                 self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
             self._mirror_written(lo, hi)
@@ -618,7 +641,7 @@ class Core(MachineBase):
             ins.check_same_type("data_copy", src.data, view)
             base = dst.address(slot)
             mirror = self._wide_of(base, view.size)
-            ins.data_copy_g(src.data, src_off, mirror, dst_off, g)
+            ins.data_copy_g(src.data, src_off, mirror, dst_off, g, check_only=self.dry)
             if self.log is not None:
                 self.log.append((COPY, src, mirror, dst_off, g, view.itemsize))
             self._wide[base] = base + view.nbytes
@@ -652,7 +675,7 @@ class Core(MachineBase):
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
             self._l1_changes(lo, hi)
-            ins.fill_g(mirror, dst_off, g, view.itemsize)
+            ins.fill_g(mirror, dst_off, g, view.itemsize, self.dry)
             if self.log is not None:
                 self.log.append((ZERO, mirror, dst_off, g, view.itemsize))
             self._mirror_written(lo, hi)
@@ -696,7 +719,10 @@ class Core(MachineBase):
                 # The mirror holds the slot's elements from its address / 2 on, and the
                 # source's bounds were checked with the binding (``checked``).
                 reg = -1
-                if checked:
+                if checked and self.dry:
+                    matrix = stand_in((g.k_ext, g.m_ext) if g.transpose else (g.m_ext, g.k_ext))
+                    reg = self._define(GATHER, s_addr // 2, g)
+                elif checked:
                     matrix = ins.load3d_gather(self._mirror, s_addr // 2, g)
                     reg = self._define(GATHER, s_addr // 2, g)
                 else:
@@ -918,7 +944,12 @@ class Core(MachineBase):
         a_matrix = self._matrix(a, a_addr, av, g, "A")
         a_reg = self._reg
         b_matrix = self._matrix(b, b_addr, bv, g, "B")
-        product = a_matrix @ b_matrix
+        if not self.dry:
+            product = a_matrix @ b_matrix
+        elif a_matrix.shape[1] == b_matrix.shape[0]:
+            product = stand_in((a_matrix.shape[0], b_matrix.shape[1]))
+        else:  # what the product would raise, raised by the real run instead
+            raise ValueError("a dry mmad's operands do not match")
         return product, self._define(MATMUL, a_reg, a_matrix.shape, self._reg, b_matrix.shape)
 
     def _mmad_bias(self, op: Operation, values: tuple[Any, ...]) -> None:
@@ -978,7 +1009,9 @@ class Core(MachineBase):
         shape = (g.m1 * FRACTAL, g.n1 * FRACTAL)
         tile = self._tile_at(buf.memory, addr, end)
         if tile is not None and tile.layout == "nz" and tile.matrix.shape == shape:
-            if init:
+            if self.dry:
+                pass  # its values are the replay's
+            elif init:
                 tile.matrix[: g.m, : g.n] = product
             else:
                 tile.matrix[: g.m, : g.n] += product
@@ -1050,8 +1083,9 @@ class Core(MachineBase):
             self.log = None
         elif self.log is not None:
             self.log.append((FIX, self._reg, src.slot(slot), dst, g))
-        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g, values)
-        dst.written()
+        ins.fixpipe_g(src.slot(slot), dst.data, dst_off, g, values, self.dry)
+        if not self.dry:
+            dst.written()
 
     def _nz_values(self, memory: str, addr: int, end: int, g: Fixpipe) -> np.ndarray | None:
         """What a fixpipe reads from ``[addr, end)``, as ``(blocks, m, 16)`` values, when the

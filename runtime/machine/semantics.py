@@ -108,11 +108,13 @@ def data_copy_g(
     dst_off: int,
     g: DataCopy,
     element_bytes: int | None = None,
+    check_only: bool = False,
 ) -> None:
     """:func:`data_copy` with a decoded geometry (steps in bytes, see ``DataCopy``).
 
     ``element_bytes`` is the size of the instruction's element type when ``src`` and ``dst``
-    are float32 decodings of it (the machine's mirrors); offsets are in elements either way."""
+    are float32 decodings of it (the machine's mirrors); offsets are in elements either way.
+    With ``check_only``, only the checks (a dry run's, ``runtime/machine/core.py``)."""
     op = "data_copy"
     _check_flat(op, "source", src)
     _check_flat(op, "destination", dst)
@@ -121,6 +123,8 @@ def data_copy_g(
     run, src_step, dst_step = g.run // eb, g.src_step // eb, g.dst_step // eb
     check_extent(op, "GM source", src_off, g.src_bytes // eb, src.size)
     check_extent(op, "destination", dst_off, g.dst_bytes // eb, dst.size)
+    if check_only:
+        return
     # dst_step >= run, so the destination runs never overlap and one assignment is exact.
     if g.count == 1 or (src_step == run and dst_step == run):
         dst[dst_off : dst_off + g.count * run] = src[src_off : src_off + g.count * run]
@@ -148,15 +152,24 @@ def data_copy(
     data_copy_g(src, src_off, dst, dst_off, DataCopy.decode(count, length, src_stride, dst_stride))
 
 
-def fill_g(dst: np.ndarray, dst_off: int, g: Fill, element_bytes: int | None = None) -> None:
+def fill_g(
+    dst: np.ndarray,
+    dst_off: int,
+    g: Fill,
+    element_bytes: int | None = None,
+    check_only: bool = False,
+) -> None:
     """``ascend.fill``: zero ``g.repeat`` runs of ``g.run`` bytes, ``g.step`` bytes apart, from
     ``dst`` element ``dst_off``. ``element_bytes`` is the instruction's element size when
-    ``dst`` is the float32 decoding of it (the machine's L1 mirror); offsets are in elements."""
+    ``dst`` is the float32 decoding of it (the machine's L1 mirror); offsets are in elements.
+    With ``check_only``, only the checks (a dry run's)."""
     op = "fill"
     _check_flat(op, "destination", dst)
     eb = element_bytes or dst.itemsize
     run, step = g.run // eb, g.step // eb
     check_extent(op, "destination", dst_off, g.dst_bytes // eb, dst.size)
+    if check_only:
+        return
     if g.repeat == 1 or step == run:
         dst[dst_off : dst_off + g.repeat * run] = 0
         return
@@ -526,11 +539,17 @@ def mmad(
 
 
 def fixpipe_g(
-    c: np.ndarray, gm: np.ndarray, dst_off: int, g: Fixpipe, values: np.ndarray | None = None
+    c: np.ndarray,
+    gm: np.ndarray,
+    dst_off: int,
+    g: Fixpipe,
+    values: np.ndarray | None = None,
+    check_only: bool = False,
 ) -> None:
     """:func:`fixpipe` with a decoded geometry. ``values``, when given, are the
     ``(blocks, m, 16)`` float32 values the instruction reads from ``c`` (the machine's owed
-    L0C tile holds them as a matrix, so its bytes need not be written first)."""
+    L0C tile holds them as a matrix, so its bytes need not be written first). With
+    ``check_only``, only the checks (a dry run's: it never writes GM)."""
     op = "fixpipe"
     _check_flat(op, "source", c)
     _check_flat(op, "GM destination", gm)
@@ -545,6 +564,8 @@ def fixpipe_g(
             raise ValueError(f"{op}: no atomic add into {gm.dtype}, only into float32")
     check_extent(op, "source", 0, g.src_elems, c.size)
     check_extent(op, "GM destination", dst_off, g.dst_elems, gm.size)
+    if check_only:
+        return
     blocks, run, rows = g.blocks, g.run, FRACTAL
     if values is None:
         values = _strided(c, 0, (blocks, g.m, rows), (g.src_step, rows, 1))
