@@ -36,7 +36,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, PythonValues
@@ -268,7 +268,7 @@ def _interpret(
     tracker = _OpTracker()
     interpreter.listeners = (*interpreter.listeners, tracker)
     try:
-        with threadpool_limits(limits=1, user_api="blas"):
+        with _one_blas_thread():
             outputs = tuple(interpreter.call_op(entry, tuple(inputs)))
     except Exception as e:
         # Keep the exception as it is (callers catch its type) and say where it happened.
@@ -277,6 +277,20 @@ def _interpret(
                 e.ascend_op = tracker.stack[-1]  # type: ignore[attr-defined]
         raise
     return outputs, list(functions.costs)
+
+
+_BLAS: ThreadpoolController | None = None
+
+
+def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
+    """BLAS on one thread inside the block. The controller is made once per process: making
+    one scans the libraries the process has loaded (0.2 to 1 ms, a twentieth of a thin
+    layer's data run, at every run); numpy's BLAS, the only one a run calls, is loaded when
+    numpy is imported, before any run."""
+    global _BLAS
+    if _BLAS is None:
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 def _entry(module: ModuleOp, entry: str | func.FuncOp) -> func.FuncOp:

@@ -166,20 +166,41 @@ def test_the_runner_sets_flops_once_for_every_mode():
 
 
 def test_the_runner_limits_blas_for_every_data_run(monkeypatch):
-    calls = []
-    real = runner.threadpool_limits
+    """Inside every data run BLAS has one thread, and the caller's setting is back after it;
+    the controller that sets it is made once per process, not at every run."""
+    from threadpoolctl import threadpool_info
 
-    def recording(**kwargs):
-        calls.append(kwargs)
-        return real(**kwargs)
+    from ascend_xdsl.runtime.executors import interpreter
 
-    monkeypatch.setattr(runner, "threadpool_limits", recording)
+    def blas_threads() -> set[int]:
+        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+    inside = []
+    run_blocks = interpreter.run_blocks
+
+    def recording(*args, **kwargs):
+        inside.append(blas_threads())
+        return run_blocks(*args, **kwargs)
+
+    monkeypatch.setattr(interpreter, "run_blocks", recording)
+    made = []
+    controller = runner.ThreadpoolController
+
+    def counted():
+        made.append(1)
+        return controller()
+
+    monkeypatch.setattr(runner, "ThreadpoolController", counted)
+    monkeypatch.setattr(runner, "_BLAS", None)
+    before = blas_threads()
     options = CompileOptions.create(cores=1)
     result = run(CompileJob(SMALL, options), RunOptions(cost="none"))
     run(ModuleJob(result.modules["hw"], options.hw, inputs=result.inputs), RunOptions())
-    assert calls == [{"limits": 1, "user_api": "blas"}] * 2
+    assert inside == [{1}, {1}]
+    assert blas_threads() == before
+    assert len(made) == 1
     run(CompileJob(SMALL, options), RunOptions(cost="cost-only"))  # no data, no BLAS
-    assert len(calls) == 2
+    assert len(inside) == 2
 
 
 def test_a_failure_while_running_names_its_op_and_keeps_its_type():

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import BFloat16Type, Float16Type
 
+from ascend_xdsl.dialects.formats import ncdhw_to_ndc1hwc0
 from ascend_xdsl.dialects.types import GmTensorType
 from ascend_xdsl.runtime.machine.values import to_gm
 
@@ -35,3 +36,32 @@ def test_decoding_gives_the_stored_elements_bits(c: int, dtype: str) -> None:
     assert tensor.as_f32() is decoded  # once
     tensor.written()
     assert tensor._padded_from is None and tensor.as_f32().tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+def test_a_padded_tensor_lays_out_its_data_only_when_read(dtype: str) -> None:
+    """A padded tensor (one channel of C0=16) answers its size, bytes and element type and
+    decodes its elements without making its 16-bit layout; ``data`` then is the layout of the
+    logical array, and a write (``written``) keeps it."""
+    np_type, element = TYPES[dtype]
+    shape = (1, 1, 4, 6, 6)
+    x = np.random.default_rng(7).standard_normal(shape).astype(np_type)
+    t = GmTensorType("NDC1HWC0", shape, element)
+    tensor = to_gm(t, x)
+    size = 4 * 6 * 6 * 16
+    assert (tensor.size, tensor.nbytes, tensor.element_bytes) == (size, 2 * size, 2)
+    assert tensor.dtype == np_type
+    decoded = tensor.as_f32()
+    assert tensor._data is None, "decoding made the 16-bit layout"
+    layout = ncdhw_to_ndc1hwc0(x, 16).reshape(-1)
+    assert tensor.data.tobytes() == layout.tobytes()
+    assert decoded.tobytes() == layout.astype(np.float32).tobytes()
+    written = to_gm(t, x)
+    written.written()  # what it was made from is forgotten: the layout is made first
+    assert written._padded_from is None and written.data.tobytes() == layout.tobytes()
+
+
+def test_a_tensor_of_another_rank_is_refused_as_before() -> None:
+    t = GmTensorType("NDC1HWC0", (1, 1, 4, 6, 6), Float16Type())
+    with pytest.raises(ValueError, match="expected an NCDHW array"):
+        to_gm(t, np.zeros((1, 4, 6, 6), np.float16))

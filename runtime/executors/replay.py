@@ -249,11 +249,11 @@ def _gm_limits(log: Sequence[tuple[Any, ...]]) -> tuple[np.ndarray, list[Any]]:
     for step in log:
         if step[0] == COPY:
             _, gm, _, _, g, eb = step
-            limits.append(gm.data.size - g.src_bytes // eb)
+            limits.append(gm.size - g.src_bytes // eb)
             tensors.append(gm)
         elif step[0] == FIX:
             _, _, _, gm, g = step
-            limits.append(gm.data.size - g.dst_elems)
+            limits.append(gm.size - g.dst_elems)
             tensors.append(gm)
     return np.array(limits, dtype=np.int64), tensors
 
@@ -813,7 +813,7 @@ class Replayer:
             return None  # a large core: its replay would hold too much at once
         self.volume += volume
         limits, tensors = _gm_limits(core.log)
-        sizes = [t.data.size for t in tensors]
+        sizes = [t.size for t in tensors]
         record = _Record(core, keys, log, program, limits, tensors, sizes)
         self.records.append(record)
         return record
@@ -927,7 +927,7 @@ class Replayer:
                 continue
             if record.keys != keys:
                 continue
-            if any(t.data.size != n for t, n in zip(record.tensors, record.sizes, strict=True)):
+            if any(t.size != n for t, n in zip(record.tensors, record.sizes, strict=True)):
                 return None
             gm = np.fromiter(offsets, np.int64, len(offsets))
             if (gm >= 0).all() and (gm <= record.limits).all():

@@ -625,7 +625,7 @@ class Core(MachineBase):
         hi = lo + g.dst_bytes
         if dst.memory == "L1" and self._mirror_takes(view.dtype):
             # Into the float32 mirror only; the bytes follow when something reads them.
-            ins.check_same_type("data_copy", src.data, view)
+            ins.check_same_type("data_copy", src, view)
             mirror = self._mirror_of(dst, slot, view)
             assert mirror is not None
             self._l1_changes(lo, hi)
@@ -638,7 +638,7 @@ class Core(MachineBase):
         if dst.memory == "L1" and view.dtype == F32 and self._mirror_ok:
             # A float32 L1 buffer (a bfloat16 conv's bias) while L1 is mirrored: its elements
             # go to the mirror too, packed (``_wide_of``), and the bytes follow at a settle.
-            ins.check_same_type("data_copy", src.data, view)
+            ins.check_same_type("data_copy", src, view)
             base = dst.address(slot)
             mirror = self._wide_of(base, view.size)
             ins.data_copy_g(src.data, src_off, mirror, dst_off, g, check_only=self.dry)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -72,7 +73,14 @@ def check_extent(op: str, what: str, start: int, length: int, size: int) -> None
         )
 
 
-def check_same_type(op: str, src: np.ndarray, dst: np.ndarray) -> None:
+class Typed(Protocol):
+    """An array, or a GM tensor (``GmTensor``): anything with an element type."""
+
+    @property
+    def dtype(self) -> np.dtype: ...
+
+
+def check_same_type(op: str, src: Typed, dst: Typed) -> None:
     if src.dtype != dst.dtype:
         raise ValueError(f"{op} element types differ: source {src.dtype}, destination {dst.dtype}")
 

@@ -47,17 +47,49 @@ def np_dtype(t: Attribute) -> np.dtype:
     raise TypeError(f"no numpy dtype for element type {t}")
 
 
-@dataclass(eq=False)
 class GmTensor:
-    """A tensor in global memory: the flat physical array and its type."""
+    """A tensor in global memory: the flat physical array (``data``) and its type.
 
-    type: GmTensorType
-    data: np.ndarray
-    groups: int = 1
-    _f32: np.ndarray | None = field(default=None, repr=False)
-    _padded_from: np.ndarray | None = field(default=None, repr=False)
-    """The logical NCDHW array an NDC1HWC0 tensor with at least as many padding channels as
-    real ones was converted from (:func:`to_gm`): :meth:`as_f32` decodes it, not ``data``."""
+    A tensor made from a logical array whose channels are at least half padding (one input
+    channel padded to C0=16, eight to 16: :func:`to_gm`) keeps that array and lays ``data``
+    out the first time something reads it: a replayed data run reads only the decoded
+    elements (:meth:`as_f32`), which come from the logical array, so the 16-bit layout,
+    mostly padding, is never made (two of a thin layer's four layout passes)."""
+
+    def __init__(self, type: GmTensorType, data: np.ndarray, groups: int = 1) -> None:
+        self.type = type
+        self.groups = groups
+        self._data: np.ndarray | None = data
+        self.dtype: np.dtype = data.dtype
+        """The element type of ``data``."""
+        self.size: int = data.size
+        """The elements of ``data``."""
+        self._f32: np.ndarray | None = None
+        self._padded_from: np.ndarray | None = None
+        """The logical NCDHW array of a padded tensor (see the class docstring)."""
+
+    @classmethod
+    def padded(cls, type: GmTensorType, logical: np.ndarray) -> GmTensor:
+        """The NDC1HWC0 tensor of ``logical`` (NCDHW, at least half of its C1·C0 channels
+        padding), its ``data`` laid out when first read."""
+        tensor = cls.__new__(cls)
+        tensor.type, tensor.groups = type, 1
+        tensor._data = None
+        tensor.dtype = logical.dtype
+        tensor.size = math.prod(formats.ndc1hwc0_shape(*logical.shape, C0))
+        tensor._f32 = None
+        tensor._padded_from = logical
+        return tensor
+
+    @property
+    def data(self) -> np.ndarray:
+        if self._data is None:
+            self._data = self._laid_out()
+        return self._data
+
+    def _laid_out(self) -> np.ndarray:
+        assert self._padded_from is not None
+        return formats.ncdhw_to_ndc1hwc0(self._padded_from, C0).reshape(-1)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -65,22 +97,21 @@ class GmTensor:
 
     @property
     def element_bytes(self) -> int:
-        return self.data.itemsize
+        return self.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
-        return self.data.nbytes
+        return self.size * self.dtype.itemsize
 
     def as_f32(self) -> np.ndarray:
         """The elements decoded to float32, once: the machine's L1 mirror copies from it. A
         kernel never writes a 16-bit GM tensor (fixpipe writes float32 only), so the decoded
         copy stays exact for the whole run; :meth:`written` forgets it all the same.
 
-        A tensor whose channels are at least half padding (one input channel padded to C0=16,
-        eight to 16) is decoded from its logical array, then laid out: the same values (a
+        A padded tensor is decoded from its logical array, then laid out: the same values (a
         16-bit float is exactly a float32, the padding zero) without decoding the padding,
         which was 16 times the real elements' work. The decoding is ``dtypes.widened``."""
-        if self.data.dtype == np.float32:
+        if self.dtype == np.float32:
             return self.data
         if self._f32 is None:
             if self._padded_from is not None:
@@ -91,6 +122,9 @@ class GmTensor:
         return self._f32
 
     def written(self) -> None:
+        """``data`` was written: what was derived from it is forgotten."""
+        if self._data is None:  # laid out before what it was made from is forgotten
+            self._data = self._laid_out()
         self._f32 = None
         self._padded_from = None
 
@@ -114,12 +148,10 @@ def physical_shape(t: GmTensorType, groups: int) -> tuple[int, ...]:
 def to_gm(t: GmTensorType, array: np.ndarray, groups: int = 1) -> GmTensor:
     """Logical numpy array -> GmTensor in the type's format."""
     if t.conv_format == ConvFormat.NDC1HWC0:
+        padded = array.ndim == 5 and array.dtype != np.float32
+        if padded and math.prod(formats.ndc1hwc0_shape(*array.shape, C0)) >= 2 * array.size:
+            return GmTensor.padded(t, array)
         phys = formats.ncdhw_to_ndc1hwc0(array, C0)
-        if array.dtype != np.float32 and phys.size >= 2 * array.size:
-            # decoded from ``array`` (GmTensor.as_f32); GM inputs are not written in a run
-            tensor = GmTensor(t, phys.reshape(-1), groups)
-            tensor._padded_from = array
-            return tensor
     elif t.conv_format == ConvFormat.FRACTAL_Z_3D:
         phys = formats.oihw_to_fractal_z_3d(array, groups, C0)
     elif t.conv_format == ConvFormat.ND:
