@@ -7,10 +7,11 @@ compiled executor (what ``conv3d_weight`` does: dW only, ``interpret``), a warm 
 same, with the exact timeline of every instruction, ``interpret_timed``) and
 ``runtime/reference.py``, each the best of ``--repeat`` runs in CPU seconds
 (``time.process_time``: the machine is shared, and CPU time moves less than wall time under
-load), BLAS on one thread. It prints per layer the three times, the data run's and the timed
-run's ratio to the reference (issue 15 part 8 asks <= 4 of the data run), the modelled cycles
-and a digest of dW's bits, so that two trees (or two commits) can be compared bit for bit as
-well as in time.
+load), BLAS on one thread. The data runs and the reference's alternate, so that a drift of
+the machine's speed (these machines drift by 10 % within minutes) moves both alike. It prints
+per layer the three times, the data run's and the timed run's ratio to the reference (issue 15
+part 8 asks <= 4 of the data run), the modelled cycles and a digest of dW's bits, so that two
+trees (or two commits) can be compared bit for bit as well as in time.
 
 Run: python benchmarks/bench_small_layers.py [--layers FILE] [--only NAME ...] [--repeat N]
 [--max-macs N]
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import time
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -42,11 +44,22 @@ def digest(array: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()[:12]
 
 
+def alternated(calls: list[Callable[[], object]], repeat: int) -> list[float]:
+    """The best CPU time of each of ``calls`` over ``repeat`` rounds of calling them in turn."""
+    best = [float("inf")] * len(calls)
+    for _ in range(repeat):
+        for i, call in enumerate(calls):
+            start = CPU()
+            call()
+            best[i] = min(best[i], CPU() - start)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default="benchmarks/layers.json")
     parser.add_argument("--only", nargs="*", default=None, help="layer names to run")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--max-macs", type=int, default=400_000_000)
     args = parser.parse_args()
     layers = [
@@ -68,15 +81,16 @@ def main() -> None:
             assert report is not None
             if not np.array_equal(interpret(modules["hw"], HW, x, dy), dw):
                 raise SystemExit(f"{layer.name}: the data run and the timed run differ in dW")
-            data = best_of(partial(interpret, modules["hw"], HW, x, dy), args.repeat, clock=CPU)
-            timed = best_of(
-                partial(interpret_timed, modules["hw"], HW, x, dy), args.repeat, clock=CPU
-            )
             reference = partial(
                 conv3d_weight_reference,
                 *(x, dy, p.weight_shape, p.strides, p.pads, p.dilations, p.groups),
             )
-            ref = best_of(reference, args.repeat, clock=CPU)
+            data, ref = alternated(
+                [partial(interpret, modules["hw"], HW, x, dy), reference], args.repeat
+            )
+            timed = best_of(
+                partial(interpret_timed, modules["hw"], HW, x, dy), args.repeat, clock=CPU
+            )
             ratio = data / ref
             met += ratio <= TARGET
             print(
