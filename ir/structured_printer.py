@@ -216,6 +216,9 @@ class Language:
     """The infix operator of each predicate of :data:`COMPARE`."""
     helpers: Mapping[type[Operation], str] = field(default_factory=dict)
     """The helper function an op's template calls, which the target must define if used."""
+    positive_divisor: Mapping[type[Operation], str] = field(default_factory=dict)
+    """Templates that replace those of ``binary`` when ``{b}`` is a positive literal (then
+    no helper is called)."""
     negative: str = "{n}"
     """A negative integer literal, over ``{n}`` (C++ parenthesizes it: ``v * (-3)``)."""
     fold: bool = False
@@ -424,10 +427,12 @@ class StructuredPrinter(ABC):
                 return
         if i1_operands and kind != "cmpi" and not (booleans or isinstance(op, BIT_OPS)):
             raise self.unsupported(op)  # no spelling of its one-bit result on booleans
-        expr = template.format(a=self.ref(a), b=self.ref(b))
-        helper = language.helpers.get(type(op))
-        if helper is not None:
+        positive = language.positive_divisor.get(type(op))
+        if positive is not None and not booleans and isinstance(lb, int) and lb > 0:
+            template = positive
+        elif (helper := language.helpers.get(type(op))) is not None:
             self.used_helpers.add(helper)
+        expr = template.format(a=self.ref(a), b=self.ref(b))
         self.define(result, expr, op)
 
     def print_select(self, op: arith.SelectOp) -> None:

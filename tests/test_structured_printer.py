@@ -266,6 +266,31 @@ def test_the_fold_uses_the_ir_rounding() -> None:
     assert t.source.splitlines()[1] == "    return (-3, -1, -4, -3)"
 
 
+def test_a_division_by_a_positive_constant_is_inline_and_truncates() -> None:
+    """divsi and remsi by a positive constant need no helper call in the generated Python,
+    and still truncate toward zero on a negative dividend (the interpreter's results); by
+    a variable divisor they call the helpers."""
+    text = """func.func @f(%a: index, %d: index) -> (index, index, index, index) {
+      %c = arith.constant 3 : index
+      %q = arith.divsi %a, %c : index
+      %r = arith.remsi %a, %c : index
+      %vq = arith.divsi %a, %d : index
+      %vr = arith.remsi %a, %d : index
+      func.return %q, %r, %vq, %vr : index, index, index, index
+    }"""
+    f = _parse(text)
+    t = _translate(f)
+    lines = t.source.splitlines()
+    assert lines[1:3] == [
+        "    v2 = a0 // 3 if a0 >= 0 else -(-a0 // 3)",
+        "    v3 = a0 % 3 if a0 >= 0 else -(-a0 % 3)",
+    ]
+    assert "_divsi(a0, a1)" in lines[3] and "_remsi(a0, a1)" in lines[4]
+    for a in (-8, -7, -3, -1, 0, 1, 2, 3, 7, 8):
+        for d in (-3, 1, 3, 5):
+            assert _run(t, a, d) == _reference(f, a, d), (a, d)
+
+
 def test_a_division_by_zero_raises_on_its_own_line() -> None:
     text = """func.func @f() -> index {
       %a = arith.constant 7 : index
