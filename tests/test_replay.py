@@ -233,12 +233,13 @@ def _dry_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
 def test_dry_recorded_cores_give_the_bits_of_real_ones(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cores to be recorded run dry (their books and log, no numpy work) and are replayed;
-    with dry runs off they run for real: the same bits, and the same as every core run
-    instruction by instruction."""
+    """The cores to be recorded run dry (their books and log, no numpy work) and are replayed
+    (stacked: every record is, here); with dry runs off they run for real: the same bits, and
+    the same as every core run instruction by instruction."""
     problem = shape_from_torch_args(*LAYERS[name], "f16")
     module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
     x, dy = random_inputs(problem, 3)
+    monkeypatch.setattr(replay, "_MIN_STACKED_STEPS", 0)
     runs = _dry_runs(monkeypatch)
     dry = interpret(module, HW, x, dy)
     assert runs and all(stood for _, stood in runs), runs
@@ -254,10 +255,25 @@ def test_dry_recorded_cores_give_the_bits_of_real_ones(
     assert np.count_nonzero(dry) > dry.size // 2
 
 
+def test_a_record_replayed_alone_ends_the_dry_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dry core whose record is not replayed stacked (few steps) is replayed alone, which
+    costs what its real run's numpy work does: the launch's later cores to be recorded run
+    for real. The bits are the per-instruction run's."""
+    problem = shape_from_torch_args(*LAYERS["slowfast-lateral"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 2)
+    runs = _dry_runs(monkeypatch)
+    dry = interpret(module, HW, x, dy)
+    assert len(runs) > 1 and runs[0][1] and not any(stood for _, stood in runs[1:]), runs
+    with monkeypatch.context() as m:
+        m.setattr(replay, "replaying", lambda *args: False)
+        assert dry.tobytes() == interpret(module, HW, x, dy).tobytes()
+
+
 def test_a_dry_run_that_fails_late_is_run_for_real_and_wrote_no_gm(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A dry run that raises after some of its fixpipes (here: made to raise at its third) is
+    """A dry run that raises after some of its fixpipes (here: made to raise at its second) is
     thrown away and the core runs for real: had the dry fixpipes written GM (their values are
     NaN stand-ins), dW would not be the per-instruction run's."""
     problem = shape_from_torch_args(*LAYERS["one-channel"], "f16")
@@ -273,13 +289,14 @@ def test_a_dry_run_that_fails_late_is_run_for_real_and_wrote_no_gm(
         fixpipe(self, *operands)
         if self.dry:
             calls[0] += 1
-            if calls[0] % 3 == 0:
+            if calls[0] % 2 == 0:
                 raise RuntimeError("a dry run's failure")
 
     monkeypatch.setattr(Core, "fixpipe", failing)
+    monkeypatch.setattr(replay, "_MIN_STACKED_STEPS", 0)
     runs = _dry_runs(monkeypatch)
     assert interpret(module, HW, x, dy).tobytes() == per_instruction.tobytes()
-    assert calls[0] >= 3 and runs and not all(stood for _, stood in runs)
+    assert calls[0] >= 2 and runs and not all(stood for _, stood in runs)
 
 
 def test_an_error_in_a_dry_recorded_core_is_the_real_runs() -> None:

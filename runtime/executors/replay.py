@@ -755,7 +755,8 @@ class Replayer:
         """The launch's first core: the stream cores hand out its buffers."""
         self.records: list[_Record] = []
         self.drying = DRYING
-        """Whether cores to be recorded run dry first (off after a dry run dropped its log)."""
+        """Whether cores to be recorded run dry first (off after a dry run dropped its log,
+        or gave a record that is not replayed stacked)."""
         self.trying = True
         """Whether later cores are run on a StreamCore first (off after too many misses)."""
         self.misses = 0
@@ -835,6 +836,11 @@ class Replayer:
                 failed = False
             record = self._adopt(core)
             if record is not None:
+                if record.program is None:
+                    # Replayed alone, a core costs what its real run's numpy work does (a
+                    # few large steps: slowfast-fast-res2's 51): the launch's later records
+                    # are run for real.
+                    self.drying = False
                 self._replay(record, core.stream.offsets)
                 return
             if not failed:
