@@ -11,6 +11,8 @@ must not replay (the sanitizer and the timeline see every instruction)."""
 
 from __future__ import annotations
 
+import collections
+import gc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -315,6 +317,45 @@ def test_an_error_in_a_dry_recorded_core_is_the_real_runs() -> None:
             messages.append((type(info.value), str(info.value)))
     assert messages[0] == messages[1]
     assert "iteration" in messages[0][1]
+
+
+@pytest.mark.parametrize("dry", [True, False])
+def test_a_data_run_leaves_no_cycle_for_the_collector(
+    dry: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every core of a replayed launch drops its handlers (its bound methods: a reference
+    cycle) when the launch loop is done with it, so that a recorded core's log and stream go
+    with the launch, not in a cycle collection after it (16 892 objects, 4.6 ms, in every
+    unet3d-enc1 run); a dry run thrown away for a real one included."""
+    problem = shape_from_torch_args(*LAYERS["one-channel"], "f16")
+    module = compiled_levels(problem, HW, "heuristic", None, "")["hw"]
+    x, dy = random_inputs(problem, 0)
+    monkeypatch.setattr(replay, "_MIN_STACKED_STEPS", 0)
+    if not dry:  # every dry run fails: each recorded core also runs for real
+        product = Core._product
+
+        def failing(self: Core, *operands: Any) -> Any:
+            if self.dry:
+                raise RuntimeError("a dry run's failure")
+            return product(self, *operands)
+
+        monkeypatch.setattr(Core, "_product", failing)
+    interpret(module, HW, x, dy)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        interpret(module, HW, x, dy)
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert not [name for name in left if name.endswith("Core")], left
+    assert len(left) < 100, collections.Counter(left).most_common(5)
 
 
 def test_a_second_run_replays_again_with_new_inputs(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -180,6 +180,13 @@ class RecordingCore(Core):
         else:
             super().finish()
 
+    def release(self) -> None:
+        super().release()
+        # a thrown-away dry first core and its real run name each other (``first``, ``real``)
+        real, self.real, self.first = self.real, None, None
+        if real is not None:
+            real.release()
+
     def _unrecorded(self, inner: Handler) -> Handler:
         """``inner``, for an instruction whose steps the log does not record: running one
         drops the log (the core cannot be replayed)."""
