@@ -515,13 +515,16 @@ def _element(view: np.ndarray, mirror: np.ndarray) -> int | None:
     return start // 4
 
 
-def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int) -> Stacked | None:
+def stack(
+    steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, span: tuple[int, int]
+) -> Stacked | None:
     """The merged ``steps`` (:func:`merged_steps`) as a :class:`Stacked` program, or None when
     they cannot be replayed for many cores at once: a step outside the stacked set (an
     unmerged gather), a data_copy or fixpipe off its specialised path (:func:`specialise`)
     or into a target that is not part of the recorded core's ``mirror``, or a data_copy from
     a GM tensor that a fixpipe writes (a later core would read what an
-    earlier one wrote; stacked, the fixpipes are applied at the end).
+    earlier one wrote; stacked, the fixpipes are applied at the end). ``span`` is the
+    mirror's elements ``[first, end)`` that the record's data_copies and fills write.
 
     Each core of a stacked replay runs the same numpy operations on arrays of the same shapes
     and strides as its own replay (a leading core axis added: the matmuls are numpy's batched
@@ -570,6 +573,13 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
         ends.setdefault(end, []).append(index)
         return index
 
+    # A C0 row of the mirror that no replay writes (outside the span its data_copies and fills
+    # write) is zero in every stacked replay: the padding rows of a take read it, and need
+    # no zeroing after (a tenth of x3d-dw-res4's takes).
+    first, end_ = span
+    rows = mirror.size // FRACTAL
+    zero_row = rows - 1 if (rows - 1) * FRACTAL >= end_ else (0 if first >= FRACTAL else None)
+    padded: dict[int, ins.MergedGathers] = {}  # by the plan's identity (plans are shared)
     program: list[tuple[Any, ...]] = []
     gm = 0
     for i, step in enumerate(steps):
@@ -590,6 +600,8 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
         elif kind == MERGED:
             _, names, plan = step
             end = max(last.get(reg, i) for reg in names)
+            if plan[1] is not None and zero_row is not None:
+                plan = _padding_read_from(plan, zero_row, padded)
             program.append((MERGED, names, plan, slot((plan[0].size, FRACTAL), end)))
         elif kind == MATMUL:
             (m, _), (_, n) = step[3], step[5]
@@ -612,8 +624,23 @@ def stack(steps: Sequence[tuple[Any, ...]], mirror: np.ndarray, mirror_span: int
             program.append(step)
         for index in ends.pop(i, ()):
             free.setdefault(shapes[index], []).append(index)
-    core_bytes = 4 * (sum(int(np.prod(shape)) for shape in shapes) + mirror_span)
+    core_bytes = 4 * (sum(int(np.prod(shape)) for shape in shapes) + end_ - first)
     return Stacked(program, shapes, core_bytes)
+
+
+def _padding_read_from(
+    plan: ins.MergedGathers, row: int, done: dict[int, ins.MergedGathers]
+) -> ins.MergedGathers:
+    """``plan`` with its padding rows taken from the mirror's C0 row ``row`` (one that is zero
+    throughout), so that they need no zeroing; worked out once per plan (``done``)."""
+    hit = done.get(id(plan))
+    if hit is None:
+        index, pad, spans = plan
+        index = index.copy()
+        index[pad] = row
+        index.setflags(write=False)
+        hit = done[id(plan)] = (index, None, spans)
+    return hit
 
 
 class Arena:
@@ -810,7 +837,7 @@ class Replayer:
         keys = core.stream.keys
         steps = merged_steps(core.log)
         lo, hi = core._l1_written
-        program = stack(steps, core._mirror, (hi + 1) // 2 - lo // 2) if STACKING else None
+        program = stack(steps, core._mirror, (lo // 2, (hi + 1) // 2)) if STACKING else None
         log = None
         if program is not None:
             volume = program.core_bytes
