@@ -32,8 +32,8 @@ core that runs for real, or the end of the launch, replays the waiting ones firs
 
 A core to be recorded (the first, and one whose instructions match no record) runs *dry*
 first (:data:`DRYING`, ``Core.dry``): its books, checks and log as in a real run, without
-the numpy work (the gathers, products and copies its replay then does, stacked with the
-cores that match it, in a tenth of the time). Its log is the real run's (no path depends on
+the numpy work (the gathers, products and copies, which its replay then does, stacked with
+the cores that match it). Its log is the real run's (no path depends on
 the values), so replaying it gives the core's results. A dry run that drops its log or
 raises anything is thrown away (it wrote no GM) and the core runs for real, the budget it
 drew given back, so that an error is raised by the real run, as without replay.
@@ -575,7 +575,7 @@ def stack(
 
     # A C0 row of the mirror that no replay writes (outside the span its data_copies and fills
     # write) is zero in every stacked replay: the padding rows of a take read it, and need
-    # no zeroing after (a tenth of x3d-dw-res4's takes).
+    # no zeroing after (a fifth of x3d-dw-res4's take time).
     first, end_ = span
     rows = mirror.size // FRACTAL
     zero_row = rows - 1 if (rows - 1) * FRACTAL >= end_ else (0 if first >= FRACTAL else None)
