@@ -159,3 +159,19 @@ def test_ascend_conv_takes_the_budget_option(capsys):
     assert "beyond the run's budget of 2 loop iterations" in message
     assert conv.main([*argv, "--cores", "1", "--cost-only", "--max-iterations", "2"]) == 1
     assert "budget of 2 loop iterations" in _one_line(capsys.readouterr().err)
+
+
+def test_a_snapshot_gives_back_what_was_drawn_since() -> None:
+    """What a replayed launch gives back when a core it noted runs again (replay.py): the
+    iterations, the next look at the clock and the loop drawn on, all three."""
+    budget = Budget(limit=20_000)
+    loop, other = object(), object()
+    budget.take(5, loop)  # type: ignore[arg-type]
+    state = budget.snapshot()
+    budget.take(19_000, other)  # type: ignore[arg-type]  # past the next look at the clock
+    assert (budget.left, budget.loop) == (20_000 - 19_005, other)
+    budget.restore(state)
+    assert budget.snapshot() == state
+    assert (budget.left, budget.loop) == (20_000 - 5, loop)
+    budget.take(19_995, loop)  # type: ignore[arg-type]  # all that is left, again
+    assert budget.left == 0

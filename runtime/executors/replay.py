@@ -786,7 +786,7 @@ def replay_stacked(
     for core, row in enumerate(offsets):
         for gm, dst, values, shape, steps, atomic in fixes:
             data = dst.data
-            target = np.ndarray(shape, data.dtype, data, row[gm] * data.itemsize, steps)
+            target = ndarray(shape, data.dtype, data, row[gm] * data.itemsize, steps)
             if atomic:
                 target += values[core]
             else:
@@ -902,8 +902,7 @@ class Replayer:
         :attr:`drying`, its results then replayed as a matched core's are; for real when the
         dry run cannot stand for the real one (``core.real``)."""
         if self.drying:
-            budget = self.budget
-            left, look_at, loop = budget.left, budget._look_at, budget.loop
+            drawn = self.budget.snapshot()
             core.dry = True
             try:
                 self.kernel.noting("record").run(core, self.args)
@@ -923,7 +922,7 @@ class Replayer:
                 return
             if not failed:
                 self.drying = False  # its log was dropped: so would a later core's be
-            budget.left, budget._look_at, budget.loop = left, look_at, loop
+            self.budget.restore(drawn)
             core.real = core = self._recording(core.block_idx)
         self.flush()  # the core runs for real after the pending ones, in the launch's order
         self.kernel.noting("record").run(core, self.args)
@@ -954,8 +953,7 @@ class Replayer:
         if not isinstance(machine, StreamCore):
             self.kernel.run(machine, self.args)
             return
-        budget = self.budget
-        left, look_at, loop = budget.left, budget._look_at, budget.loop
+        drawn = self.budget.snapshot()
         self.kernel.noting("note").run(machine, self.args)
         record = self._match(machine)
         if record is not None:
@@ -966,7 +964,7 @@ class Replayer:
         # recorded while there is room, so that the cores after it (e.g. all but a first and
         # a last shorter one) may replay it; after a few misses in a row the launch stops
         # trying.
-        budget.left, budget._look_at, budget.loop = left, look_at, loop
+        self.budget.restore(drawn)
         self.misses += 1
         if self.misses >= _MAX_MISSES:
             self.trying = False

@@ -148,6 +148,15 @@ class Budget:
         if self.left < self._look_at:
             self._look(op)
 
+    def snapshot(self) -> tuple[int, int, Operation | None]:
+        """What the budget stands at, for :meth:`restore` (a replay gives back what a core
+        that is run again drew: ``runtime/executors/replay.py``)."""
+        return self.left, self._look_at, self.loop
+
+    def restore(self, state: tuple[int, int, Operation | None]) -> None:
+        """Put the budget back where :meth:`snapshot` found it."""
+        self.left, self._look_at, self.loop = state
+
     def _look(self, op: Operation) -> None:
         """Every :data:`CHECK_EVERY` iterations: the time limit and the progress line."""
         self._look_at = self.left - CHECK_EVERY

@@ -719,11 +719,12 @@ class Core(MachineBase):
                 # The mirror holds the slot's elements from its address / 2 on, and the
                 # source's bounds were checked with the binding (``checked``).
                 reg = -1
-                if checked and self.dry:
-                    matrix = stand_in((g.k_ext, g.m_ext) if g.transpose else (g.m_ext, g.k_ext))
-                    reg = self._define(GATHER, s_addr // 2, g)
-                elif checked:
-                    matrix = ins.load3d_gather(self._mirror, s_addr // 2, g)
+                if checked:
+                    if self.dry:
+                        shape = (g.k_ext, g.m_ext) if g.transpose else (g.m_ext, g.k_ext)
+                        matrix = stand_in(shape)
+                    else:
+                        matrix = ins.load3d_gather(self._mirror, s_addr // 2, g)
                     reg = self._define(GATHER, s_addr // 2, g)
                 else:
                     self.log = None

@@ -52,7 +52,6 @@ from ascend_xdsl.hw.isa import FRACTAL
 from ascend_xdsl.runtime.machine import dtypes
 from ascend_xdsl.runtime.machine.memory import MemoryAccessError
 
-#: Cube input types: the 2-byte types whose C0 is 16 (the only layouts the spec defines).
 F32 = dtypes.F32
 
 

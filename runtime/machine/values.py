@@ -72,12 +72,9 @@ class GmTensor:
     def padded(cls, type: GmTensorType, logical: np.ndarray) -> GmTensor:
         """The NDC1HWC0 tensor of ``logical`` (NCDHW, at least half of its C1·C0 channels
         padding), its ``data`` laid out when first read."""
-        tensor = cls.__new__(cls)
-        tensor.type, tensor.groups = type, 1
+        tensor = cls(type, logical)
         tensor._data = None
-        tensor.dtype = logical.dtype
         tensor.size = math.prod(formats.ndc1hwc0_shape(*logical.shape, C0))
-        tensor._f32 = None
         tensor._padded_from = logical
         return tensor
 
